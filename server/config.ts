@@ -1,0 +1,44 @@
+/**
+ * Environment parsing. Every variable the server reads is declared here and documented in README.md.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ADMIN_PASSWORD: z.string().min(8).max(128).optional().or(z.literal('').transform(() => undefined)),
+  REGISTRATION: z.enum(['open', 'closed']).default('open'),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORTAL_TZ: z.string().min(1).default('Asia/Shanghai'),
+  SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  UI_DIR: z.string().min(1).default('./dist'),
+  /** Registrations accepted per IP per minute (bots); 0 turns the limit off. */
+  REGISTER_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; uiDir: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    uiDir: path.resolve(parsed.data.UI_DIR),
+  };
+}

@@ -1,0 +1,7 @@
+/** The ordered list of migrations. Static imports so the same list works under tsx, jest and a bundle. */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_accounts';
+
+export const migrations: Record<string, Migration> = {
+  '0001_accounts': m0001,
+};

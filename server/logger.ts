@@ -1,0 +1,31 @@
+/** pino options: secrets (passwords, cookies, tokens) never reach a log line. */
+import type { FastifyServerOptions } from 'fastify';
+
+const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.newPassword',
+  '*.oldPassword',
+  '*.token',
+  '*.apiKey',
+  '*.secret',
+];
+
+/** Strips secret-bearing query parameters (the OCS script and curl pass `token=` in the URL). */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|access_token|password|key)=)[^&#]*/gi, '$1[REDACTED]');
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: REDACT, censor: '[REDACTED]' },
+    serializers: {
+      req(request: { method: string; url: string; ip?: string; hostname?: string }) {
+        return { method: request.method, url: redactUrl(request.url), ip: request.ip, host: request.hostname };
+      },
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Entry point: config, DATA_DIR lock, database, migrations, first admin, listen, graceful shutdown.
+ */
+import path from 'node:path';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/datadir-lock';
+import { migrateToLatest, openDatabase, type Database } from './db/database';
+import { ensureFirstAdmin } from './modules/user/service';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  let lock: DataDirLock | undefined;
+  let database: Database | undefined;
+  if (!config.DATABASE_URL) {
+    try {
+      lock = lockDataDir(config.dataDir);
+    } catch (err) {
+      if (err instanceof DataDirLockedError) {
+        process.stderr.write(`${err.message}\n`);
+        process.exit(2);
+      }
+      throw err;
+    }
+  }
+  const releaseLock = () => lock?.release();
+  process.on('exit', releaseLock);
+
+  try {
+    database = await openDatabase(
+      config.DATABASE_URL
+        ? { url: config.DATABASE_URL }
+        : { pgDataDir: path.join(config.dataDir, 'pgdata'), socketDir: path.join(config.dataDir, 'run') },
+    );
+    await migrateToLatest(database.db);
+    const admin = await ensureFirstAdmin(database.db, config.ADMIN_PASSWORD);
+    if (admin.generatedPassword) {
+      // Printed once on purpose (stdout, not the log stream): it is never stored in clear anywhere.
+      process.stdout.write(
+        `\n============================================================\n` +
+          ` 已创建初始管理员 / first administrator created\n` +
+          `   username: admin\n   password: ${admin.generatedPassword}\n` +
+          ` 请登录后立即修改密码。This is shown only once.\n` +
+          `============================================================\n\n`,
+      );
+    }
+  } catch (err) {
+    await database?.close().catch(() => undefined);
+    releaseLock();
+    throw err;
+  }
+
+  const app = await buildApp({ db: database.db, config });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await database!.close();
+    } finally {
+      releaseLock();
+      clearTimeout(force);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  app.log.info({ port, database: database.kind }, `portal listening on http://localhost:${port}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`portal failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,216 @@
+/**
+ * Accounts core: registration, login with throttling, sessions, and the first administrator.
+ * Plain functions over a Kysely handle; no HTTP here.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { CurrentUser, Role } from '../../../src/contract';
+import type { DB } from '../../db/schema';
+import { conflict, forbidden, tooMany, unauthorized } from '../../errors';
+import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../../lib/password';
+import { randomSecret, sha256 } from '../../lib/tokens';
+
+export const LOGIN_WINDOW_MINUTES = 15;
+export const LOGIN_MAX_FAILURES = 5;
+/** A browser session (no "remember me") lives a day past its last use. */
+const BROWSER_SESSION_HOURS = 24;
+/** last_seen_at/expires_at are refreshed at most this often, so reads do not become writes. */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface UserRow {
+  id: number;
+  username: string;
+  nickname: string | null;
+  avatar: string | null;
+  roles: string[];
+}
+
+export function toCurrentUser(u: UserRow): CurrentUser {
+  return {
+    uid: u.id,
+    username: u.username,
+    nickname: u.nickname,
+    avatar: u.avatar,
+    roles: u.roles.filter((r): r is Role => r === 'admin' || r === 'njit'),
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}
+
+export async function createUser(
+  db: Kysely<DB>,
+  input: { username: string; password: string; nickname?: string | null; roles?: Role[] },
+): Promise<UserRow> {
+  const password_hash = await hashPassword(input.password);
+  try {
+    return await db
+      .insertInto('users')
+      .values({
+        username: input.username,
+        nickname: input.nickname || null,
+        password_hash,
+        roles: input.roles ?? [],
+      })
+      .returning(['id', 'username', 'nickname', 'avatar', 'roles'])
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('该用户名已被注册', { username: ['该用户名已被注册'] });
+    throw err;
+  }
+}
+
+export interface SessionMeta {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface NewSession {
+  token: string;
+  persistent: boolean;
+  maxAgeSeconds: number | null;
+}
+
+export async function createSession(
+  db: Kysely<DB>,
+  userId: number,
+  persistent: boolean,
+  sessionDays: number,
+  meta: SessionMeta,
+): Promise<NewSession> {
+  const token = randomSecret(32);
+  const ttlMs = persistent ? sessionDays * 86_400_000 : BROWSER_SESSION_HOURS * 3_600_000;
+  await db
+    .insertInto('sessions')
+    .values({
+      id_hash: sha256(token),
+      user_id: userId,
+      persistent,
+      expires_at: new Date(Date.now() + ttlMs),
+      user_agent: meta.userAgent?.slice(0, 512) ?? null,
+      ip: meta.ip,
+    })
+    .execute();
+  return { token, persistent, maxAgeSeconds: persistent ? sessionDays * 86_400 : null };
+}
+
+export interface SessionUser extends UserRow {
+  sessionIdHash: string;
+}
+
+/** The user behind a session cookie, or null when the session is unknown, expired or the user is disabled. */
+export async function resolveSession(db: Kysely<DB>, token: string, sessionDays: number): Promise<SessionUser | null> {
+  const idHash = sha256(token);
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['u.id', 'u.username', 'u.nickname', 'u.avatar', 'u.roles', 's.persistent', 's.last_seen_at'])
+    .where('s.id_hash', '=', idHash)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('u.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) return null;
+  if (Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
+    const ttlMs = row.persistent ? sessionDays * 86_400_000 : BROWSER_SESSION_HOURS * 3_600_000;
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: sql`now()`, expires_at: new Date(Date.now() + ttlMs) })
+      .where('id_hash', '=', idHash)
+      .execute();
+  }
+  return {
+    id: row.id,
+    username: row.username,
+    nickname: row.nickname,
+    avatar: row.avatar,
+    roles: row.roles,
+    sessionIdHash: idHash,
+  };
+}
+
+export async function deleteSession(db: Kysely<DB>, idHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+export async function register(
+  db: Kysely<DB>,
+  input: { username: string; password: string; nickname?: string },
+  registration: 'open' | 'closed',
+): Promise<UserRow> {
+  if (registration === 'closed') throw forbidden('管理员已关闭开放注册，请联系管理员创建账号');
+  return createUser(db, input);
+}
+
+/** Seconds until the oldest counted failure leaves the window, or 0 when the caller may try. */
+async function throttleWait(db: Kysely<DB>, username: string, ip: string): Promise<number> {
+  const rows = await db
+    .selectFrom('login_failures')
+    .select('at')
+    .where('username', '=', username)
+    .where('ip', '=', ip)
+    .where('at', '>', sql<Date>`now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})`)
+    .orderBy('at', 'desc')
+    .limit(LOGIN_MAX_FAILURES)
+    .execute();
+  if (rows.length < LOGIN_MAX_FAILURES) return 0;
+  const oldest = rows[rows.length - 1].at.getTime();
+  return Math.max(1, (oldest + LOGIN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000);
+}
+
+export async function login(
+  db: Kysely<DB>,
+  input: { username: string; password: string },
+  ip: string,
+): Promise<UserRow> {
+  const key = input.username.toLowerCase();
+  // Checked before the password, so a correct password cannot bypass the throttle.
+  const wait = await throttleWait(db, key, ip);
+  if (wait > 0) {
+    throw tooMany(`登录失败次数过多，请 ${Math.ceil(wait / 60)} 分钟后再试`, wait);
+  }
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'nickname', 'avatar', 'roles', 'password_hash', 'status'])
+    .where(sql<string>`lower(username)`, '=', key)
+    .executeTakeFirst();
+  const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+  if (!user || !valid) {
+    await db.insertInto('login_failures').values({ username: key, ip }).execute();
+    await db
+      .deleteFrom('login_failures')
+      .where('at', '<', sql<Date>`now() - interval '1 day'`)
+      .execute();
+    throw unauthorized('用户名或密码错误');
+  }
+  if (user.status !== 'active') throw forbidden('该账号已被停用，请联系管理员');
+  await db.deleteFrom('login_failures').where('username', '=', key).where('ip', '=', ip).execute();
+  await db.updateTable('users').set({ last_login_at: sql`now()` }).where('id', '=', user.id).execute();
+  return { id: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: user.roles };
+}
+
+/**
+ * On first start (no administrator exists) create `admin`. Returns the generated password when
+ * ADMIN_PASSWORD was not given, so the caller can print it once.
+ */
+export async function ensureFirstAdmin(
+  db: Kysely<DB>,
+  adminPassword: string | undefined,
+): Promise<{ created: boolean; generatedPassword?: string }> {
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<boolean>`'admin' = any(roles)`)
+    .executeTakeFirst();
+  if (existing) return { created: false };
+  const password = adminPassword ?? generatePassword();
+  try {
+    await createUser(db, { username: 'admin', password, nickname: '管理员', roles: ['admin'] });
+  } catch (err) {
+    // Another instance on the same PostgreSQL created it first.
+    if (err instanceof Error && 'statusCode' in err && (err as { statusCode: number }).statusCode === 409) {
+      return { created: false };
+    }
+    throw err;
+  }
+  return { created: true, generatedPassword: adminPassword ? undefined : password };
+}

@@ -1,0 +1,105 @@
+/**
+ * Who may call what. Every /api route must declare `config.auth`; the server refuses to start
+ * otherwise. Browser callers are identified by the session cookie; mutating browser requests must be
+ * JSON and same-origin (CSRF defence).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { DB } from '../db/schema';
+import { forbidden, HttpError, unauthorized } from '../errors';
+import { resolveSession, type NewSession, type SessionUser } from '../modules/user/service';
+
+/** public: anyone; user: any logged-in user; admin/njit: logged in with that role; token: the route authenticates itself. */
+export type Access = 'public' | 'user' | 'admin' | 'njit' | 'token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: Access;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+  interface FastifyInstance {
+    /** Every /api route and who may call it; the access tests walk this list. */
+    routeAccess: { method: string; url: string; auth: Access }[];
+  }
+}
+
+export const SESSION_COOKIE = 'portal_sid';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: NewSession): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    ...(session.maxAgeSeconds ? { maxAge: session.maxAgeSeconds } : {}),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
+}
+
+function checkSameOrigin(request: FastifyRequest): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site') throw forbidden('拒绝跨站请求');
+  const origin = request.headers.origin;
+  if (!origin) return; // non-browser clients send none; browsers always do on cross-origin POSTs
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw forbidden('拒绝跨站请求');
+  }
+  if (host !== request.host) throw forbidden('拒绝跨站请求');
+}
+
+function checkJson(request: FastifyRequest): void {
+  const type = request.headers['content-type']?.toLowerCase();
+  if (!type) {
+    const length = request.headers['content-length'];
+    if ((length === undefined || length === '0') && !request.headers['transfer-encoding']) return; // no body
+  } else if (type.startsWith('application/json') || type.startsWith('multipart/form-data')) {
+    return;
+  }
+  throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', '不支持的请求格式，请使用 JSON');
+}
+
+export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<DB>; config: Config }) {
+  app.decorateRequest('user', null);
+  app.decorate('routeAccess', [] as FastifyInstance['routeAccess']);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    if (route.url.startsWith('/api/docs')) {
+      route.config = { ...(route.config as object), auth: 'public' } as typeof route.config;
+      return;
+    }
+    const auth = (route.config as { auth?: Access } | undefined)?.auth;
+    if (!auth) throw new Error(`Route ${route.method} ${route.url} does not declare config.auth`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.routeAccess.push({ method, url: route.url, auth });
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (!auth) return; // not an /api route (UI, 404)
+    if (auth !== 'token' && MUTATING.has(request.method)) {
+      checkSameOrigin(request);
+      checkJson(request);
+    }
+    const token = request.cookies[SESSION_COOKIE];
+    if (token && token.length <= 128) {
+      request.user = await resolveSession(opts.db, token, opts.config.SESSION_DAYS);
+    }
+    if (auth === 'public' || auth === 'token') return;
+    if (!request.user) throw unauthorized();
+    if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The error envelope: every /api failure answers { success:false, errorCode, errorMessage, showType, data? }
+ * with a truthful HTTP status. 500s never carry internals.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from '../errors';
+
+const SHOW_ERROR_MESSAGE = 2;
+
+function fieldErrors(validation: { instancePath: string; message?: string }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const v of validation) {
+    const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+    (out[key] ??= []).push(v.message ?? '无效输入');
+  }
+  return out;
+}
+
+export default fp(async function errors(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.statusCode).send({
+        success: false,
+        errorCode: err.errorCode,
+        errorMessage: err.message,
+        showType: SHOW_ERROR_MESSAGE,
+        ...(err.data ? { data: err.data } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const data = fieldErrors(err.validation);
+      const first = Object.entries(data)[0];
+      return reply.status(400).send({
+        success: false,
+        errorCode: 'VALIDATION_FAILED',
+        errorMessage: first ? `输入有误：${first[1][0]}` : '输入有误',
+        showType: SHOW_ERROR_MESSAGE,
+        data,
+      });
+    }
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      request.log.error({ err }, 'unhandled error');
+      return reply.status(500).send({
+        success: false,
+        errorCode: 'INTERNAL',
+        errorMessage: '服务器内部错误，请稍后重试',
+        showType: SHOW_ERROR_MESSAGE,
+      });
+    }
+    // Fastify's own 4xx: malformed JSON, body too large, unsupported media type, rate limits.
+    const messages: Record<number, string> = {
+      400: '请求格式有误',
+      404: '资源不存在',
+      413: '请求体过大',
+      415: '不支持的请求格式，请使用 JSON',
+      429: '请求过于频繁，请稍后再试',
+    };
+    return reply.status(status).send({
+      success: false,
+      errorCode: err.code ?? 'BAD_REQUEST',
+      errorMessage: messages[status] ?? '请求有误',
+      showType: SHOW_ERROR_MESSAGE,
+    });
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Serves the built UI (dist/) and falls back to index.html for client-side routes.
+ * Unknown /api paths get a JSON 404 envelope instead.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string }) {
+  const indexFile = path.join(opts.uiDir, 'index.html');
+  const hasUi = fs.existsSync(indexFile);
+  if (hasUi) {
+    await app.register(fastifyStatic, {
+      root: opts.uiDir,
+      wildcard: false,
+      index: false,
+      cacheControl: false, // set per file below
+      setHeaders(res, filePath) {
+        // Hashed bundles never change; index.html must always be revalidated.
+        if (/\.[0-9a-f]{8}\.(js|css)$/.test(filePath) || /\.(async|chunk)\./.test(filePath)) {
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        } else {
+          res.setHeader('cache-control', 'no-cache');
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
+      return reply.status(404).send({
+        success: false,
+        errorCode: 'NOT_FOUND',
+        errorMessage: `接口不存在：${request.method} ${url.split('?')[0]}`,
+        showType: 2,
+      });
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && hasUi) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
+    }
+    return reply
+      .status(404)
+      .type('text/plain; charset=utf-8')
+      .send(hasUi ? 'Not Found' : '前端尚未构建：请运行 npm start（会自动构建）或 npm run build');
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Shapes shared by every HTTP call: the response envelope, roles and list paging.
+ * Imported by the UI services, by mock/ and by the server — the single source of truth.
+ */
+import { z } from 'zod';
+
+// Validation messages reach Chinese-speaking users in field errors; schema-specific messages override these.
+z.config(z.locales.zhCN());
+
+export const ROLES = ['admin', 'njit'] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+/** Ant Design Pro's showType: 0 silent, 1 warning, 2 error message, 4 notification, 9 redirect. */
+export const ErrorEnvelope = z.object({
+  success: z.literal(false),
+  errorCode: z.string(),
+  errorMessage: z.string(),
+  showType: z.number().int().optional(),
+  /** For 400s: field path -> messages. */
+  data: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+export function ok<T extends z.ZodTypeAny>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+export const OkEmpty = z.object({ success: z.literal(true) });
+
+export const PageQuery = z.object({
+  current: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export function page<T extends z.ZodTypeAny>(item: T) {
+  return z.object({
+    success: z.literal(true),
+    data: z.array(item),
+    total: z.number().int(),
+    current: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+export const Health = ok(
+  z.object({
+    status: z.enum(['ok', 'degraded']),
+    database: z.enum(['ok', 'down']),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+  }),
+);
+export type Health = z.infer<typeof Health>;

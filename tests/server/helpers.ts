@@ -1,0 +1,151 @@
+/**
+ * Test harness: a real database (PGlite from the migrated template, or a fresh database on the
+ * PostgreSQL named by TEST_DATABASE_URL), the real app, and a cookie-keeping client over inject().
+ */
+import crypto from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { buildApp, type App } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { migrateToLatest, openDatabase, type Database } from '../../server/db/database';
+import type { DB } from '../../server/db/schema';
+import { loggerOptions } from '../../server/logger';
+import { createUser } from '../../server/modules/user/service';
+import type { Role } from '../../src/contract';
+
+export interface TestDatabase {
+  db: Kysely<DB>;
+  close(): Promise<void>;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const database = await openDatabase({ url: target.toString(), poolMax: 5 });
+    await migrateToLatest(database.db);
+    return {
+      db: database.db,
+      async close() {
+        await database.close();
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const template = process.env.PORTAL_TEST_TEMPLATE;
+  let database: Database;
+  if (template) {
+    database = await openDatabase({ loadFrom: template });
+  } else {
+    database = await openDatabase({});
+    await migrateToLatest(database.db);
+  }
+  return { db: database.db, close: () => database.close() };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    UI_DIR: '/nonexistent-ui',
+    DATA_DIR: '/nonexistent-data',
+    REGISTER_RATE_LIMIT: '0',
+    ...overrides,
+  });
+}
+
+export interface TestContext {
+  app: App;
+  db: Kysely<DB>;
+  config: Config;
+  /** Every log line the app wrote, for redaction checks. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestContext> {
+  const owned = !database;
+  const tdb = database ?? (await openTestDatabase());
+  const config = testConfig(env);
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const logger = { ...(loggerOptions('info') as object), stream };
+  const app = await buildApp({ db: tdb.db, config }, { logger });
+  await app.ready();
+  return {
+    app,
+    db: tdb.db,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      if (owned) await tdb.close();
+    },
+  };
+}
+
+/** A browser-like client: keeps cookies, sends JSON, remembers nothing else. */
+export class Client {
+  cookies = new Map<string, string>();
+  constructor(
+    private app: App,
+    private headers: Record<string, string> = {},
+  ) {}
+
+  async request(opts: InjectOptions): Promise<LightMyRequestResponse> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await this.app.inject({
+      ...opts,
+      headers: { ...this.headers, ...(cookie ? { cookie } : {}), ...(opts.headers as Record<string, string>) },
+    });
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+
+  get(url: string) {
+    return this.request({ method: 'GET', url });
+  }
+
+  post(url: string, payload?: unknown) {
+    return this.request({ method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as object }) });
+  }
+}
+
+let counter = 0;
+export function uniqueName(prefix = 'u'): string {
+  counter += 1;
+  return `${prefix}${process.pid}_${counter}`.slice(0, 32);
+}
+
+/** Creates a user directly (no HTTP) and returns a logged-in client for it. */
+export async function loggedInClient(
+  ctx: TestContext,
+  roles: Role[] = [],
+  password = 'correct-horse-battery',
+): Promise<{ client: Client; username: string; uid: number }> {
+  const username = uniqueName(roles.join('') || 'user');
+  const user = await createUser(ctx.db, { username, password, roles });
+  const client = new Client(ctx.app);
+  const res = await client.post('/api/user/login', { username, password });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
+  return { client, username, uid: user.id };
+}

@@ -1,0 +1,309 @@
+import { sql } from 'kysely';
+import { Client, startTestApp, uniqueName, type TestContext } from '../helpers';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const userCount = async () =>
+  Number((await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('register, login, me, logout', () => {
+  test('a new user registers, is logged in, logs out, and logs back in', async () => {
+    const c = new Client(ctx.app);
+    const username = uniqueName('Alice');
+    const reg = await c.post('/api/user/register', { username, password: 'pa55word!', nickname: '爱丽丝' });
+    expect(reg.statusCode).toBe(200);
+    expect(reg.json()).toMatchObject({ success: true, data: { username, nickname: '爱丽丝', roles: [] } });
+    const cookie = reg.cookies.find((x) => x.name === 'portal_sid')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    expect(cookie.maxAge).toBeUndefined(); // a browser session
+
+    const me = await c.get('/api/user/me');
+    expect(me.json()).toMatchObject({ success: true, data: { username, nickname: '爱丽丝' } });
+
+    const out = await c.post('/api/user/logout');
+    expect(out.json()).toEqual({ success: true });
+    expect((await c.get('/api/user/me')).statusCode).toBe(401);
+
+    const login = await c.post('/api/user/login', { username: username.toUpperCase(), password: 'pa55word!' });
+    expect(login.statusCode).toBe(200);
+    expect((await c.get('/api/user/me')).json().data.username).toBe(username);
+  });
+
+  test('the stored session is gone after logout, so a replayed cookie is refused', async () => {
+    const c = new Client(ctx.app);
+    await c.post('/api/user/register', { username: uniqueName('bob'), password: 'pa55word!' });
+    const stolen = c.cookies.get('portal_sid')!;
+    await c.post('/api/user/logout');
+    const replay = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: { cookie: `portal_sid=${stolen}` } });
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
+  });
+
+  test('remember me gives a 30-day cookie', async () => {
+    const c = new Client(ctx.app);
+    const username = uniqueName('carol');
+    await c.post('/api/user/register', { username, password: 'pa55word!' });
+    const res = await new Client(ctx.app).post('/api/user/login', { username, password: 'pa55word!', remember: true });
+    const cookie = res.cookies.find((x) => x.name === 'portal_sid')!;
+    expect(cookie.maxAge).toBe(30 * 86400);
+  });
+
+  test('the password is stored as a scrypt hash, never in clear', async () => {
+    const username = uniqueName('dave');
+    await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word-secret' });
+    const row = await ctx.db.selectFrom('users').select('password_hash').where('username', '=', username).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(row.password_hash).not.toContain('pa55word-secret');
+  });
+
+  test('wrong password and unknown user both get the same 401', async () => {
+    const username = uniqueName('erin');
+    await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' });
+    const wrong = await new Client(ctx.app).post('/api/user/login', { username, password: 'nope-nope' });
+    const unknown = await new Client(ctx.app).post('/api/user/login', { username: 'nobody_here', password: 'nope-nope' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json().errorMessage).toBe('用户名或密码错误');
+    expect(unknown.json().errorMessage).toBe(wrong.json().errorMessage);
+  });
+});
+
+describe('duplicates', () => {
+  test('a duplicate username, in any case, gets 409 and writes nothing', async () => {
+    const username = uniqueName('Frank');
+    expect((await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' })).statusCode).toBe(200);
+    const before = await userCount();
+    const dup = await new Client(ctx.app).post('/api/user/register', { username: username.toLowerCase(), password: 'pa55word!' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ success: false, errorMessage: '该用户名已被注册' });
+    expect(await userCount()).toBe(before);
+  });
+
+  test('ten concurrent registrations of one name: exactly one wins', async () => {
+    const username = uniqueName('race');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' })),
+    );
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(9);
+  });
+});
+
+describe('bad input gives 400 with field errors and writes nothing', () => {
+  const cases: [string, unknown, string][] = [
+    ['missing everything', {}, 'username'],
+    ['username too short', { username: 'ab', password: 'pa55word!' }, 'username'],
+    ['username too long', { username: 'a'.repeat(33), password: 'pa55word!' }, 'username'],
+    ['username with unicode', { username: '张三丰abc', password: 'pa55word!' }, 'username'],
+    ['username injection-looking', { username: "x' or 1=1 --", password: 'pa55word!' }, 'username'],
+    ['username wrong type', { username: 12345, password: 'pa55word!' }, 'username'],
+    ['password too short', { username: 'goodname', password: 'short' }, 'password'],
+    ['password too long', { username: 'goodname', password: 'p'.repeat(129) }, 'password'],
+    ['password wrong type', { username: 'goodname', password: ['a'] }, 'password'],
+    ['nickname too long', { username: 'goodname', password: 'pa55word!', nickname: '长'.repeat(33) }, 'nickname'],
+    ['nickname wrong type', { username: 'goodname', password: 'pa55word!', nickname: { a: 1 } }, 'nickname'],
+  ];
+  test.each(cases)('%s', async (_name, payload, field) => {
+    const before = await userCount();
+    const res = await new Client(ctx.app).post('/api/user/register', payload);
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ success: false, errorCode: 'VALIDATION_FAILED' });
+    expect(body.data[field]?.length).toBeGreaterThan(0);
+    expect(body.errorMessage).toMatch(/^输入有误/);
+    expect(await userCount()).toBe(before);
+  });
+
+  test('a huge body is refused without a 500', async () => {
+    const res = await new Client(ctx.app).post('/api/user/register', { username: 'x'.repeat(2_000_000), password: 'pa55word!' });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().success).toBe(false);
+  });
+
+  test('malformed JSON is a 400 envelope', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false });
+  });
+
+  test('login with missing fields is a 400 with field errors', async () => {
+    const res = await new Client(ctx.app).post('/api/user/login', { username: '' });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().data)).toEqual(expect.arrayContaining(['username', 'password']));
+  });
+});
+
+describe('cross-site and non-JSON mutations are refused', () => {
+  test('a form-encoded login is 415', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=admin&password=x',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().success).toBe(false);
+  });
+
+  test('a foreign Origin is 403 and nothing is written', async () => {
+    const before = await userCount();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/register',
+      headers: { origin: 'https://evil.example', host: 'portal.example' },
+      payload: { username: uniqueName('csrf'), password: 'pa55word!' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(await userCount()).toBe(before);
+  });
+
+  test('the same Origin is accepted', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/register',
+      headers: { origin: 'http://portal.example', host: 'portal.example' },
+      payload: { username: uniqueName('same'), password: 'pa55word!' },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('login throttling', () => {
+  test('5 failures lock the username+IP for 15 minutes, even for the right password', async () => {
+    const username = uniqueName('thr');
+    await new Client(ctx.app).post('/api/user/register', { username, password: 'right-password' });
+    for (let i = 0; i < 5; i++) {
+      expect((await new Client(ctx.app).post('/api/user/login', { username, password: `wrong-${i}-pw` })).statusCode).toBe(401);
+    }
+    const locked = await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().errorMessage).toMatch(/登录失败次数过多/);
+    const retryAfter = Number(locked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+
+    // Another IP is not affected.
+    const other = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      remoteAddress: '10.9.8.7',
+      payload: { username, password: 'right-password' },
+    });
+    expect(other.statusCode).toBe(200);
+
+    // Once the failures are older than the window, the right password works again.
+    await ctx.db.updateTable('login_failures').set({ at: sql`now() - interval '16 minutes'` }).where('username', '=', username.toLowerCase()).execute();
+    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode).toBe(200);
+  });
+
+  test('a successful login clears earlier failures', async () => {
+    const username = uniqueName('clr');
+    await new Client(ctx.app).post('/api/user/register', { username, password: 'right-password' });
+    for (let i = 0; i < 4; i++) await new Client(ctx.app).post('/api/user/login', { username, password: 'wrong-password' });
+    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) await new Client(ctx.app).post('/api/user/login', { username, password: 'wrong-password' });
+    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  test('an expired session is refused', async () => {
+    const c = new Client(ctx.app);
+    const username = uniqueName('exp');
+    await c.post('/api/user/register', { username, password: 'pa55word!' });
+    expect((await c.get('/api/user/me')).statusCode).toBe(200);
+    const user = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    await ctx.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'` }).where('user_id', '=', user.id).execute();
+    expect((await c.get('/api/user/me')).statusCode).toBe(401);
+  });
+
+  test('a disabled user loses access at once', async () => {
+    const c = new Client(ctx.app);
+    const username = uniqueName('dis');
+    await c.post('/api/user/register', { username, password: 'pa55word!' });
+    await ctx.db.updateTable('users').set({ status: 'disabled' }).where('username', '=', username).execute();
+    expect((await c.get('/api/user/me')).statusCode).toBe(401);
+    const login = await new Client(ctx.app).post('/api/user/login', { username, password: 'pa55word!' });
+    expect(login.statusCode).toBe(403);
+    expect(login.json().errorMessage).toMatch(/停用/);
+  });
+
+  test('last seen is refreshed at most once a minute', async () => {
+    const c = new Client(ctx.app);
+    const username = uniqueName('seen');
+    await c.post('/api/user/register', { username, password: 'pa55word!' });
+    const user = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    const seen = async () =>
+      (await ctx.db.selectFrom('sessions').select('last_seen_at').where('user_id', '=', user.id).executeTakeFirstOrThrow()).last_seen_at.getTime();
+    const first = await seen();
+    await c.get('/api/user/me');
+    expect(await seen()).toBe(first);
+    await ctx.db.updateTable('sessions').set({ last_seen_at: sql`now() - interval '2 minutes'` }).where('user_id', '=', user.id).execute();
+    const aged = await seen();
+    await c.get('/api/user/me');
+    expect(await seen()).toBeGreaterThan(aged);
+  });
+});
+
+describe('closed registration', () => {
+  test('REGISTRATION=closed refuses with 403 and writes nothing', async () => {
+    const closed = await startTestApp({ REGISTRATION: 'closed' });
+    try {
+      const settings = await closed.app.inject({ method: 'GET', url: '/api/user/settings' });
+      expect(settings.json()).toEqual({ success: true, data: { registration: 'closed' } });
+      const res = await new Client(closed.app).post('/api/user/register', { username: uniqueName('closed'), password: 'pa55word!' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().errorMessage).toMatch(/关闭/);
+      const n = await closed.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(0);
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
+describe('registration rate limit', () => {
+  test('past REGISTER_RATE_LIMIT per minute an IP gets 429 with Retry-After', async () => {
+    const limited = await startTestApp({ REGISTER_RATE_LIMIT: '3' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        codes.push((await new Client(limited.app).post('/api/user/register', { username: uniqueName('rl'), password: 'pa55word!' })).statusCode);
+      }
+      expect(codes).toEqual([200, 200, 200, 429]);
+      const res = await new Client(limited.app).post('/api/user/register', { username: uniqueName('rl'), password: 'pa55word!' });
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(res.json()).toMatchObject({ success: false, errorMessage: '请求过于频繁，请稍后再试' });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  test('passwords, cookies and tokens never reach a log line', async () => {
+    const c = new Client(ctx.app);
+    await c.post('/api/user/register', { username: uniqueName('log'), password: 'super-secret-pw-1' });
+    const sid = c.cookies.get('portal_sid')!;
+    await c.get('/api/user/me');
+    await ctx.app.inject({ method: 'GET', url: '/api/nope?token=tok-very-secret', headers: { authorization: 'Bearer tok-very-secret' } });
+    const all = ctx.logs.join('\n');
+    expect(all).toContain('/api/nope?token=[REDACTED]');
+    expect(all).not.toContain('super-secret-pw-1');
+    expect(all).not.toContain(sid);
+    expect(all).not.toContain('tok-very-secret');
+  });
+});
