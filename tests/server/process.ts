@@ -13,8 +13,14 @@ export interface ServerProcess {
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export function spawnServer(env: Record<string, string>): { proc: ChildProcess; ready: Promise<ServerProcess>; exited: ServerProcess['exited']; stdout: string[]; stderr: string[] } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
+/** The server entry through tsx; e2e passes ['scripts/start.mjs'] to go through `npm start`'s path. */
+const SERVER_ARGS = ['--import', 'tsx', path.join(ROOT, 'server/main.ts')];
+
+export function spawnServer(
+  env: Record<string, string>,
+  args: string[] = SERVER_ARGS,
+): { proc: ChildProcess; ready: Promise<ServerProcess>; exited: ServerProcess['exited']; stdout: string[]; stderr: string[] } {
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

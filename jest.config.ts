@@ -1,0 +1,36 @@
+/**
+ * Jest projects: `ui` (jsdom, Umi aliases) and `server` (node). configUmiAlias runs
+ * `max setup` itself, so src/.umi is generated before the tests resolve @umijs/max.
+ * Run one side with `npx jest --selectProjects ui` or `--selectProjects server`.
+ */
+import { configUmiAlias, createConfig } from '@umijs/max/test';
+
+export default async () => {
+  // testTimeout is a global option in jest 29 (a project-level one only warns), so it
+  // is dropped from the project configs and set once below.
+  const { testTimeout: _ignored, ...browserBase } = createConfig({ target: 'browser', jsTransformerOpts: { jsx: 'automatic', supported: { 'dynamic-import': false } } });
+  const { testTimeout: _ignored2, ...nodeBase } = createConfig({ target: 'node' });
+  const ui = await configUmiAlias({
+    ...browserBase,
+    displayName: 'ui',
+    rootDir: __dirname,
+    testMatch: ['<rootDir>/tests/ui/**/*.test.ts?(x)', '<rootDir>/tests/mock/**/*.test.ts'],
+    setupFilesAfterEnv: ['<rootDir>/tests/ui/setup.ts'],
+  });
+
+  return {
+    projects: [
+      ui,
+      // --- server project: owned by the lead engineer (server/, tests/server/) ---
+      {
+        ...nodeBase,
+        displayName: 'server',
+        rootDir: __dirname,
+        testMatch: ['<rootDir>/tests/server/**/*.test.ts'],
+        globalSetup: '<rootDir>/tests/server/global-setup.ts',
+        globalTeardown: '<rootDir>/tests/server/global-teardown.ts',
+      },
+    ],
+    testTimeout: 30000,
+  };
+};

@@ -1,0 +1,18 @@
+/**
+ * The e2e leg: real Chromium (Debian's, through playwright-core) against `npm start` on a temporary
+ * DATA_DIR and a free port. Run with `npm run test:e2e` (needs /usr/bin/chromium: .ci/chromium.sh).
+ */
+import { createConfig } from '@umijs/max/test';
+
+const { testTimeout: _ignored, ...nodeBase } = createConfig({ target: 'node' });
+
+export default {
+  ...nodeBase,
+  displayName: 'e2e',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+  globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
+  globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
+  maxWorkers: 1,
+  testTimeout: 60_000,
+};

@@ -1,0 +1,87 @@
+/**
+ * Dev mocks of the accounts API (`npm run dev`), typed by src/contract.
+ * One in-memory session: admin/admin123456 logs in; tests/mock validates every answer.
+ */
+import type { z } from 'zod';
+import type {
+  AuthSettings,
+  CurrentUser,
+  ErrorEnvelope,
+  LoginResponse,
+  MeResponse,
+  OkEmpty,
+  RegisterResponse,
+} from '../src/contract';
+
+interface Req {
+  body?: any;
+}
+interface Res {
+  status(code: number): Res;
+  setHeader(name: string, value: string): void;
+  json(body: unknown): void;
+}
+
+const admin: CurrentUser = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin', 'njit'] };
+let current: CurrentUser | null = admin;
+// Failed logins within the last 15 minutes (the server throttles per username and IP).
+let failedAt: number[] = [];
+const WINDOW_MS = 15 * 60 * 1000;
+
+const fail = (res: Res, status: number, errorCode: string, errorMessage: string, data?: Record<string, string[]>) => {
+  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2, ...(data ? { data } : {}) };
+  res.status(status).json(body);
+};
+
+export default {
+  'GET /api/user/me': (_req: Req, res: Res) => {
+    if (!current) return fail(res, 401, 'UNAUTHORIZED', '请先登录');
+    const body: z.infer<typeof MeResponse> = { success: true, data: current };
+    res.json(body);
+  },
+
+  'POST /api/user/login': (req: Req, res: Res) => {
+    const { username, password } = req.body ?? {};
+    if (!username || !password) {
+      return fail(res, 400, 'BAD_REQUEST', '请求参数有误', {
+        ...(username ? {} : { username: ['请输入用户名'] }),
+        ...(password ? {} : { password: ['请输入密码'] }),
+      });
+    }
+    failedAt = failedAt.filter((t) => Date.now() - t < WINDOW_MS);
+    if (failedAt.length >= 5) {
+      res.setHeader('Retry-After', '900');
+      return fail(res, 429, 'TOO_MANY_ATTEMPTS', '登录失败次数过多，请 15 分钟后再试');
+    }
+    if (username !== 'admin' || password !== 'admin123456') {
+      failedAt.push(Date.now());
+      return fail(res, 401, 'BAD_CREDENTIALS', '用户名或密码错误');
+    }
+    failedAt = [];
+    current = admin;
+    const body: z.infer<typeof LoginResponse> = { success: true, data: admin };
+    res.json(body);
+  },
+
+  'POST /api/user/register': (req: Req, res: Res) => {
+    const { username, nickname } = req.body ?? {};
+    if (typeof username !== 'string' || !/^[A-Za-z0-9_-]{3,32}$/.test(username)) {
+      return fail(res, 400, 'BAD_REQUEST', '请求参数有误', { username: ['用户名只能包含字母、数字、下划线和连字符'] });
+    }
+    if (username.toLowerCase() === 'admin') return fail(res, 409, 'USERNAME_TAKEN', '用户名已被占用');
+    current = { uid: 2, username, nickname: nickname || null, avatar: null, roles: [] };
+    const body: z.infer<typeof RegisterResponse> = { success: true, data: current };
+    res.json(body);
+  },
+
+  'POST /api/user/logout': (_req: Req, res: Res) => {
+    current = null;
+    const body: z.infer<typeof OkEmpty> = { success: true };
+    res.json(body);
+  },
+
+  'GET /api/user/settings': (_req: Req, res: Res) => {
+    const body: z.infer<typeof AuthSettings> = { success: true, data: { registration: 'open' } };
+    res.json(body);
+  },
+};

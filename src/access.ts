@@ -1,0 +1,18 @@
+/** Access flags named by config/routes.ts (issue 2). */
+import type { InitialState } from '@/initialState';
+
+export interface AccessFlags {
+  isLoggedIn: boolean;
+  isAdmin: boolean;
+  isNjit: boolean;
+}
+
+export default function access(initialState: InitialState | undefined): AccessFlags {
+  const user = initialState?.currentUser ?? null;
+  const roles: readonly string[] = user?.roles ?? [];
+  return {
+    isLoggedIn: typeof user?.uid === 'number',
+    isAdmin: roles.includes('admin'),
+    isNjit: roles.includes('njit'),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Runtime configuration of the shell: the current user (getInitialState), the shared
+ * layout (header, avatar menu, menu narrowing, guards, error boundary) and the request
+ * plugin's error config.
+ */
+import { HomeOutlined } from '@ant-design/icons';
+import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
+import { history, Link, UseRequestProvider } from '@umijs/max';
+import React, { lazy, Suspense } from 'react';
+import defaultSettings from '../config/defaultSettings';
+import ChunkErrorBoundary from './components/ChunkErrorBoundary';
+import { hasSideMenu, narrowMenu } from './components/menu';
+import { avatarOf, displayName } from './components/user';
+import { loadInitialState, type InitialState } from './initialState';
+import { USE_REQUEST_DEFAULTS } from './requestDefaults';
+import { errorConfig } from './requestErrorConfig';
+
+// Header pieces and guards load with the layout, not with umi.js: /user/login (no
+// layout) then starts without antd Menu/Dropdown/Result.
+const AccessDenied = lazy(() => import('./components/AccessDenied'));
+const AvatarDropdown = lazy(() => import('./components/AvatarDropdown'));
+const ExceptionResult = lazy(() => import('./components/ExceptionResult'));
+const HeaderTitle = lazy(() => import('./components/HeaderTitle'));
+
+export async function getInitialState(): Promise<InitialState> {
+  return loadInitialState();
+}
+
+export const layout: RunTimeLayoutConfig = ({ initialState }) => {
+  const currentUser = initialState?.currentUser ?? null;
+  const { pathname } = history.location;
+  return {
+    ...defaultSettings,
+    // The plugin's default right-hand content is replaced by avatarProps/actionsRender.
+    rightContentRender: false,
+    headerTitleRender: (logo, title, props) => (
+      <Suspense fallback={<span>{logo}{title}</span>}>
+        <HeaderTitle logo={logo} isMobile={props?.isMobile} />
+      </Suspense>
+    ),
+    actionsRender: () => [
+      <Link key="home" to="/home" title="返回首页">
+        <HomeOutlined /> 首页
+      </Link>,
+    ],
+    avatarProps: {
+      src: avatarOf(currentUser),
+      title: displayName(currentUser),
+      size: 'small',
+      render: (_props, dom) => (
+        <Suspense fallback={dom}>
+          <AvatarDropdown currentUser={currentUser}>{dom}</AvatarDropdown>
+        </Suspense>
+      ),
+    },
+    menuDataRender: (menuData) => narrowMenu(history.location.pathname, menuData),
+    ...(hasSideMenu(pathname) ? {} : { menuRender: false }),
+    unAccessible: (
+      <Suspense fallback={null}>
+        <AccessDenied />
+      </Suspense>
+    ),
+    noFound: (
+      <Suspense fallback={null}>
+        <ExceptionResult status={404} />
+      </Suspense>
+    ),
+    ErrorBoundary: ChunkErrorBoundary,
+  };
+};
+
+/** Outside the layout too (login, register): no white screen on a failed chunk. */
+export function rootContainer(container: React.ReactNode) {
+  return (
+    <ChunkErrorBoundary>
+      <UseRequestProvider value={USE_REQUEST_DEFAULTS}>{container}</UseRequestProvider>
+    </ChunkErrorBoundary>
+  );
+}
+
+export const request: RequestConfig = {
+  ...errorConfig,
+};

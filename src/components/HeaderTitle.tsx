@@ -1,0 +1,31 @@
+/** The header title as a link to /home; shorter below 1400 px or on mobile. */
+import { FULL_TITLE, SHORT_TITLE, SHORT_TITLE_BELOW } from '../../config/defaultSettings';
+import { Link } from '@umijs/max';
+import { Grid } from 'antd';
+import React, { useEffect, useState } from 'react';
+
+export function headerTitle(width: number, isMobile: boolean): string {
+  return isMobile || width < SHORT_TITLE_BELOW ? SHORT_TITLE : FULL_TITLE;
+}
+
+function useWindowWidth(): number {
+  const [width, setWidth] = useState(() => (typeof window === 'undefined' ? 1920 : window.innerWidth));
+  useEffect(() => {
+    const onResize = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return width;
+}
+
+export default function HeaderTitle({ logo, isMobile }: { logo?: React.ReactNode; isMobile?: boolean }) {
+  const width = useWindowWidth();
+  const screens = Grid.useBreakpoint();
+  const mobile = Boolean(isMobile) || (screens.md === false);
+  return (
+    <Link to="/home" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+      {logo}
+      <h1 style={{ margin: 0 }}>{headerTitle(width, mobile)}</h1>
+    </Link>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The app's initial state: who is logged in. Loaded once at start by getInitialState
+ * (src/app.tsx) and mirrored in localStorage under `initialState`.
+ */
+import type { CurrentUser } from '@/contract';
+import { statusOf } from '@/requestErrorConfig';
+import { fetchCurrentUser } from '@/services/user';
+
+export interface InitialState {
+  currentUser: CurrentUser | null;
+}
+
+export const INITIAL_STATE_KEY = 'initialState';
+
+/** Mirror the user record in localStorage; logged out removes the key. */
+export function rememberUser(user: CurrentUser | null): void {
+  try {
+    if (user) localStorage.setItem(INITIAL_STATE_KEY, JSON.stringify(user));
+    else localStorage.removeItem(INITIAL_STATE_KEY);
+  } catch {
+    // Storage can be disabled (private mode, quota); the in-memory state still works.
+  }
+}
+
+export async function loadInitialState(): Promise<InitialState> {
+  let currentUser: CurrentUser | null = null;
+  try {
+    const res = await fetchCurrentUser({ skipErrorHandler: true });
+    currentUser = res?.success === true && res.data ? res.data : null;
+  } catch (error) {
+    // 401 is the ordinary "not logged in" answer; anything else means the call failed.
+    if (statusOf(error) !== 401) console.error('获取当前用户失败', error);
+  }
+  rememberUser(currentUser);
+  return { currentUser };
+}

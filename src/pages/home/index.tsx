@@ -1,0 +1,65 @@
+/** Landing page: the four modules, what each offers, and whether the visitor may enter. */
+import type { AccessFlags } from '@/access';
+import { loginPath } from '@/components/redirect';
+import { displayName } from '@/components/user';
+import { fetchHealth } from '@/services/user';
+import { CheckOutlined } from '@ant-design/icons';
+import { PageContainer } from '@ant-design/pro-components';
+import { Link, useAccess, useModel } from '@umijs/max';
+import { Badge, Button, Card, Col, Row, Tag, Typography } from 'antd';
+import { useRequest } from 'ahooks';
+import { entryState, MODULES, type PortalModule } from './modules';
+
+function EntryAction({ module, access }: { module: PortalModule; access: AccessFlags }) {
+  const state = entryState(module.group, access);
+  if (state === 'enter') {
+    return (
+      <Link to={module.entry}>
+        <Button type="primary">进入</Button>
+      </Link>
+    );
+  }
+  if (state === 'login') {
+    return (
+      <Link to={loginPath({ pathname: module.entry })}>
+        <Button>需要登录</Button>
+      </Link>
+    );
+  }
+  return <Tag color="default">无权限（需要相应角色，请联系管理员）</Tag>;
+}
+
+function ServerStatus() {
+  const { data, error, loading } = useRequest(fetchHealth);
+  if (loading) return <Badge status="processing" text="正在检查服务状态" />;
+  if (error || data?.data.status !== 'ok') return <Badge status="error" text="服务异常" />;
+  return <Badge status="success" text="服务正常" />;
+}
+
+export default function HomePage() {
+  const access = useAccess();
+  const { initialState } = useModel('@@initialState');
+  const user = initialState?.currentUser ?? null;
+  return (
+    <PageContainer
+      title="统一门户"
+      subTitle={user ? `欢迎，${displayName(user)}` : '登录后可使用更多功能'}
+      extra={<ServerStatus />}
+    >
+      <Row gutter={[16, 16]}>
+        {MODULES.map((m) => (
+          <Col key={m.key} xs={24} sm={12} xl={6}>
+            <Card title={m.title} extra={<EntryAction module={m} access={access} />} style={{ height: '100%' }}>
+              {m.offers.map((line) => (
+                <Typography.Paragraph key={line} style={{ marginBottom: 8 }}>
+                  <CheckOutlined style={{ color: '#52c41a', marginRight: 8 }} />
+                  {line}
+                </Typography.Paragraph>
+              ))}
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </PageContainer>
+  );
+}

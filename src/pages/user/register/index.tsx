@@ -1,0 +1,113 @@
+/** /user/register: the contract's rules on the client, 409/400 shown on the form, then /home. */
+import { Nickname, Password, Username } from '@/contract';
+import { rememberUser } from '@/initialState';
+import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
+import { fetchAuthSettings, register } from '@/services/user';
+import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
+import { Link, useModel, useNavigate } from '@umijs/max';
+import { Alert, Button, Form, Input, Result, Skeleton } from 'antd';
+import { useRequest } from 'ahooks';
+import { useState } from 'react';
+import { flushSync } from 'react-dom';
+import type { z } from 'zod';
+import AuthShell from '../components/AuthShell';
+
+interface RegisterValues {
+  username: string;
+  password: string;
+  confirm: string;
+  nickname?: string;
+}
+
+/** An antd rule that validates with a contract schema and shows its Chinese message. */
+function zodRule(schema: z.ZodTypeAny) {
+  return {
+    validator: async (_: unknown, value: unknown) => {
+      if (value === undefined || value === '') return; // `required` speaks for empty fields
+      const r = schema.safeParse(value);
+      if (!r.success) throw new Error(r.error.issues[0]?.message ?? '输入有误');
+    },
+  };
+}
+
+const FIELDS = ['username', 'password', 'nickname'] as const;
+
+export default function RegisterPage() {
+  const [error, setError] = useState<string>();
+  const [submitting, setSubmitting] = useState(false);
+  const [form] = Form.useForm<RegisterValues>();
+  const { setInitialState } = useModel('@@initialState');
+  const navigate = useNavigate();
+  const { data: settings, loading } = useRequest(fetchAuthSettings);
+
+  if (loading) {
+    return (
+      <AuthShell title="注册">
+        <Skeleton active />
+      </AuthShell>
+    );
+  }
+  if (settings?.data.registration === 'closed') {
+    return (
+      <AuthShell title="注册">
+        <Result status="info" title="注册已关闭" subTitle="管理员已关闭开放注册，请联系管理员创建账号。"
+          extra={<Link to="/user/login">去登录</Link>} />
+      </AuthShell>
+    );
+  }
+
+  const onFinish = async ({ username, password, nickname }: RegisterValues) => {
+    setError(undefined);
+    setSubmitting(true);
+    try {
+      const res = await register(
+        { username, password, nickname: nickname?.trim() || undefined },
+        { skipErrorHandler: true },
+      );
+      if (!res?.success) return;
+      rememberUser(res.data);
+      flushSync(() => setInitialState((s) => ({ ...s, currentUser: res.data })));
+      navigate('/home', { replace: true });
+    } catch (e) {
+      const fields = fieldErrorsOf(e);
+      form.setFields(FIELDS.filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      setError(errorMessageOf(e));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthShell title="注册" subTitle="注册后即自动登录">
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} />}
+      <Form<RegisterValues> form={form} name="register" size="large" onFinish={onFinish}>
+        <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }, zodRule(Username)]}>
+          <Input prefix={<UserOutlined />} placeholder="用户名（3–32 位字母、数字、_ 或 -）" autoComplete="username" aria-label="用户名" />
+        </Form.Item>
+        <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }, zodRule(Password)]}>
+          <Input.Password prefix={<LockOutlined />} placeholder="密码（8–128 位）" autoComplete="new-password" aria-label="密码" />
+        </Form.Item>
+        <Form.Item name="confirm" dependencies={['password']}
+          rules={[
+            { required: true, message: '请再次输入密码' },
+            ({ getFieldValue }) => ({
+              validator: async (_, value) => {
+                if (value && value !== getFieldValue('password')) throw new Error('两次输入的密码不一致');
+              },
+            }),
+          ]}>
+          <Input.Password prefix={<LockOutlined />} placeholder="确认密码" autoComplete="new-password" aria-label="确认密码" />
+        </Form.Item>
+        <Form.Item name="nickname" rules={[zodRule(Nickname)]}>
+          <Input prefix={<SmileOutlined />} placeholder="昵称（可选，最多 32 个字符）" aria-label="昵称" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          注册
+        </Button>
+        <div style={{ marginTop: 16, textAlign: 'right' }}>
+          <Link to="/user/login">已有账号？去登录</Link>
+        </div>
+      </Form>
+    </AuthShell>
+  );
+}

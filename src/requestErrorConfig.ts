@@ -1,0 +1,99 @@
+/**
+ * Error config of the Umi request plugin, in the Ant Design Pro style: a `success:false`
+ * envelope becomes a thrown BizError, and the handler shows its errorMessage unless the
+ * caller passed `skipErrorHandler` (then the caller shows the error itself).
+ */
+import type { RequestConfig, RequestOptions } from '@umijs/max';
+import { message, notification } from 'antd';
+
+/** Ant Design Pro's showType values, as the server sends them. */
+export enum ErrorShowType {
+  SILENT = 0,
+  WARN_MESSAGE = 1,
+  ERROR_MESSAGE = 2,
+  NOTIFICATION = 4,
+  REDIRECT = 9,
+}
+
+interface EnvelopeLike {
+  success?: boolean;
+  data?: unknown;
+  errorCode?: string;
+  errorMessage?: string;
+  showType?: number;
+}
+
+export interface BizError extends Error {
+  name: 'BizError';
+  info: EnvelopeLike;
+}
+
+interface ErrorLike {
+  name?: string;
+  message?: string;
+  info?: EnvelopeLike;
+  response?: { status?: number; statusText?: string; data?: unknown };
+  request?: unknown;
+}
+
+function envelopeOf(error: unknown): EnvelopeLike | undefined {
+  const e = error as ErrorLike | undefined;
+  if (e?.info) return e.info;
+  const body = e?.response?.data;
+  return body && typeof body === 'object' ? (body as EnvelopeLike) : undefined;
+}
+
+/** HTTP status of a failed request, if the server answered at all. */
+export function statusOf(error: unknown): number | undefined {
+  return (error as ErrorLike | undefined)?.response?.status;
+}
+
+/** The Chinese message a user should read for any request failure. */
+export function errorMessageOf(error: unknown): string {
+  const envelope = envelopeOf(error);
+  if (envelope?.errorMessage) return envelope.errorMessage;
+  const e = error as ErrorLike | undefined;
+  if (e?.response) return `请求失败（${e.response.status ?? ''} ${e.response.statusText ?? ''}）`.replace(' ）', '）');
+  if (e?.request) return '网络异常，无法连接服务器';
+  return e?.message || '请求失败，请稍后重试';
+}
+
+/** Field errors of a 400 answer: field -> messages. */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> {
+  const data = envelopeOf(error)?.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+  const out: Record<string, string[]> = {};
+  for (const [field, msgs] of Object.entries(data as Record<string, unknown>)) {
+    if (Array.isArray(msgs)) out[field] = msgs.map(String);
+  }
+  return out;
+}
+
+export const errorConfig: RequestConfig = {
+  errorConfig: {
+    errorThrower: (res: EnvelopeLike) => {
+      if (res && res.success === false) {
+        const error = new Error(res.errorMessage || '请求失败') as BizError;
+        error.name = 'BizError';
+        error.info = res;
+        throw error;
+      }
+    },
+    errorHandler: (error: unknown, opts: RequestOptions) => {
+      if (opts?.skipErrorHandler) throw error;
+      const text = errorMessageOf(error);
+      switch (envelopeOf(error)?.showType) {
+        case ErrorShowType.SILENT:
+          break;
+        case ErrorShowType.WARN_MESSAGE:
+          message.warning(text);
+          break;
+        case ErrorShowType.NOTIFICATION:
+          notification.error({ message: '请求失败', description: text });
+          break;
+        default:
+          message.error(text);
+      }
+    },
+  },
+};

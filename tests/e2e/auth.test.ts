@@ -1,0 +1,134 @@
+/**
+ * What a visitor does in a real browser: register, log out (the page reloads), open a guarded page,
+ * land on the login page with `redirect`, log in and arrive back; the side menu narrows per module.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { BASE, launch, newPage, snap } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const suffix = `${process.pid}${Date.now() % 100000}`;
+
+async function withPage(name: string, fn: (page: Page) => Promise<void>): Promise<void> {
+  const { context, page } = await newPage(browser);
+  try {
+    await fn(page);
+  } catch (err) {
+    const file = await snap(page, name).catch(() => 'no screenshot');
+    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
+  } finally {
+    await context.close();
+  }
+}
+
+async function login(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+function sideMenu(page: Page) {
+  return page.locator('.ant-pro-sider');
+}
+
+test('register, log out (page reloads), guarded page -> login with redirect -> back', async () => {
+  await withPage('register-flow', async (page) => {
+    const username = `e2e_${suffix}`;
+    const password = 'e2e-password-1';
+
+    await page.goto(`${BASE()}/user/register`);
+    await page.getByLabel('用户名').fill(username);
+    await page.getByLabel('密码', { exact: true }).fill(password);
+    await page.getByLabel('确认密码').fill(password);
+    await page.getByLabel('昵称').fill('端到端');
+    await page.getByRole('button', { name: /注\s*册/ }).click();
+    await page.waitForURL(`${BASE()}/home`);
+    const header = page.locator('header');
+    await header.getByText('端到端').waitFor();
+
+    // Log out from the avatar menu: the page reloads and shows the logged-out header.
+    await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
+    await header.getByText('端到端').hover();
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('menuitem', { name: /退出登录/ }).click();
+    await reloaded;
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBeUndefined();
+    await header.getByText('未登录').waitFor();
+
+    // A guarded page sends the visitor to login with the way back.
+    await page.goto(`${BASE()}/OCS/overview`);
+    await page.waitForURL(/\/user\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/OCS/overview');
+    await login(page, username, password);
+    await page.waitForURL(`${BASE()}/OCS/overview`);
+    await header.getByText('端到端').waitFor();
+  });
+});
+
+test('a redirect to another site is ignored: login lands on /home', async () => {
+  await withPage('open-redirect', async (page) => {
+    await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent('//evil.example/steal')}`);
+    await login(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
+    await page.waitForURL(`${BASE()}/home`);
+  });
+});
+
+test('the side menu narrows to the current module and starts with 返回首页', async () => {
+  await withPage('menu-narrowing', async (page) => {
+    await page.goto(`${BASE()}/user/login?redirect=%2FOCS%2Foverview`);
+    await login(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
+    await page.waitForURL(`${BASE()}/OCS/overview`);
+
+    const menu = sideMenu(page);
+    await menu.getByText('账单').waitFor();
+    const ocsItems = await menu.locator('.ant-menu-title-content').allInnerTexts();
+    expect(ocsItems[0]).toBe('返回首页');
+    expect(ocsItems).toEqual(expect.arrayContaining(['概览', '账单', '配置生成']));
+    expect(ocsItems).not.toContain('个人中心');
+    expect(ocsItems).not.toContain('消息查询');
+
+    await menu.getByText('返回首页').click();
+    await page.waitForURL(`${BASE()}/home`);
+    expect(await sideMenu(page).count()).toBe(0); // /home has no side menu
+
+    await page.goto(`${BASE()}/user/me`);
+    await sideMenu(page).getByText('个人中心').waitFor();
+    const userItems = await sideMenu(page).locator('.ant-menu-title-content').allInnerTexts();
+    expect(userItems[0]).toBe('返回首页');
+    expect(userItems).not.toContain('账单');
+  });
+});
+
+test('an unknown page shows 404 with a way home', async () => {
+  await withPage('not-found', async (page) => {
+    await page.goto(`${BASE()}/no/such/page`);
+    await page.getByText('404').first().waitFor();
+    await page.getByRole('button', { name: /返回首页/ }).click();
+    await page.waitForURL(`${BASE()}/home`);
+  });
+});
+
+test('a logged-in user without the role sees 403 with a way home, not the page', async () => {
+  await withPage('forbidden', async (page) => {
+    const username = `e2e_plain_${suffix}`;
+    await page.goto(`${BASE()}/user/register`);
+    await page.getByLabel('用户名').fill(username);
+    await page.getByLabel('密码', { exact: true }).fill('e2e-password-1');
+    await page.getByLabel('确认密码').fill('e2e-password-1');
+    await page.getByRole('button', { name: /注\s*册/ }).click();
+    await page.waitForURL(`${BASE()}/home`);
+    for (const path of ['/njit/overview', '/user/admin/userManage']) {
+      await page.goto(`${BASE()}${path}`);
+      await page.getByText('403').first().waitFor();
+      expect(page.url()).toBe(`${BASE()}${path}`);
+    }
+    await page.getByRole('button', { name: /返回首页/ }).click();
+    await page.waitForURL(`${BASE()}/home`);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The whole shell in jsdom (Umi's TestBrowser): real routes, access plugin, layout and
+ * guards; only the HTTP services are replaced.
+ */
+import { TestBrowser } from '@@/testBrowser';
+import { fetchAuthSettings, fetchCurrentUser, fetchHealth } from '@/services/user';
+import { render, screen, waitFor } from '@testing-library/react';
+
+jest.mock('@/services/user', () => ({
+  fetchCurrentUser: jest.fn(),
+  fetchAuthSettings: jest.fn(),
+  fetchHealth: jest.fn(),
+  login: jest.fn(),
+  logout: jest.fn(),
+  register: jest.fn(),
+}));
+
+const asUser = (roles: ('admin' | 'njit')[]) =>
+  jest.mocked(fetchCurrentUser).mockResolvedValue({
+    success: true,
+    data: { uid: 5, username: 'carol', nickname: null, avatar: null, roles },
+  });
+const asVisitor = () =>
+  jest.mocked(fetchCurrentUser).mockRejectedValue({ response: { status: 401, data: { success: false } } });
+
+beforeEach(() => {
+  jest.mocked(fetchAuthSettings).mockResolvedValue({ success: true, data: { registration: 'open' } });
+  jest.mocked(fetchHealth).mockResolvedValue({
+    success: true,
+    data: { status: 'ok', database: 'ok', version: 't', uptimeSeconds: 1 },
+  });
+});
+
+function open(pathname: string, search = '') {
+  const historyRef: { current: any } = { current: undefined };
+  render(<TestBrowser location={{ pathname, search }} historyRef={historyRef} />);
+  return historyRef;
+}
+
+describe('the shell', () => {
+  it('sends a visitor from a guarded page to login with redirect', async () => {
+    asVisitor();
+    const history = open('/OCS/bill', '?page=2');
+    await waitFor(() => expect(history.current?.location.pathname).toBe('/user/login'), { timeout: 15000 });
+    expect(history.current.location.search).toBe('?redirect=%2FOCS%2Fbill%3Fpage%3D2');
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 15000 })).toBeInTheDocument();
+  });
+
+  it('shows 403 to a logged-in user without the njit role', async () => {
+    asUser([]);
+    const history = open('/njit/overview');
+    expect(await screen.findByText('抱歉，你无权访问该页面。', {}, { timeout: 15000 })).toBeInTheDocument();
+    expect(history.current.location.pathname).toBe('/njit/overview');
+  });
+
+  it('shows the module page, the narrowed menu and the user name to an njit user', async () => {
+    asUser(['njit']);
+    open('/njit/overview');
+    expect(await screen.findByText('功能建设中', {}, { timeout: 15000 })).toBeInTheDocument();
+    expect(screen.getAllByText('返回首页').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('学生信息查询').length).toBeGreaterThan(0);
+    expect(screen.queryByText('OCS 网课助手')).not.toBeInTheDocument();
+    expect(await screen.findByText('carol')).toBeInTheDocument();
+  });
+
+  it('shows 404 with a way home on an unknown route', async () => {
+    asVisitor();
+    open('/no/such/page');
+    expect(await screen.findByText('抱歉，你访问的页面不存在。', {}, { timeout: 15000 })).toBeInTheDocument();
+  });
+
+  it('redirects / to /home, which has no side menu, and names a visitor 未登录', async () => {
+    asVisitor();
+    const history = open('/');
+    expect(await screen.findAllByText('需要登录', {}, { timeout: 15000 })).toHaveLength(3);
+    expect(history.current.location.pathname).toBe('/home');
+    expect(document.querySelector('.ant-pro-sider')).toBeNull();
+    expect(screen.getByText('未登录')).toBeInTheDocument();
+  });
+
+  it('narrows the menu under /OCS and hides OCS 管理 from a non-admin', async () => {
+    asUser([]);
+    open('/OCS/bill');
+    expect(await screen.findByText('功能建设中', {}, { timeout: 15000 })).toBeInTheDocument();
+    const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
+    expect(sider).not.toBeNull();
+    expect(sider).toHaveTextContent('返回首页');
+    expect(sider).toHaveTextContent('每日领取与兑换');
+    expect(sider).not.toHaveTextContent('OCS 管理');
+    expect(sider).not.toHaveTextContent('UMS 消息推送');
+  });
+
+  it('shows the full menu with OCS 管理 to an admin under /OCS', async () => {
+    asUser(['admin']);
+    open('/OCS/overview');
+    expect(await screen.findByText('功能建设中', {}, { timeout: 15000 })).toBeInTheDocument();
+    expect(document.querySelector('.ant-pro-sider')).toHaveTextContent('OCS 管理');
+  });
+});

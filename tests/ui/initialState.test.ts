@@ -1,0 +1,47 @@
+import { getInitialState } from '@/app';
+import { fetchCurrentUser } from '@/services/user';
+
+jest.mock('@/services/user', () => ({ fetchCurrentUser: jest.fn() }));
+const me = jest.mocked(fetchCurrentUser);
+
+const alice = { uid: 3, username: 'alice', nickname: '爱丽丝', avatar: null, roles: ['njit' as const] };
+
+beforeEach(() => {
+  localStorage.clear();
+  me.mockReset();
+});
+
+describe('getInitialState', () => {
+  it('keeps the user from GET /api/user/me and mirrors it in localStorage', async () => {
+    me.mockResolvedValue({ success: true, data: alice });
+    await expect(getInitialState()).resolves.toEqual({ currentUser: alice });
+    expect(me).toHaveBeenCalledWith({ skipErrorHandler: true });
+    expect(JSON.parse(localStorage.getItem('initialState')!)).toEqual(alice);
+  });
+
+  it('gives a null user on success:false and clears the stored record', async () => {
+    localStorage.setItem('initialState', JSON.stringify(alice));
+    me.mockResolvedValue({ success: false } as never);
+    await expect(getInitialState()).resolves.toEqual({ currentUser: null });
+    expect(localStorage.getItem('initialState')).toBeNull();
+  });
+
+  it('gives a null user on a 401 answer without logging an error', async () => {
+    const spy = jest.spyOn(console, 'error').mockImplementation(() => {});
+    me.mockRejectedValue(Object.assign(new Error('401'), { response: { status: 401, data: { success: false } } }));
+    await expect(getInitialState()).resolves.toEqual({ currentUser: null });
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
+  it('gives a null user and logs the failure on a network error', async () => {
+    const spy = jest.spyOn(console, 'error').mockImplementation(() => {});
+    localStorage.setItem('initialState', JSON.stringify(alice));
+    const failure = new Error('Network Error');
+    me.mockRejectedValue(failure);
+    await expect(getInitialState()).resolves.toEqual({ currentUser: null });
+    expect(spy).toHaveBeenCalledWith(expect.any(String), failure);
+    expect(localStorage.getItem('initialState')).toBeNull();
+    spy.mockRestore();
+  });
+});

@@ -1,0 +1,41 @@
+import { hasSideMenu, HOME_ENTRY, narrowMenu } from '@/components/menu';
+import type { MenuDataItem } from '@ant-design/pro-components';
+
+const menu: MenuDataItem[] = [
+  { path: '/home', name: '首页' },
+  { path: '/user', name: '用户中心', children: [{ path: '/user/me', name: '个人中心' }] },
+  { path: '/OCS', name: 'OCS 网课助手', children: [{ path: '/OCS/overview', name: '概览' }, { path: '/OCS/bill', name: '账单' }] },
+  { path: '/UMS', name: 'UMS 消息推送', children: [{ path: '/UMS/overview', name: '概览' }] },
+  { path: '/njit', name: 'NJIT 学生信息', children: [{ path: '/njit/queryStuInfo', name: '学生信息查询' }] },
+];
+
+const paths = (items: MenuDataItem[]) => items.map((i) => i.path);
+
+describe('side menu narrowing', () => {
+  it.each([
+    ['/OCS/bill', ['/', '/OCS/overview', '/OCS/bill']],
+    ['/OCS', ['/', '/OCS/overview', '/OCS/bill']],
+    ['/user/me', ['/', '/user/me']],
+    ['/UMS/overview', ['/', '/UMS/overview']],
+    ['/njit/queryStuInfo', ['/', '/njit/queryStuInfo']],
+  ])('under %s shows only that module, led by 返回首页', (pathname, expected) => {
+    const narrowed = narrowMenu(pathname, menu);
+    expect(paths(narrowed)).toEqual(expected);
+    expect(narrowed[0]).toBe(HOME_ENTRY);
+    expect(narrowed[0]).toMatchObject({ name: '返回首页', path: '/' });
+  });
+
+  it.each(['/home', '/403', '/nope', '/OCSX', '/users'])('on %s shows the full menu', (pathname) => {
+    expect(narrowMenu(pathname, menu)).toBe(menu);
+  });
+
+  it('keeps only the home entry when the group is hidden from this user', () => {
+    const withoutNjit = menu.filter((m) => m.path !== '/njit');
+    expect(paths(narrowMenu('/njit/overview', withoutNjit))).toEqual(['/']);
+  });
+
+  it('hides the side menu on /home only', () => {
+    expect(hasSideMenu('/home')).toBe(false);
+    expect(hasSideMenu('/OCS/bill')).toBe(true);
+  });
+});
