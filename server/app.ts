@@ -5,6 +5,7 @@
  */
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -24,7 +25,10 @@ import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
 import uiPlugin from './plugins/ui';
 import healthRoutes from './modules/health/routes';
+import adminRoutes from './modules/user/admin-routes';
+import profileRoutes from './modules/user/profile-routes';
 import userRoutes from './modules/user/routes';
+import { tokenCheckRoutes, tokenRoutes } from './modules/user/token-routes';
 
 export interface AppDeps {
   db: Kysely<DB>;
@@ -55,6 +59,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Portal API', version: pkg.version, description: '统一门户 HTTP 接口' },
@@ -68,6 +73,10 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
 
   await app.register(healthRoutes, { prefix: '/api', ...deps });
   await app.register(userRoutes, { prefix: '/api/user', ...deps });
+  await app.register(profileRoutes, { prefix: '/api/user', ...deps });
+  await app.register(tokenRoutes, { prefix: '/api/user/tokens', ...deps });
+  await app.register(tokenCheckRoutes, { prefix: '/api/token', ...deps });
+  await app.register(adminRoutes, { prefix: '/api/user/admin', ...deps });
 
   await app.register(uiPlugin, { uiDir: deps.config.uiDir });
   return app;

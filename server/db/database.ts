@@ -50,7 +50,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       close: () => db.destroy(),
     };
   }
-  return openPglite(opts, poolMax);
+  return openPglite(opts);
 }
 
 function socketDirFor(opts: OpenOptions): { dir: string; temporary: boolean } {
@@ -63,7 +63,19 @@ function socketDirFor(opts: OpenOptions): { dir: string; temporary: boolean } {
   return { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-pg-')), temporary: true };
 }
 
-async function openPglite(opts: OpenOptions, poolMax: number): Promise<Database> {
+/**
+ * One pg connection to PGlite, always. PGlite is a single Postgres session; pglite-socket multiplexes
+ * several sockets onto it message by message, so two connections' extended-protocol messages
+ * (Parse/Bind/Execute/Sync) interleave: one connection's Bind lands on the other's unnamed statement,
+ * and after an error the session discards the other connection's messages until a Sync, which hangs
+ * it. Measured here: 12 concurrent token creations through the app hung with a pool of 10 and pass
+ * with 1. With one connection the pg pool queues statements and transactions in order, which is what
+ * a single session does anyway.
+ */
+const PGLITE_POOL_MAX = 1;
+
+async function openPglite(opts: OpenOptions): Promise<Database> {
+  const poolMax = PGLITE_POOL_MAX;
   const { dir, temporary } = socketDirFor(opts);
   const socketPath = path.join(dir, `.s.PGSQL.${SOCKET_PORT}`);
   // We hold the DATA_DIR lock, so a socket file left here belongs to a dead process.

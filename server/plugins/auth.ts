@@ -9,7 +9,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { DB } from '../db/schema';
 import { forbidden, HttpError, unauthorized } from '../errors';
+import type { TokenScope } from '../../src/contract';
 import { resolveSession, type NewSession, type SessionUser } from '../modules/user/service';
+import { verifyToken, type TokenAuth } from '../modules/user/tokens';
 
 /** public: anyone; user: any logged-in user; admin/njit: logged in with that role; token: the route authenticates itself. */
 export type Access = 'public' | 'user' | 'admin' | 'njit' | 'token';
@@ -17,9 +19,13 @@ export type Access = 'public' | 'user' | 'admin' | 'njit' | 'token';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: Access;
+    /** For auth 'token': the scope the token must carry. */
+    scope?: TokenScope;
   }
   interface FastifyRequest {
     user: SessionUser | null;
+    /** Set on auth 'token' routes once the personal API token is verified. */
+    tokenAuth: TokenAuth | null;
   }
   interface FastifyInstance {
     /** Every /api route and who may call it; the access tests walk this list. */
@@ -70,8 +76,24 @@ function checkJson(request: FastifyRequest): void {
   throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', '不支持的请求格式，请使用 JSON');
 }
 
+/** The token from `Authorization: Bearer`, or a `token` query or body parameter. */
+export function tokenFrom(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header && /^bearer\s+/i.test(header)) return header.replace(/^bearer\s+/i, '').trim();
+  const fromQuery = (request.query as { token?: unknown } | undefined)?.token;
+  if (typeof fromQuery === 'string' && fromQuery) return fromQuery;
+  const fromBody = (request.body as { token?: unknown } | undefined)?.token;
+  if (typeof fromBody === 'string' && fromBody) return fromBody;
+  return undefined;
+}
+
+export function actorOf(request: FastifyRequest): { id: number; username: string; ip: string } {
+  return { id: request.user!.id, username: request.user!.username, ip: request.ip };
+}
+
 export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<DB>; config: Config }) {
   app.decorateRequest('user', null);
+  app.decorateRequest('tokenAuth', null);
   app.decorate('routeAccess', [] as FastifyInstance['routeAccess']);
 
   app.addHook('onRoute', (route) => {
@@ -101,5 +123,11 @@ export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<D
     if (auth === 'public' || auth === 'token') return;
     if (!request.user) throw unauthorized();
     if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
+  });
+
+  // Token routes: after body parsing, because scripts may send `token` in a JSON or form body.
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.auth !== 'token') return;
+    request.tokenAuth = await verifyToken(opts.db, tokenFrom(request), request.routeOptions.config.scope, request.ip);
   });
 });

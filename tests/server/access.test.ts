@@ -29,7 +29,13 @@ test('the public routes are exactly the ones meant to be public', () => {
     .filter((r) => r.auth === 'public' && !r.url.startsWith('/api/docs'))
     .map((r) => `${r.method} ${r.url}`)
     .sort();
-  expect(pub).toEqual(['GET /api/health', 'GET /api/user/settings', 'POST /api/user/login', 'POST /api/user/register']);
+  expect(pub).toEqual([
+    'GET /api/health',
+    'GET /api/user/avatar/:id',
+    'GET /api/user/settings',
+    'POST /api/user/login',
+    'POST /api/user/register',
+  ]);
 });
 
 test('every non-public route refuses an anonymous caller with 401', async () => {
@@ -43,6 +49,15 @@ test('every non-public route refuses an anonymous caller with 401', async () => 
     });
     expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 401 });
     expect(res.json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
+  }
+});
+
+test('every token route refuses a caller without a token with 401', async () => {
+  const tokenRoutes = ctx.app.routeAccess.filter((r) => r.auth === 'token');
+  expect(tokenRoutes.length).toBeGreaterThan(0);
+  for (const r of tokenRoutes) {
+    const res = await ctx.app.inject({ method: r.method as 'GET', url: concreteUrl(r.url) });
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 401 });
   }
 });
 

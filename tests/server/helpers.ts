@@ -149,3 +149,21 @@ export async function loggedInClient(
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
   return { client, username, uid: user.id };
 }
+
+/** A multipart/form-data body with one file field, for inject(). */
+export function multipart(
+  field: string,
+  filename: string,
+  content: Buffer,
+  contentType = 'application/octet-stream',
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----portal${crypto.randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, content, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}

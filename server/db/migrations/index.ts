@@ -1,7 +1,9 @@
 /** The ordered list of migrations. Static imports so the same list works under tsx, jest and a bundle. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts';
+import * as m0002 from './0002_user_module';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
+  '0002_user_module': m0002,
 };
