@@ -28,11 +28,30 @@ import healthRoutes from './modules/health/routes';
 import adminRoutes from './modules/user/admin-routes';
 import profileRoutes from './modules/user/profile-routes';
 import userRoutes from './modules/user/routes';
+import umsRoutes from './modules/ums/routes';
+import { parseAllowlist, type UmsContext } from './modules/ums/channels';
+import { pruneMessages } from './modules/ums/messages';
+import { DeliveryWorker } from './jobs/ums-delivery';
+import type { SecretBox } from './lib/secretbox';
+import fastifyFormbody from '@fastify/formbody';
 import { tokenCheckRoutes, tokenRoutes } from './modules/user/token-routes';
 
 export interface AppDeps {
   db: Kysely<DB>;
   config: Config;
+  /** Encrypts stored secrets (DingTalk webhooks, signing secrets). */
+  secrets: SecretBox;
+  /** True on the embedded database, where this process is the only instance (see DATA_DIR lock). */
+  soleInstance?: boolean;
+  /** The UMS worker's clock; tests inject one instead of sleeping. */
+  clock?: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    umsContext: UmsContext;
+    umsWorker: DeliveryWorker;
+  }
 }
 
 export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] } = {}) {
@@ -58,6 +77,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     strictTransportSecurity: false, // set by the TLS-terminating proxy, which knows whether HTTPS is real
   });
   await app.register(fastifyCookie);
+  await app.register(fastifyFormbody); // curl -d for the token APIs; session routes still require JSON
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {
@@ -77,6 +97,42 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(tokenRoutes, { prefix: '/api/user/tokens', ...deps });
   await app.register(tokenCheckRoutes, { prefix: '/api/token', ...deps });
   await app.register(adminRoutes, { prefix: '/api/user/admin', ...deps });
+
+  const config = deps.config;
+  app.decorate('umsContext', {
+    secrets: deps.secrets,
+    allowlist: parseAllowlist(config.UMS_WEBHOOK_ALLOWLIST),
+    timeoutMs: config.UMS_SEND_TIMEOUT_MS,
+  } satisfies UmsContext);
+  app.decorate(
+    'umsWorker',
+    new DeliveryWorker({
+      db: deps.db,
+      ums: app.umsContext,
+      log: app.log,
+      maxAttempts: config.UMS_MAX_ATTEMPTS,
+      retryBaseSeconds: config.UMS_RETRY_BASE_SECONDS,
+      robotPerMinute: config.UMS_ROBOT_PER_MINUTE,
+      clock: deps.clock,
+    }),
+  );
+  await app.register(umsRoutes, { prefix: '/api/ums', ...deps });
+  if (config.UMS_WORKER) {
+    let prune: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      if (deps.soleInstance) await app.umsWorker.recoverOrphans();
+      app.umsWorker.start();
+      const runPrune = () =>
+        pruneMessages(deps.db, config.UMS_RETENTION_DAYS).catch((err) => app.log.error({ err }, 'ums prune failed'));
+      void runPrune();
+      prune = setInterval(runPrune, 86_400_000);
+      prune.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (prune) clearInterval(prune);
+      await app.umsWorker.stop();
+    });
+  }
 
   await app.register(uiPlugin, { uiDir: deps.config.uiDir });
   return app;

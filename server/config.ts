@@ -26,6 +26,21 @@ export const ConfigSchema = z.object({
   UI_DIR: z.string().min(1).default('./dist'),
   /** Registrations accepted per IP per minute (bots); 0 turns the limit off. */
   REGISTER_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** Key for stored secrets (webhooks, signing secrets, API keys). Required with DATABASE_URL. */
+  PORTAL_SECRET: z.string().min(16).optional().or(z.literal('').transform(() => undefined)),
+  /** Extra webhook base URLs accepted besides https://oapi.dingtalk.com/robot/send (gateways, tests). */
+  UMS_WEBHOOK_ALLOWLIST: z.string().default(''),
+  UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+  UMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** Base delay of the exponential backoff for transient failures. */
+  UMS_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  UMS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Messages per minute per DingTalk robot, enforced before DingTalk does; 0 turns it off. */
+  UMS_ROBOT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(20),
+  UMS_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  UMS_TOKEN_BURST: z.coerce.number().int().min(0).max(100_000).default(20),
+  /** Run the delivery worker in this instance. */
+  UMS_WORKER: bool.default(true),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; uiDir: string };

@@ -22,3 +22,13 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, 'TOO_MANY_REQUESTS', message, undefined, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+
+/** Validates input that Fastify could not (merged query + body): 400 with field errors like any other. */
+export function parseOr400<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const data: Record<string, string[]> = {};
+  for (const issue of r.error.issues) (data[issue.path.map(String).join('.') || '_'] ??= []).push(issue.message);
+  const first = Object.values(data)[0]?.[0];
+  throw new HttpError(400, 'VALIDATION_FAILED', first ? `输入有误：${first}` : '输入有误', data);
+}

@@ -1,12 +1,30 @@
 /**
  * Entry point: config, DATA_DIR lock, database, migrations, first admin, listen, graceful shutdown.
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/datadir-lock';
 import { migrateToLatest, openDatabase, type Database } from './db/database';
 import { ensureFirstAdmin } from './modules/user/service';
+import { SecretBox } from './lib/secretbox';
+import type { Config } from './config';
+
+/**
+ * The key for stored secrets: PORTAL_SECRET, or on the embedded database a random key kept in
+ * DATA_DIR/secret.key (0600). Instances sharing a PostgreSQL must share PORTAL_SECRET.
+ */
+function loadSecretBox(config: Config): SecretBox {
+  if (config.PORTAL_SECRET) return SecretBox.fromSecret(config.PORTAL_SECRET);
+  if (config.DATABASE_URL) {
+    throw new Error('PORTAL_SECRET is required with DATABASE_URL (every instance must use the same one).');
+  }
+  const file = path.join(config.dataDir, 'secret.key');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  return SecretBox.fromSecret(fs.readFileSync(file, 'utf8').trim());
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -50,7 +68,8 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const app = await buildApp({ db: database.db, config });
+  const secrets = loadSecretBox(config);
+  const app = await buildApp({ db: database.db, config, secrets, soleInstance: !config.DATABASE_URL });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -21,6 +21,8 @@ declare module 'fastify' {
     auth?: Access;
     /** For auth 'token': the scope the token must carry. */
     scope?: TokenScope;
+    /** For auth 'token': a logged-in browser session is accepted instead of a token. */
+    allowSession?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -128,6 +130,7 @@ export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<D
   // Token routes: after body parsing, because scripts may send `token` in a JSON or form body.
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config.auth !== 'token') return;
+    if (request.routeOptions.config.allowSession && request.user) return;
     request.tokenAuth = await verifyToken(opts.db, tokenFrom(request), request.routeOptions.config.scope, request.ip);
   });
 });

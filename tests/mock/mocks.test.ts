@@ -5,12 +5,35 @@
 import fs from 'fs';
 import path from 'path';
 import type { z } from 'zod';
-import { AuthSettings, ErrorEnvelope, Health, LoginResponse, LogoutResponse, MeResponse, RegisterResponse } from '@/contract';
+import {
+  AdminCreateUserResponse,
+  AdminDeleteUserResponse,
+  AdminResetPasswordResponse,
+  AdminUpdateUserResponse,
+  AdminUserListResponse,
+  AdminUserResponse,
+  AuditListResponse,
+  AuthSettings,
+  AvatarResponse,
+  ChangePasswordResponse,
+  CreateTokenResponse,
+  EndSessionsResponse,
+  ErrorEnvelope,
+  Health,
+  LoginResponse,
+  LogoutResponse,
+  MeResponse,
+  ProfileResponse,
+  RegisterResponse,
+  RevokeTokenResponse,
+  SessionListResponse,
+  TokenListResponse,
+} from '@/contract';
 
 interface Case {
   schema: z.ZodTypeAny;
   /** Requests to replay, in order, with the status each must get. */
-  calls: { body?: unknown; status: number; error?: boolean; retryAfter?: boolean }[];
+  calls: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; status: number; error?: boolean; retryAfter?: boolean }[];
 }
 
 const CASES: Record<string, Case> = {
@@ -34,6 +57,104 @@ const CASES: Record<string, Case> = {
   'POST /api/user/logout': { schema: LogoutResponse, calls: [{ status: 200 }] },
   'GET /api/user/settings': { schema: AuthSettings, calls: [{ status: 200 }] },
   'GET /api/health': { schema: Health, calls: [{ status: 200 }] },
+
+  // ---- user module (mock/account.ts) ----
+  'GET /api/user/profile': { schema: ProfileResponse, calls: [{ status: 200 }] },
+  'PATCH /api/user/profile': {
+    schema: ProfileResponse,
+    calls: [
+      { body: { nickname: '新昵称' }, status: 200 },
+      { body: { nickname: 'x'.repeat(33) }, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/avatar': { schema: AvatarResponse, calls: [{ status: 200 }] },
+  'POST /api/user/password': {
+    schema: ChangePasswordResponse,
+    calls: [
+      { body: { oldPassword: 'wrong-one', newPassword: 'password123' }, status: 400, error: true },
+      { body: { oldPassword: 'admin123456', newPassword: 'short' }, status: 400, error: true },
+      { body: { oldPassword: 'admin123456', newPassword: 'password123' }, status: 200 },
+    ],
+  },
+  'GET /api/user/sessions': { schema: SessionListResponse, calls: [{ status: 200 }] },
+  'DELETE /api/user/sessions/:id': {
+    schema: EndSessionsResponse,
+    calls: [
+      { params: { id: '1' }, status: 400, error: true },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/user/sessions/end-others': { schema: EndSessionsResponse, calls: [{ status: 200 }] },
+  'GET /api/user/tokens': {
+    schema: TokenListResponse,
+    calls: [{ status: 200 }, { query: { current: '1', pageSize: '10', status: 'expired' }, status: 200 }],
+  },
+  'POST /api/user/tokens': {
+    schema: CreateTokenResponse,
+    calls: [
+      { body: { name: '测试令牌', scopes: ['ocs:query'], expiresInDays: 30 }, status: 200 },
+      { body: { name: '测试令牌', scopes: ['ums:send'], expiresInDays: null }, status: 409, error: true },
+      { body: { name: '', scopes: [], expiresInDays: 5 }, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/tokens/:id/revoke': {
+    schema: RevokeTokenResponse,
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'GET /api/user/admin/users': {
+    schema: AdminUserListResponse,
+    calls: [
+      { status: 200 },
+      { query: { current: '1', pageSize: '10', keyword: 'ali', role: 'njit', status: 'active', sortBy: 'lastLoginAt', order: 'ascend' }, status: 200 },
+    ],
+  },
+  'POST /api/user/admin/users': {
+    schema: AdminCreateUserResponse,
+    calls: [
+      { body: { username: 'carol', generatePassword: true, roles: ['njit'] }, status: 200 },
+      { body: { username: 'dave', password: 'password123', nickname: '戴夫' }, status: 200 },
+      { body: { username: 'Carol', password: 'password123' }, status: 409, error: true },
+      { body: { username: 'eve' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/user/admin/users/:id': {
+    schema: AdminUserResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'PATCH /api/user/admin/users/:id': {
+    schema: AdminUpdateUserResponse,
+    calls: [
+      { params: { id: '2' }, body: { nickname: null, status: 'disabled' }, status: 200 },
+      { params: { id: '1' }, body: { roles: ['njit'] }, status: 403, error: true },
+      { params: { id: '2' }, body: {}, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/admin/users/:id/reset-password': {
+    schema: AdminResetPasswordResponse,
+    calls: [
+      { params: { id: '2' }, body: { generatePassword: true }, status: 200 },
+      { params: { id: '2' }, body: { password: 'password123' }, status: 200 },
+      { params: { id: '2' }, body: {}, status: 400, error: true },
+    ],
+  },
+  'DELETE /api/user/admin/users/:id': {
+    schema: AdminDeleteUserResponse,
+    calls: [
+      { params: { id: '3' }, body: { confirm: 'bo' }, status: 400, error: true },
+      { params: { id: '1' }, body: { confirm: 'admin' }, status: 403, error: true },
+      { params: { id: '3' }, body: { confirm: 'bob' }, status: 200 },
+    ],
+  },
+  'GET /api/user/admin/audit': {
+    schema: AuditListResponse,
+    calls: [{ status: 200 }, { query: { targetId: '3', action: 'user.delete' }, status: 200 }],
+  },
 };
 
 function fakeRes() {
@@ -55,7 +176,10 @@ function fakeRes() {
   return res;
 }
 
-type Handler = (req: { body?: unknown; query: object; headers: object }, res: ReturnType<typeof fakeRes>) => void;
+type Handler = (
+  req: { body?: unknown; query: object; params: object; headers: object },
+  res: ReturnType<typeof fakeRes>,
+) => void;
 
 const mockDir = path.join(__dirname, '../../mock');
 const handlers: Record<string, Handler> = {};
@@ -64,9 +188,9 @@ for (const file of fs.readdirSync(mockDir).filter((f) => /\.[jt]s$/.test(f))) {
   Object.assign(handlers, require(path.join(mockDir, file)).default);
 }
 
-function call(route: string, body?: unknown) {
+function call(route: string, body?: unknown, params: object = {}, query: object = {}) {
   const res = fakeRes();
-  (handlers[route] as Handler)({ body, query: {}, headers: {} }, res);
+  (handlers[route] as Handler)({ body, query, params, headers: {} }, res);
   return res;
 }
 
@@ -77,7 +201,7 @@ describe('umi mocks match the contract', () => {
 
   it.each(Object.entries(CASES))('%s', (route, { schema, calls }) => {
     for (const c of calls) {
-      const res = call(route, c.body);
+      const res = call(route, c.body, c.params, c.query);
       expect(res.statusCode).toBe(c.status);
       const parsed = (c.error ? ErrorEnvelope : schema).safeParse(res.body);
       if (!parsed.success) throw new Error(`${route} ${JSON.stringify(res.body)}: ${parsed.error.message}`);
@@ -91,6 +215,16 @@ describe('umi mocks match the contract', () => {
     expect(ErrorEnvelope.parse(me.body).errorMessage).toBe('请先登录');
     call('POST /api/user/login', { username: 'admin', password: 'admin123456' });
     expect(MeResponse.parse(call('GET /api/user/me').body).data.username).toBe('admin');
+  });
+
+  it('lists what the account mocks changed: filters, revocations, audit rows newest first', () => {
+    const found = AdminUserListResponse.parse(call('GET /api/user/admin/users', undefined, {}, { keyword: 'car' }).body);
+    expect(found.data.map((u) => u.username)).toEqual(['carol']);
+    const expired = TokenListResponse.parse(call('GET /api/user/tokens', undefined, {}, { status: 'revoked' }).body);
+    expect(expired.data.map((t) => t.id)).toEqual([1]);
+    const audit = AuditListResponse.parse(call('GET /api/user/admin/audit').body);
+    expect(audit.data[0].action).toBe('user.delete');
+    expect(audit.data[0].targetName).toBe('bob');
   });
 
   it('throttles repeated failed logins with 429 and Retry-After', () => {

@@ -11,12 +11,15 @@ import { buildApp, type App } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { migrateToLatest, openDatabase, type Database } from '../../server/db/database';
 import type { DB } from '../../server/db/schema';
+import { SecretBox } from '../../server/lib/secretbox';
 import { loggerOptions } from '../../server/logger';
 import { createUser } from '../../server/modules/user/service';
 import type { Role } from '../../src/contract';
 
 export interface TestDatabase {
   db: Kysely<DB>;
+  /** The PostgreSQL URL of this database (TEST_DATABASE_URL runs only). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     await migrateToLatest(database.db);
     return {
       db: database.db,
+      url: target.toString(),
       async close() {
         await database.close();
         const c = new pg.Client({ connectionString: url });
@@ -60,6 +64,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     UI_DIR: '/nonexistent-ui',
     DATA_DIR: '/nonexistent-data',
     REGISTER_RATE_LIMIT: '0',
+    UMS_WORKER: 'false', // tests drive app.umsWorker.runOnce() with their own clock
     ...overrides,
   });
 }
@@ -73,7 +78,11 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestContext> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  database?: TestDatabase,
+  extra: { clock?: () => Date } = {},
+): Promise<TestContext> {
   const owned = !database;
   const tdb = database ?? (await openTestDatabase());
   const config = testConfig(env);
@@ -85,7 +94,8 @@ export async function startTestApp(env: Record<string, string> = {}, database?: 
     },
   });
   const logger = { ...(loggerOptions('info') as object), stream };
-  const app = await buildApp({ db: tdb.db, config }, { logger });
+  const secrets = SecretBox.fromSecret(crypto.randomBytes(16).toString('hex'));
+  const app = await buildApp({ db: tdb.db, config, secrets, clock: extra.clock }, { logger });
   await app.ready();
   return {
     app,

@@ -2,8 +2,10 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts';
 import * as m0002 from './0002_user_module';
+import * as m0004 from './0004_ums';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_user_module': m0002,
+  '0004_ums': m0004,
 };

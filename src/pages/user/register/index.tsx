@@ -1,4 +1,5 @@
 /** /user/register: the contract's rules on the client, 409/400 shown on the form, then /home. */
+import { zodRule } from '@/components/zodRule';
 import { Nickname, Password, Username } from '@/contract';
 import { rememberUser } from '@/initialState';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
@@ -9,7 +10,6 @@ import { Alert, Button, Form, Input, Result, Skeleton } from 'antd';
 import { useRequest } from 'ahooks';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
-import type { z } from 'zod';
 import AuthShell from '../components/AuthShell';
 
 interface RegisterValues {
@@ -17,17 +17,6 @@ interface RegisterValues {
   password: string;
   confirm: string;
   nickname?: string;
-}
-
-/** An antd rule that validates with a contract schema and shows its Chinese message. */
-function zodRule(schema: z.ZodTypeAny) {
-  return {
-    validator: async (_: unknown, value: unknown) => {
-      if (value === undefined || value === '') return; // `required` speaks for empty fields
-      const r = schema.safeParse(value);
-      if (!r.success) throw new Error(r.error.issues[0]?.message ?? '输入有误');
-    },
-  };
 }
 
 const FIELDS = ['username', 'password', 'nickname'] as const;

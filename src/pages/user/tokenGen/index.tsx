@@ -1,2 +1,52 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/**
+ * /user/tokenGen: create a personal API token and show it once. `?scope=ocs:query`
+ * preselects a scope (other modules link here). The token is kept only in this
+ * component's state: leaving the page drops it for good.
+ */
+import RequireLogin from '@/components/RequireLogin';
+import { TokenScope } from '@/contract';
+import type { CreateTokenAnswer } from '@/services/account';
+import { PageContainer } from '@ant-design/pro-components';
+import { Link, useLocation } from '@umijs/max';
+import { Card } from 'antd';
+import { useState } from 'react';
+import TokenCreated from './components/TokenCreated';
+import TokenForm from './components/TokenForm';
+
+/** Scopes named in the query (`?scope=a&scope=b` or `?scope=a,b`), unknown ones dropped. */
+export function scopesFromSearch(search: string): TokenScope[] {
+  const raw = new URLSearchParams(search).getAll('scope').flatMap((v) => v.split(','));
+  return [...new Set(raw.map((v) => v.trim()).filter((v) => TokenScope.safeParse(v).success))] as TokenScope[];
+}
+
+function TokenGen() {
+  const location = useLocation();
+  const [created, setCreated] = useState<CreateTokenAnswer['data'] | null>(null);
+  return (
+    <Card>
+      {created ? (
+        <TokenCreated token={created} onAgain={() => setCreated(null)} />
+      ) : (
+        <TokenForm initialScopes={scopesFromSearch(location.search)} onCreated={setCreated} />
+      )}
+    </Card>
+  );
+}
+
+export default function TokenGenPage() {
+  return (
+    <PageContainer
+      title="生成令牌"
+      content={
+        <>
+          个人 API 令牌用于 OCS 脚本查询、UMS 接口推送等程序调用。已有令牌请在
+          <Link to="/user/tokenManage">令牌管理</Link>中查看或撤销。
+        </>
+      }
+    >
+      <RequireLogin>
+        <TokenGen />
+      </RequireLogin>
+    </PageContainer>
+  );
+}

@@ -1,2 +1,63 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/** /user/tokenManage: the user's personal API tokens (page size 10), revoke with confirmation. */
+import RequireLogin from '@/components/RequireLogin';
+import type { TokenInfo, TokenStatus } from '@/contract';
+import { TABLE_PAGINATION } from '@/requestDefaults';
+import { fetchTokens, revokeToken } from '@/services/account';
+import { PlusOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
+import { Link } from '@umijs/max';
+import { Button, Empty, message } from 'antd';
+import { useRef } from 'react';
+import { tokenColumns } from './columns';
+
+function TokenTable() {
+  const actionRef = useRef<ActionType>();
+
+  const revoke = async (token: TokenInfo) => {
+    try {
+      await revokeToken(token.id);
+      message.success(`令牌「${token.name}」已撤销`);
+      actionRef.current?.reload();
+    } catch {
+      // The request layer has shown the error.
+    }
+  };
+
+  return (
+    <ProTable<TokenInfo, { status?: TokenStatus }>
+      rowKey="id"
+      headerTitle="我的令牌"
+      actionRef={actionRef}
+      columns={tokenColumns(revoke)}
+      request={({ current, pageSize, status }) => fetchTokens({ current, pageSize, status })}
+      pagination={TABLE_PAGINATION}
+      search={{ labelWidth: 'auto' }}
+      options={{ density: false, setting: false }}
+      scroll={{ x: 'max-content' }}
+      locale={{
+        emptyText: (
+          <Empty description="还没有令牌">
+            <Link to="/user/tokenGen">生成第一个令牌</Link>
+          </Empty>
+        ),
+      }}
+      toolBarRender={() => [
+        <Link key="new" to="/user/tokenGen">
+          <Button type="primary" icon={<PlusOutlined />}>
+            生成令牌
+          </Button>
+        </Link>,
+      ]}
+    />
+  );
+}
+
+export default function TokenManagePage() {
+  return (
+    <PageContainer title="令牌管理" content="令牌的完整内容只在生成时显示一次；这里列出前缀以便区分。">
+      <RequireLogin>
+        <TokenTable />
+      </RequireLogin>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,43 @@
+/** All users: search, role/status filters, sort by created or last login, page size 10. */
+import type { AdminUser } from '@/contract';
+import { TABLE_PAGINATION } from '@/requestDefaults';
+import { fetchAdminUsers } from '@/services/account';
+import { PlusOutlined } from '@ant-design/icons';
+import { ProTable, type ActionType } from '@ant-design/pro-components';
+import { Link, useModel } from '@umijs/max';
+import { Button } from 'antd';
+import { useRef, useState } from 'react';
+import { toUserListQuery, type UserSearchParams } from '../query';
+import DeleteUserModal from './DeleteUserModal';
+import { userColumns } from './userColumns';
+
+export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => void }) {
+  const { initialState } = useModel('@@initialState');
+  const actionRef = useRef<ActionType>();
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+
+  return (
+    <>
+      <ProTable<AdminUser, UserSearchParams>
+        rowKey="uid"
+        headerTitle="用户列表"
+        actionRef={actionRef}
+        columns={userColumns({ selfUid: initialState?.currentUser?.uid, onDelete: setDeleting, onAudit })}
+        request={(params, sort) => fetchAdminUsers(toUserListQuery(params, sort))}
+        pagination={TABLE_PAGINATION}
+        search={{ labelWidth: 'auto', defaultCollapsed: false }}
+        options={{ density: false, setting: false }}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: '没有符合条件的用户' }}
+        toolBarRender={() => [
+          <Link key="new" to="/user/admin/createUser">
+            <Button type="primary" icon={<PlusOutlined />}>
+              新建用户
+            </Button>
+          </Link>,
+        ]}
+      />
+      <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} onDeleted={() => actionRef.current?.reload()} />
+    </>
+  );
+}

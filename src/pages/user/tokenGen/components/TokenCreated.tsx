@@ -1,0 +1,41 @@
+/** The one screen that shows a new token in full; the value is held only in the page's state. */
+import CopyableSecret from '@/components/CopyableSecret';
+import { formatTime } from '@/components/time';
+import { TOKEN_SCOPE_LABELS } from '@/contract';
+import type { CreateTokenAnswer } from '@/services/account';
+import { Link } from '@umijs/max';
+import { Button, Descriptions, Result, Space, Tag } from 'antd';
+
+interface Props {
+  token: CreateTokenAnswer['data'];
+  onAgain: () => void;
+}
+
+export default function TokenCreated({ token, onAgain }: Props) {
+  return (
+    <Result
+      status="success"
+      title={`令牌「${token.name}」已生成`}
+      subTitle="请把令牌复制到需要调用接口的脚本或程序中。离开本页后将无法再次查看完整令牌。"
+      extra={
+        <Space>
+          <Link to="/user/tokenManage">
+            <Button type="primary">前往令牌管理</Button>
+          </Link>
+          <Button onClick={onAgain}>再生成一个</Button>
+        </Space>
+      }
+    >
+      <CopyableSecret value={token.token} label="令牌" />
+      <Descriptions column={1} size="small" style={{ marginTop: 16 }}>
+        <Descriptions.Item label="前缀">{token.prefix}</Descriptions.Item>
+        <Descriptions.Item label="权限范围">
+          {token.scopes.map((s) => (
+            <Tag key={s}>{TOKEN_SCOPE_LABELS[s] ?? s}</Tag>
+          ))}
+        </Descriptions.Item>
+        <Descriptions.Item label="过期时间">{formatTime(token.expiresAt, '永不过期')}</Descriptions.Item>
+      </Descriptions>
+    </Result>
+  );
+}
