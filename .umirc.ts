@@ -9,13 +9,16 @@ export default defineConfig({
   base: '/',
   publicPath: '/',
   hash: true,
+  // Umi's esbuild minifier can give two async chunks clashing helper names; wrapping each in an IIFE avoids it.
+  esbuildMinifyIIFE: true,
   // Browsers from 2022 on: keeps core-js polyfills out of the first download.
   targets: { chrome: 100, edge: 100, firefox: 100, safari: 15 },
   // Stable features only: the default `core-js` entry also ships every TC39 proposal.
   polyfill: { imports: ['core-js/stable'] },
   title: defaultSettings.title as string,
   favicons: ['/logo.svg'],
-  antd: {},
+  // The ConfigProvider itself is filled at run time (src/app.tsx `antd`): antd's Chinese locale.
+  antd: { configProvider: {} },
   access: {},
   model: {},
   initialState: { loading: '@/components/PageLoading' },

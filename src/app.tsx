@@ -14,6 +14,14 @@ import { avatarOf, displayName } from './components/user';
 import { loadInitialState, type InitialState } from './initialState';
 import { USE_REQUEST_DEFAULTS } from './requestDefaults';
 import { errorConfig } from './requestErrorConfig';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+
+dayjs.locale('zh-cn');
+
+/** antd in Chinese: pagination, empty states, pickers and confirm buttons. */
+export const antd = (memo: Record<string, unknown>) => ({ ...memo, locale: zhCN });
 
 // Header pieces and guards load with the layout, not with umi.js: /user/login (no
 // layout) then starts without antd Menu/Dropdown/Result.
