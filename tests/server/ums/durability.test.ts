@@ -6,50 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FakeDingTalk } from '../../fixtures/fake-dingtalk';
+import { call, enqueue, umsUser, waitFor } from '../../fixtures/ums-client';
 import { openTestDatabase } from '../helpers';
 import { spawnServer } from '../process';
-
-interface Session {
-  url: string;
-  cookie: string;
-}
-
-async function call(s: Session, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${s.url}${url}`, {
-    method,
-    headers: { cookie: s.cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return res.json() as Promise<{ success: boolean; data: any }>;
-}
-
-/** Registers a user, binds the fake robot, and makes a ums:send token. */
-async function setUp(url: string, fake: FakeDingTalk, robot: string): Promise<{ session: Session; token: string }> {
-  const reg = await fetch(`${url}/api/user/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `dur_${process.pid}_${robot}`.slice(0, 32), password: 'pa55word!' }),
-  });
-  const cookie = (reg.headers.get('set-cookie') ?? '').split(';')[0];
-  const session = { url, cookie };
-  const ch = await call(session, 'POST', '/api/ums/channels', { name: 'fake', webhook: fake.robot(robot, { delayMs: 30 }) });
-  expect(ch.success).toBe(true);
-  const tok = await call(session, 'POST', '/api/user/tokens', { name: 'durable', scopes: ['ums:send'], expiresInDays: null });
-  return { session, token: tok.data.token };
-}
-
-async function enqueue(url: string, token: string, content: string): Promise<void> {
-  const res = await fetch(`${url}/api/ums/send?token=${token}&content=${encodeURIComponent(content)}`);
-  if (res.status !== 200) throw new Error(`enqueue ${res.status}: ${await res.text()}`);
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const env = (fake: FakeDingTalk) => ({
   UMS_WEBHOOK_ALLOWLIST: `${fake.url}/robot/send`,
@@ -77,7 +36,7 @@ pgliteOnly('SIGKILL with 500 messages queued', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ums-'));
     try {
       const first = await spawnServer({ ...env(fake), DATA_DIR: dataDir, DATABASE_URL: '' }).ready;
-      const { session, token } = await setUp(first.url, fake, 'durable');
+      const { session, token } = await umsUser(first.url, fake, 'durable', { delayMs: 30 });
       const N = 500;
       for (let i = 0; i < N; i += 25) {
         await Promise.all(Array.from({ length: 25 }, (_, j) => enqueue(first.url, token, `msg-${i + j}`)));
@@ -117,7 +76,7 @@ postgresOnly('two instances on one PostgreSQL', () => {
     const a = await spawnServer({ ...shared, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-a-')) }).ready;
     const b = await spawnServer({ ...shared, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-b-')) }).ready;
     try {
-      const { session, token } = await setUp(a.url, fake, 'twin');
+      const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30 });
       const N = 1000;
       for (let i = 0; i < N; i += 50) {
         await Promise.all(Array.from({ length: 50 }, (_, j) => enqueue((i + j) % 2 ? a.url : b.url, token, `twin-${i + j}`)));
