@@ -25,6 +25,7 @@ import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
 import uiPlugin from './plugins/ui';
 import healthRoutes from './modules/health/routes';
+import njitRoutes from './modules/njit/routes';
 import adminRoutes from './modules/user/admin-routes';
 import profileRoutes from './modules/user/profile-routes';
 import userRoutes from './modules/user/routes';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(tokenRoutes, { prefix: '/api/user/tokens', ...deps });
   await app.register(tokenCheckRoutes, { prefix: '/api/token', ...deps });
   await app.register(adminRoutes, { prefix: '/api/user/admin', ...deps });
+  await app.register(njitRoutes, { prefix: '/api/njit', ...deps });
 
   const config = deps.config;
   app.decorate('umsContext', {

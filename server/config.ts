@@ -26,6 +26,10 @@ export const ConfigSchema = z.object({
   UI_DIR: z.string().min(1).default('./dist'),
   /** Registrations accepted per IP per minute (bots); 0 turns the limit off. */
   REGISTER_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** NJIT: days the njit audit trail is kept before pruning. */
+  NJIT_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+  /** NJIT: student searches and detail views per user per minute; 0 turns the limit off. */
+  NJIT_QUERY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
   /** Key for stored secrets (webhooks, signing secrets, API keys). Required with DATABASE_URL. */
   PORTAL_SECRET: z.string().min(16).optional().or(z.literal('').transform(() => undefined)),
   /** Extra webhook base URLs accepted besides https://oapi.dingtalk.com/robot/send (gateways, tests). */

@@ -182,12 +182,6 @@ export interface NjitAuditTable {
   created_at: Generated<Date>;
 }
 
-export interface NjitQueryWindowsTable {
-  user_id: number;
-  window_start: Timestamp;
-  count: number;
-}
-
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -199,7 +193,6 @@ export interface DB {
   njit_import_staging: NjitImportStagingTable;
   njit_imports: NjitImportsTable;
   njit_audit: NjitAuditTable;
-  njit_query_windows: NjitQueryWindowsTable;
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;
   ums_attempts: UmsAttemptsTable;

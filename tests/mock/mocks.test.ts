@@ -29,6 +29,29 @@ import {
   SessionListResponse,
   TokenListResponse,
 } from '@/contract';
+import {
+  ChannelListResponse as UmsChannelListResponse,
+  ChannelResponse as UmsChannelResponse,
+  ChannelTestResponse as UmsChannelTestResponse,
+  DeleteChannelResponse as UmsDeleteChannelResponse,
+  MessageActionResponse as UmsMessageActionResponse,
+  MessageCreatedResponse as UmsMessageCreatedResponse,
+  MessageDetailResponse as UmsMessageDetailResponse,
+  MessageListResponse as UmsMessageListResponse,
+  UmsStatsResponse,
+} from '@/contract';
+
+import {
+  ImportCommitResponse as NjitImportCommitResponse,
+  ImportListResponse as NjitImportListResponse,
+  ImportPreviewResponse as NjitImportPreviewResponse,
+  NjitAuditListResponse,
+  NjitOptionsResponse,
+  NjitOverviewResponse,
+  RevealResponse as NjitRevealResponse,
+  StudentResponse as NjitStudentResponse,
+  StudentSearchResponse as NjitStudentSearchResponse,
+} from '@/contract';
 
 interface Case {
   schema: z.ZodTypeAny;
@@ -155,6 +178,128 @@ const CASES: Record<string, Case> = {
     schema: AuditListResponse,
     calls: [{ status: 200 }, { query: { targetId: '3', action: 'user.delete' }, status: 200 }],
   },
+
+  // ---- UMS (mock/ums.ts); order matters: channel 2 is tested, then deleted ----
+  'GET /api/ums/channels': { schema: UmsChannelListResponse, calls: [{ status: 200 }] },
+  'POST /api/ums/channels': {
+    schema: UmsChannelResponse,
+    calls: [
+      { body: { name: '新群', webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789abcd', secret: 'SECabc123def456', isDefault: false }, status: 200 },
+      { body: { name: '坏地址', webhook: 'https://example.com/hook' }, status: 400, error: true },
+      { body: { name: '', webhook: '' }, status: 400, error: true },
+    ],
+  },
+  'PATCH /api/ums/channels/:id': {
+    schema: UmsChannelResponse,
+    calls: [
+      { params: { id: '1' }, body: { secret: '', keyword: '提醒' }, status: 200 },
+      { params: { id: '1' }, body: { secret: 'not-sec' }, status: 400, error: true },
+      { params: { id: '999' }, body: { name: 'x' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ums/channels/:id/test': {
+    schema: UmsChannelTestResponse,
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'DELETE /api/ums/channels/:id': {
+    schema: UmsDeleteChannelResponse,
+    calls: [
+      { params: { id: '1' }, status: 409, error: true },
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ums/messages': {
+    schema: UmsMessageCreatedResponse,
+    calls: [
+      { body: { title: '测试', content: '**你好**' }, status: 200 },
+      { body: { content: '中'.repeat(6667) }, status: 400, error: true },
+      { body: { content: '' }, status: 400, error: true },
+      { body: { content: '你好', channel: 999 }, status: 400, error: true },
+    ],
+  },
+  'GET /api/ums/messages': {
+    schema: UmsMessageListResponse,
+    calls: [{ status: 200 }, { query: { current: '1', pageSize: '5', status: 'failed', keyword: '告警', from: '2020-01-01T00:00:00Z' }, status: 200 }],
+  },
+  'GET /api/ums/messages/:id': {
+    schema: UmsMessageDetailResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ums/messages/:id/resend': {
+    schema: UmsMessageActionResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '1' }, status: 409, error: true },
+    ],
+  },
+  'POST /api/ums/messages/:id/cancel': {
+    schema: UmsMessageActionResponse,
+    calls: [
+      { params: { id: '4' }, status: 200 },
+      { params: { id: '1' }, status: 409, error: true },
+    ],
+  },
+  'GET /api/ums/stats': { schema: UmsStatsResponse, calls: [{ status: 200 }] },
+  'GET /api/ums/send': {
+    schema: UmsMessageCreatedResponse,
+    calls: [
+      { query: { token: 'pt_x', title: '构建完成', content: '全部测试通过' }, status: 200 },
+      { query: { content: '没有令牌' }, status: 401, error: true },
+    ],
+  },
+  'POST /api/ums/send': {
+    schema: UmsMessageCreatedResponse,
+    calls: [
+      { query: { token: 'pt_x' }, body: { content: '表单内容', type: 'text' }, status: 200 },
+      { query: { token: 'pt_x' }, body: {}, status: 400, error: true },
+    ],
+  },
+
+  // ---- NJIT (mock/njit.ts) ----
+  'GET /api/njit/students': {
+    schema: NjitStudentSearchResponse,
+    calls: [
+      { query: { name: 'zs' }, status: 200 },
+      { query: { studentNo: '2021', current: '1', pageSize: '10' }, status: 200 },
+      { query: {}, status: 400, error: true },
+      { query: { name: 'zs', pageSize: '51' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/njit/students/:id': {
+    schema: NjitStudentResponse,
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/njit/students/:id/reveal': {
+    schema: NjitRevealResponse,
+    calls: [
+      { params: { id: '1' }, body: { field: 'phone', reason: '核实联系方式' }, status: 200 },
+      { params: { id: '1' }, body: { field: 'phone', reason: '' }, status: 400, error: true },
+      { params: { id: '999' }, body: { field: 'idCard', reason: '核实身份' }, status: 404, error: true },
+    ],
+  },
+  'GET /api/njit/options': { schema: NjitOptionsResponse, calls: [{ status: 200 }] },
+  'GET /api/njit/overview': { schema: NjitOverviewResponse, calls: [{ status: 200 }] },
+  'POST /api/njit/imports': { schema: NjitImportPreviewResponse, calls: [{ status: 200 }] },
+  'POST /api/njit/imports/:id/commit': {
+    schema: NjitImportCommitResponse,
+    calls: [
+      { params: { id: 'mock-import' }, status: 200 },
+      { params: { id: 'other' }, status: 404, error: true },
+    ],
+  },
+  'GET /api/njit/imports': { schema: NjitImportListResponse, calls: [{ status: 200 }] },
+  'GET /api/njit/audit': { schema: NjitAuditListResponse, calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }] },
 };
 
 function fakeRes() {

@@ -1,11 +1,16 @@
-/** The ordered list of migrations. Static imports so the same list works under tsx, jest and a bundle. */
+/**
+ * The ordered list of migrations. Static imports so the same list works under tsx, jest and a bundle.
+ * Append only: a name that sorts before one already applied is refused by the migrator.
+ */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts';
 import * as m0002 from './0002_user_module';
 import * as m0004 from './0004_ums';
+import * as m0005 from './0005_njit';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_user_module': m0002,
   '0004_ums': m0004,
+  '0005_njit': m0005,
 };

@@ -1,2 +1,36 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/** /UMS/overview: counts by status, 14 days of delivered vs failed, channel health, curl quick start. */
+import { errorMessageOf } from '@/requestErrorConfig';
+import { fetchUmsStats } from '@/services/ums';
+import { PageContainer } from '@ant-design/pro-components';
+import { useRequest } from 'ahooks';
+import { Alert, Button, Skeleton, Space } from 'antd';
+import NoChannel from '../components/NoChannel';
+import ChannelHealth from './components/ChannelHealth';
+import DailyChart from './components/DailyChart';
+import QuickStart from './components/QuickStart';
+import StatusCounts from './components/StatusCounts';
+
+export default function OverviewPage() {
+  const { data, error, loading, refresh } = useRequest(() => fetchUmsStats({ skipErrorHandler: true }));
+  const s = data?.data;
+  return (
+    <PageContainer title="UMS 概览" content="把消息从网页或脚本推送到你的钉钉，每条消息都有完整的投递记录。">
+      <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+        {error && !s && (
+          <Alert
+            type="error"
+            showIcon
+            message={`统计加载失败：${errorMessageOf(error)}`}
+            action={<Button size="small" loading={loading} onClick={refresh}>重试</Button>}
+          />
+        )}
+        {!s && !error && <Skeleton active />}
+        {s && s.channels.length === 0 && <NoChannel variant="alert" />}
+        {s && <StatusCounts byStatus={s.byStatus} total={s.total} />}
+        {s && <DailyChart daily={s.daily} />}
+        {s && s.channels.length > 0 && <ChannelHealth channels={s.channels} />}
+        <QuickStart origin={window.location.origin} />
+      </Space>
+    </PageContainer>
+  );
+}

@@ -1,2 +1,76 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/**
+ * /UMS/queryMessage: the user's messages (page size 10) filtered by status, channel, creation
+ * date and a keyword; `?id=` opens that message's detail drawer (createMessage lands here).
+ */
+import type { MessageStatus, MessageSummary } from '@/contract';
+import { TABLE_PAGINATION } from '@/requestDefaults';
+import { fetchMessages } from '@/services/ums';
+import { PlusOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
+import { Link, useLocation, useNavigate } from '@umijs/max';
+import { Button, Empty } from 'antd';
+import { useRef } from 'react';
+import MessageDetailDrawer from '../components/MessageDetailDrawer';
+import NoChannel from '../components/NoChannel';
+import { useChannels } from '../components/useChannels';
+import { messageColumns } from './columns';
+
+interface Query {
+  keyword?: string;
+  status?: MessageStatus;
+  channel?: number;
+  from?: string;
+  to?: string;
+}
+
+/** The message id in `?id=`, if it is a positive integer. */
+export function idFromSearch(search: string): number | undefined {
+  const id = Number(new URLSearchParams(search).get('id'));
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
+export default function QueryMessagePage() {
+  const actionRef = useRef<ActionType>();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { channels, loaded } = useChannels();
+  const openId = idFromSearch(location.search);
+
+  const open = (id: number) => navigate(`${location.pathname}?id=${id}`);
+  const close = () => navigate(location.pathname, { replace: true });
+  const reload = () => actionRef.current?.reload();
+
+  return (
+    <PageContainer title="消息查询" content="每条消息的状态与每一次投递记录。点击标题查看详情。">
+      {loaded && channels.length === 0 && <NoChannel variant="alert" />}
+      <ProTable<MessageSummary, Query>
+        rowKey="id"
+        headerTitle="我的消息"
+        actionRef={actionRef}
+        columns={messageColumns({ channels, onOpen: open, onChanged: reload })}
+        request={({ current, pageSize, keyword, status, channel, from, to }) =>
+          fetchMessages({ current, pageSize, keyword: keyword?.trim() || undefined, status, channel, from, to })
+        }
+        pagination={TABLE_PAGINATION}
+        search={{ labelWidth: 'auto' }}
+        options={{ density: false, setting: false }}
+        scroll={{ x: 'max-content' }}
+        locale={{
+          emptyText: (
+            <Empty description="没有符合条件的消息">
+              <Link to="/UMS/createMessage">写一条消息</Link>
+            </Empty>
+          ),
+        }}
+        toolBarRender={() => [
+          <Link key="new" to="/UMS/createMessage">
+            <Button type="primary" icon={<PlusOutlined />}>
+              创建消息
+            </Button>
+          </Link>,
+        ]}
+      />
+      <MessageDetailDrawer id={openId} onClose={close} onChanged={reload} />
+    </PageContainer>
+  );
+}

@@ -1,2 +1,96 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/** /njit/overview: roster size and distributions, the last import, and my lookups against the limit. */
+import { formatTime } from '@/components/time';
+import { fetchNjitOverview, type NjitOverviewAnswer } from '@/services/njit';
+import { PageContainer, StatisticCard } from '@ant-design/pro-components';
+import { Link } from '@umijs/max';
+import { Button, Card, Col, Progress, Result, Row, Skeleton, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import BarChart from './BarChart';
+
+export default function NjitOverviewPage() {
+  const [data, setData] = useState<NjitOverviewAnswer['data'] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const load = () => {
+    setFailed(false);
+    fetchNjitOverview()
+      .then((res) => setData(res.data))
+      .catch(() => setFailed(true));
+  };
+  useEffect(load, []);
+
+  if (failed) {
+    return (
+      <PageContainer>
+        <Result
+          status="warning"
+          title="概览加载失败"
+          subTitle="请检查网络后重试。"
+          extra={<Button onClick={load}>重试</Button>}
+        />
+      </PageContainer>
+    );
+  }
+  if (!data) {
+    return (
+      <PageContainer>
+        <Skeleton active />
+      </PageContainer>
+    );
+  }
+  const limit = data.queryLimitPerMinute;
+  const last = data.lastImport;
+  return (
+    <PageContainer content={<Link to="/njit/queryStuInfo">前往学生信息查询</Link>}>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={8}>
+          <StatisticCard statistic={{ title: '学生总数', value: data.total, suffix: '人' }} />
+        </Col>
+        <Col xs={24} md={8}>
+          <StatisticCard
+            statistic={{
+              title: '最近一次导入',
+              value: last ? formatTime(last.createdAt) : '尚未导入',
+              description: last ? (
+                <Typography.Text type="secondary">
+                  {last.userName} 导入 {last.fileName}：新增 {last.inserted}，更新 {last.updated}，跳过 {last.rejected}
+                </Typography.Text>
+              ) : undefined,
+            }}
+          />
+        </Col>
+        <Col xs={24} md={8}>
+          <StatisticCard
+            statistic={{
+              title: '我今天的查询次数',
+              value: data.queriesToday,
+              suffix: '次',
+              description: limit ? (
+                <div>
+                  <Typography.Text type="secondary">
+                    本分钟 {data.queriesThisMinute} / {limit} 次（每人每分钟最多 {limit} 次）
+                  </Typography.Text>
+                  <Progress percent={Math.min(100, (data.queriesThisMinute / limit) * 100)} showInfo={false} size="small" />
+                </div>
+              ) : (
+                <Typography.Text type="secondary">未设置查询频率限制</Typography.Text>
+              ),
+            }}
+          />
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title="按学院">
+            <BarChart data={data.byCollege} />
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title="按年级" style={{ marginBottom: 16 }}>
+            <BarChart data={data.byGrade.map((b) => ({ ...b, name: /^\d+$/.test(b.name) ? `${b.name} 级` : b.name }))} color="#13c2c2" />
+          </Card>
+          <Card title="按学籍状态">
+            <BarChart data={data.byStatus} color="#722ed1" />
+          </Card>
+        </Col>
+      </Row>
+    </PageContainer>
+  );
+}

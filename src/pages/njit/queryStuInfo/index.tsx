@@ -1,2 +1,28 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/**
+ * /njit/queryStuInfo: student lookup for role njit; administrators also get the roster import and
+ * the audit log as tabs (the route table is fixed, so they live here).
+ */
+import { PageContainer } from '@ant-design/pro-components';
+import { useState } from 'react';
+import { useNjitRoles } from '../useNjitRoles';
+import AuditLog from './components/AuditLog';
+import ImportPanel from './components/ImportPanel';
+import StudentTable from './components/StudentTable';
+
+export default function QueryStuInfoPage() {
+  const { isAdmin } = useNjitRoles();
+  const [tab, setTab] = useState('search');
+  const tabs = [{ key: 'search', tab: '学生查询' }, ...(isAdmin ? [{ key: 'import', tab: '名单导入' }, { key: 'audit', tab: '审计日志' }] : [])];
+  return (
+    <PageContainer
+      content="学生个人信息受保护：手机号和身份证号默认脱敏显示，每次查询和查看都会记录审计日志。"
+      tabList={tabs.length > 1 ? tabs : undefined}
+      tabActiveKey={tab}
+      onTabChange={setTab}
+    >
+      {tab === 'search' && <StudentTable isAdmin={isAdmin} />}
+      {isAdmin && tab === 'import' && <ImportPanel />}
+      {isAdmin && tab === 'audit' && <AuditLog />}
+    </PageContainer>
+  );
+}

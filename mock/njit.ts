@@ -1,0 +1,237 @@
+/**
+ * Dev mocks of the NJIT student lookup (`npm run dev`), typed by src/contract/njit.ts. A handful of
+ * made-up students (no real data); phones and IDs masked as the server does. The upload mock ignores
+ * the file and answers a canned preview with two problems. tests/mock validates every answer.
+ */
+import type { z } from 'zod';
+import {
+  NJIT_MAX_PAGE_SIZE,
+  RevealBody,
+  type ErrorEnvelope,
+  type ImportCommitResponse,
+  type ImportListResponse,
+  type ImportPreviewResponse,
+  type ImportSummary,
+  type NjitAuditEntry,
+  type NjitAuditListResponse,
+  type NjitOptionsResponse,
+  type NjitOverviewResponse,
+  type RevealResponse,
+  type Student,
+  type StudentResponse,
+  type StudentSearchResponse,
+} from '../src/contract';
+
+interface Req {
+  body?: any;
+  query?: Record<string, string | undefined>;
+  params?: Record<string, string>;
+}
+interface Res {
+  status(code: number): Res;
+  setHeader(name: string, value: string): void;
+  json(body: unknown): void;
+}
+
+const fail = (res: Res, status: number, errorCode: string, errorMessage: string) => {
+  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2 };
+  res.status(status).json(body);
+};
+
+// name, pinyin, initials, college, major, class, grade, status, phone, id
+const PEOPLE: [string, string, string, string, string, string, number, Student['status'], string, string][] = [
+  ['张三', 'zhangsan', 'zs', '计算机工程学院', '软件工程', '软件211', 2021, '在读', '13812341234', '32010220030101123X'],
+  ['张三丰', 'zhangsanfeng', 'zsf', '计算机工程学院', '软件工程', '软件211', 2021, '休学', '13900001111', '320102200302021237'],
+  ['李四', 'lisi', 'ls', '计算机工程学院', '网络工程', '网络211', 2021, '在读', '15011112222', '320104200304041242'],
+  ['王五', 'wangwu', 'ww', '电力工程学院', '电气工程及其自动化', '电气221', 2022, '在读', '18622223333', ''],
+  ['赵六', 'zhaoliu', 'zl', '电力工程学院', '电气工程及其自动化', '电气221', 2022, '毕业', '', '320102200405051236'],
+  ['欧阳娜', 'ouyangna', 'oyn', '经济与管理学院', '会计学', '会计231', 2023, '在读', '17700001234', ''],
+];
+
+const full = PEOPLE.map(([name, py, ini, college, major, className, grade, status, phone, idCard], i) => ({
+  id: i + 1,
+  studentNo: `${grade}0${i + 1}010${String(i + 1).padStart(3, '0')}`,
+  name,
+  py,
+  ini,
+  gender: (i % 2 === 0 ? '男' : '女') as Student['gender'],
+  college,
+  major,
+  className,
+  grade,
+  status,
+  phone: phone || null,
+  idCard: idCard || null,
+  dormitory: `东区${i + 1}栋${100 + i}`,
+  updatedAt: '2025-09-01T02:00:00.000Z',
+}));
+
+const mask = (s: string | null, head: number) => (s ? `${s.slice(0, head)}${'*'.repeat(s.length - head - 4)}${s.slice(-4)}` : null);
+const masked = ({ py: _p, ini: _i, ...s }: (typeof full)[number]): Student => ({ ...s, phone: mask(s.phone, 3), idCard: mask(s.idCard, 4) });
+
+let queriesToday = 3;
+const audit: NjitAuditEntry[] = [];
+const logAudit = (action: string, criteria: Record<string, unknown>, ids: number[], reason: string | null = null) =>
+  audit.unshift({
+    id: audit.length + 1,
+    userId: 1,
+    userName: 'admin',
+    action,
+    ip: '127.0.0.1',
+    criteria,
+    resultCount: ids.length,
+    recordIds: ids,
+    reason,
+    createdAt: new Date().toISOString(),
+  });
+
+const lastImport: ImportSummary = {
+  id: 1,
+  userName: 'admin',
+  fileName: '2025级新生名单.xlsx',
+  totalRows: 6,
+  inserted: 6,
+  updated: 0,
+  rejected: 0,
+  createdAt: '2025-09-01T02:00:00.000Z',
+};
+
+const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'];
+
+export default {
+  'GET /api/njit/students': (req: Req, res: Res) => {
+    const q = req.query ?? {};
+    const current = Number(q.current ?? 1);
+    const pageSize = Number(q.pageSize ?? 10);
+    if (pageSize > NJIT_MAX_PAGE_SIZE) return fail(res, 400, 'VALIDATION_FAILED', `输入有误：每页最多 ${NJIT_MAX_PAGE_SIZE} 条`);
+    if (!CRITERIA.some((k) => q[k]?.trim())) {
+      return fail(res, 400, 'BAD_REQUEST', '请至少输入一个查询条件（学号、姓名、学院、专业、班级、年级或状态）');
+    }
+    queriesToday += 1;
+    const name = q.name?.trim().toLowerCase();
+    const hits = full.filter(
+      (s) =>
+        (!q.studentNo || s.studentNo.startsWith(q.studentNo)) &&
+        (!name || s.name.includes(name) || s.py.startsWith(name) || s.ini.startsWith(name)) &&
+        (!q.college || s.college === q.college) &&
+        (!q.major || s.major === q.major) &&
+        (!q.className || s.className === q.className) &&
+        (!q.grade || String(s.grade) === q.grade) &&
+        (!q.status || s.status === q.status),
+    );
+    const data = hits.slice((current - 1) * pageSize, current * pageSize).map(masked);
+    logAudit('search', { ...q }, data.map((s) => s.id));
+    const body: z.infer<typeof StudentSearchResponse> = { success: true, data, total: hits.length, current, pageSize, capped: false };
+    res.json(body);
+  },
+
+  'GET /api/njit/students/:id': (req: Req, res: Res) => {
+    const s = full.find((x) => x.id === Number(req.params?.id));
+    if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
+    logAudit('detail', { id: s.id }, [s.id]);
+    const body: z.infer<typeof StudentResponse> = { success: true, data: masked(s) };
+    res.json(body);
+  },
+
+  'POST /api/njit/students/:id/reveal': (req: Req, res: Res) => {
+    const parsed = RevealBody.safeParse(req.body);
+    if (!parsed.success) return fail(res, 400, 'VALIDATION_FAILED', `输入有误：${parsed.error.issues[0].message}`);
+    const s = full.find((x) => x.id === Number(req.params?.id));
+    if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
+    logAudit('reveal', { id: s.id, field: parsed.data.field }, [s.id], parsed.data.reason);
+    const body: z.infer<typeof RevealResponse> = { success: true, data: { field: parsed.data.field, value: s[parsed.data.field] } };
+    res.json(body);
+  },
+
+  'GET /api/njit/options': (_req: Req, res: Res) => {
+    const body: z.infer<typeof NjitOptionsResponse> = {
+      success: true,
+      data: {
+        colleges: [...new Set(full.map((s) => s.college))],
+        majors: [...new Map(full.map((s) => [s.major, { college: s.college, major: s.major }])).values()],
+        grades: [...new Set(full.map((s) => s.grade))].sort().reverse(),
+      },
+    };
+    res.json(body);
+  },
+
+  'GET /api/njit/overview': (_req: Req, res: Res) => {
+    const count = (key: 'college' | 'status' | 'grade') =>
+      [...full.reduce((m, s) => m.set(String(s[key]), (m.get(String(s[key])) ?? 0) + 1), new Map<string, number>())].map(
+        ([name, n]) => ({ name, count: n }),
+      );
+    const body: z.infer<typeof NjitOverviewResponse> = {
+      success: true,
+      data: {
+        total: full.length,
+        byCollege: count('college'),
+        byGrade: count('grade'),
+        byStatus: count('status'),
+        lastImport,
+        queriesToday,
+        queriesThisMinute: 1,
+        queryLimitPerMinute: 30,
+      },
+    };
+    res.json(body);
+  },
+
+  'POST /api/njit/imports': (_req: Req, res: Res) => {
+    const body: z.infer<typeof ImportPreviewResponse> = {
+      success: true,
+      data: {
+        importId: 'mock-import',
+        fileName: '新生名单.csv',
+        format: 'csv',
+        encoding: 'gbk',
+        totalRows: 5,
+        validRows: 3,
+        rejectedRows: 2,
+        toInsert: 2,
+        toUpdate: 1,
+        issues: [
+          { row: 3, field: '手机号', message: '手机号格式不正确（应为 11 位，以 1 开头）' },
+          { row: 6, field: '学号', message: '学号在文件中重复（与第 2 行相同）' },
+        ],
+        issueCount: 2,
+        sample: full.slice(0, 3).map((s, i) => {
+          const { id: _id, updatedAt: _u, ...rest } = masked(s);
+          return { ...rest, row: i + 2 };
+        }),
+        columns: { 学号: '学号', 姓名: '姓名', 手机号: '手机号', 身份证号: '身份证号' },
+        expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+      },
+    };
+    res.json(body);
+  },
+
+  'POST /api/njit/imports/:id/commit': (req: Req, res: Res) => {
+    if (req.params?.id !== 'mock-import') return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
+    const body: z.infer<typeof ImportCommitResponse> = {
+      success: true,
+      data: { ...lastImport, id: 2, fileName: '新生名单.csv', totalRows: 5, inserted: 2, updated: 1, rejected: 2, createdAt: new Date().toISOString() },
+    };
+    logAudit('import', { fileName: '新生名单.csv' }, []);
+    res.json(body);
+  },
+
+  'GET /api/njit/imports': (_req: Req, res: Res) => {
+    const body: z.infer<typeof ImportListResponse> = { success: true, data: [lastImport], total: 1, current: 1, pageSize: 10 };
+    res.json(body);
+  },
+
+  'GET /api/njit/audit': (req: Req, res: Res) => {
+    const q = req.query ?? {};
+    const rows = audit.filter((a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName));
+    const current = Number(q.current ?? 1);
+    const pageSize = Number(q.pageSize ?? 20);
+    const body: z.infer<typeof NjitAuditListResponse> = {
+      success: true,
+      data: rows.slice((current - 1) * pageSize, current * pageSize),
+      total: rows.length,
+      current,
+      pageSize,
+    };
+    res.json(body);
+  },
+};

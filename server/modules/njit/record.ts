@@ -1,0 +1,190 @@
+/**
+ * One student record: validation of imported values, the search keys derived from the name
+ * (pinyin and initials) and the masks applied to phone and ID-card numbers.
+ */
+import { pinyin } from 'pinyin-pro';
+import { STUDENT_STATUSES, type StudentStatus } from '../../../src/contract';
+
+export const STUDENT_NO_RE = /^[A-Za-z0-9]{4,20}$/;
+export const PHONE_RE = /^1[3-9]\d{9}$/;
+
+/** A validated row, ready to upsert. */
+export interface StudentInput {
+  student_no: string;
+  name: string;
+  name_pinyin: string;
+  name_initials: string;
+  gender: '男' | '女' | null;
+  college: string | null;
+  major: string | null;
+  class_name: string | null;
+  grade: number | null;
+  status: StudentStatus;
+  phone: string | null;
+  id_card: string | null;
+  dormitory: string | null;
+}
+
+/** Raw cell texts by field, as read from a file. */
+export type RawRow = Partial<Record<ImportField, string>>;
+
+export const IMPORT_FIELDS = [
+  'studentNo',
+  'name',
+  'gender',
+  'college',
+  'major',
+  'className',
+  'grade',
+  'status',
+  'phone',
+  'idCard',
+  'dormitory',
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+export const FIELD_LABELS: Record<ImportField, string> = {
+  studentNo: '学号',
+  name: '姓名',
+  gender: '性别',
+  college: '学院',
+  major: '专业',
+  className: '班级',
+  grade: '年级',
+  status: '状态',
+  phone: '手机号',
+  idCard: '身份证号',
+  dormitory: '宿舍',
+};
+
+const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+const ID_CHECK = '10X98765432';
+
+/** GB 11643-1999 check character of the first 17 digits. */
+export function idCheckChar(first17: string): string {
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * ID_WEIGHTS[i];
+  return ID_CHECK[sum % 11];
+}
+
+/** An 18-character resident ID: 17 digits, a valid birth date and the right check character. */
+export function isValidIdCard(id: string): boolean {
+  if (!/^\d{17}[\dX]$/.test(id)) return false;
+  const y = Number(id.slice(6, 10));
+  const m = Number(id.slice(10, 12));
+  const d = Number(id.slice(12, 14));
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (y < 1900 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
+  return idCheckChar(id.slice(0, 17)) === id[17];
+}
+
+export function maskPhone(phone: string | null): string | null {
+  if (!phone) return phone;
+  if (phone.length < 8) return '*'.repeat(phone.length);
+  return `${phone.slice(0, 3)}${'*'.repeat(phone.length - 7)}${phone.slice(-4)}`;
+}
+
+export function maskIdCard(id: string | null): string | null {
+  if (!id) return id;
+  if (id.length < 10) return '*'.repeat(id.length);
+  return `${id.slice(0, 4)}${'*'.repeat(id.length - 8)}${id.slice(-4)}`;
+}
+
+/** Search keys of a name: full pinyin without tones or spaces, and the initials ('zhangsan', 'zs'). */
+export function nameKeys(name: string): { name_pinyin: string; name_initials: string } {
+  const syllables = pinyin(name, { toneType: 'none', type: 'array', v: true, surname: 'head', nonZh: 'removed' });
+  const clean = syllables.map((s) => s.toLowerCase().replace(/[^a-z]/g, '')).filter(Boolean);
+  return { name_pinyin: clean.join(''), name_initials: clean.map((s) => s[0]).join('') };
+}
+
+const GENDER_ALIASES: Record<string, '男' | '女'> = { 男: '男', 女: '女', m: '男', f: '女', male: '男', female: '女' };
+
+export interface RowIssue {
+  field: ImportField;
+  message: string;
+}
+
+/** Validates one row; returns the record or the problems found. Empty optional cells become null. */
+export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIssue[] } {
+  const issues: RowIssue[] = [];
+  const text = (f: ImportField) => {
+    const v = (raw[f] ?? '').replace(/\s+/g, ' ').trim();
+    return v === '' ? null : v;
+  };
+  const limited = (f: ImportField, max: number) => {
+    const v = text(f);
+    if (v && v.length > max) {
+      issues.push({ field: f, message: `${FIELD_LABELS[f]}超过 ${max} 个字符` });
+      return null;
+    }
+    return v;
+  };
+
+  const studentNo = text('studentNo');
+  if (!studentNo) issues.push({ field: 'studentNo', message: '缺少学号' });
+  else if (!STUDENT_NO_RE.test(studentNo)) issues.push({ field: 'studentNo', message: '学号应为 4–20 位字母或数字' });
+
+  const name = limited('name', 32);
+  if (!name && !issues.some((i) => i.field === 'name')) issues.push({ field: 'name', message: '缺少姓名' });
+
+  let gender: '男' | '女' | null = null;
+  const g = text('gender');
+  if (g) {
+    gender = GENDER_ALIASES[g.toLowerCase()] ?? null;
+    if (!gender) issues.push({ field: 'gender', message: '性别应为“男”或“女”' });
+  }
+
+  let grade: number | null = null;
+  const gr = text('grade');
+  if (gr) {
+    const m = /^(\d{4})(级)?$/.exec(gr);
+    grade = m ? Number(m[1]) : null;
+    if (!grade || grade < 1950 || grade > 2100) {
+      issues.push({ field: 'grade', message: '年级应为四位入学年份，如 2023' });
+      grade = null;
+    }
+  }
+
+  let status: StudentStatus = '在读';
+  const st = text('status');
+  if (st) {
+    if ((STUDENT_STATUSES as readonly string[]).includes(st)) status = st as StudentStatus;
+    else issues.push({ field: 'status', message: `状态应为 ${STUDENT_STATUSES.join('、')} 之一` });
+  }
+
+  let phone = text('phone');
+  if (phone) {
+    phone = phone.replace(/[\s-]/g, '').replace(/^\+?86/, '');
+    if (!PHONE_RE.test(phone)) issues.push({ field: 'phone', message: '手机号格式不正确（应为 11 位，以 1 开头）' });
+  }
+
+  let idCard = text('idCard');
+  if (idCard) {
+    idCard = idCard.replace(/\s/g, '').toUpperCase();
+    if (!isValidIdCard(idCard)) issues.push({ field: 'idCard', message: '身份证号格式或校验位不正确' });
+  }
+
+  const college = limited('college', 64);
+  const major = limited('major', 64);
+  const className = limited('className', 64);
+  const dormitory = limited('dormitory', 64);
+
+  if (issues.length > 0 || !studentNo || !name) return { issues };
+  return {
+    issues,
+    record: {
+      student_no: studentNo,
+      name,
+      ...nameKeys(name),
+      gender,
+      college,
+      major,
+      class_name: className,
+      grade,
+      status,
+      phone,
+      id_card: idCard,
+      dormitory,
+    },
+  };
+}

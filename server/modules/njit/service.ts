@@ -1,0 +1,244 @@
+/**
+ * NJIT student lookup: search with at least one criterion, detail, reveal of one sensitive field,
+ * filter options and the overview. Every lookup is rate-limited per user and audited; phones and
+ * ID-card numbers leave here masked, except through reveal.
+ */
+import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import {
+  NJIT_MAX_TOTAL,
+  type RevealField,
+  type Student,
+  type StudentSearchQuery,
+} from '../../../src/contract';
+import type { DB, NjitStudentsTable } from '../../db/schema';
+import { badRequest, notFound } from '../../errors';
+import type { Actor } from '../audit/service';
+import { assertUnderLimit, checkLookupLimit, effectiveLimit, queryUsage, recentLookups, recordNjitAudit } from './audit';
+import { maskIdCard, maskPhone } from './record';
+
+type RawStudent = Omit<Selectable<NjitStudentsTable>, 'name_pinyin' | 'name_initials' | 'created_at'>;
+
+export function toStudent(r: RawStudent): Student {
+  return {
+    id: r.id,
+    studentNo: r.student_no,
+    name: r.name,
+    gender: r.gender,
+    college: r.college,
+    major: r.major,
+    className: r.class_name,
+    grade: r.grade,
+    status: r.status,
+    phone: maskPhone(r.phone),
+    idCard: maskIdCard(r.id_card),
+    dormitory: r.dormitory,
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+const COLUMNS = [
+  'id',
+  'student_no',
+  'name',
+  'gender',
+  'college',
+  'major',
+  'class_name',
+  'grade',
+  'status',
+  'phone',
+  'id_card',
+  'dormitory',
+  'updated_at',
+] as const;
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'] as const;
+
+/** The criteria actually given, for the audit row and the empty-query check. */
+export function criteriaOf(q: StudentSearchQuery): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of CRITERIA) if (q[k] !== undefined) out[k] = q[k];
+  if (q.studentNo) out.studentNoMode = q.studentNoMode;
+  if (q.name) out.nameMode = q.nameMode;
+  return out;
+}
+
+type Where = SelectQueryBuilder<DB, 'njit_students', object>;
+
+/** Latin input searches the pinyin keys; anything else the Chinese name. */
+/** exactRank (fuzzy modes only) sorts exact matches first. */
+function nameFilter(qb: Where, name: string, mode: 'fuzzy' | 'exact'): { qb: Where; exactRank: RawBuilder<boolean> | null } {
+  if (/^[A-Za-z\s']+$/.test(name)) {
+    const key = name.toLowerCase().replace(/[^a-z]/g, '');
+    if (mode === 'exact') {
+      return {
+        qb: qb.where((eb) => eb.or([eb('name_pinyin', '=', key), eb('name_initials', '=', key)])),
+        exactRank: null,
+      };
+    }
+    const prefix = `${key}%`;
+    return {
+      qb: qb.where((eb) => eb.or([eb('name_pinyin', 'like', prefix), eb('name_initials', 'like', prefix)])),
+      exactRank: sql<boolean>`(name_pinyin = ${key} or name_initials = ${key})`,
+    };
+  }
+  if (mode === 'exact') return { qb: qb.where('name', '=', name), exactRank: null };
+  return { qb: qb.where('name', 'like', `%${escapeLike(name)}%`), exactRank: sql<boolean>`(name = ${name})` };
+}
+
+export async function searchStudents(
+  db: Kysely<DB>,
+  actor: Actor,
+  q: StudentSearchQuery,
+  limitPerMinute: number,
+): Promise<{ rows: Student[]; total: number; capped: boolean }> {
+  const criteria = criteriaOf(q);
+  if (Object.keys(criteria).length === 0) {
+    throw badRequest('请至少输入一个查询条件（学号、姓名、学院、专业、班级、年级或状态）');
+  }
+  const offset = (q.current - 1) * q.pageSize;
+  if (offset >= NJIT_MAX_TOTAL) throw badRequest(`最多只能查看前 ${NJIT_MAX_TOTAL} 条结果，请缩小查询范围`);
+  let qb: Where = db.selectFrom('njit_students');
+  if (q.studentNo) {
+    qb =
+      q.studentNoMode === 'exact'
+        ? qb.where('student_no', '=', q.studentNo)
+        : qb.where('student_no', 'like', `${escapeLike(q.studentNo)}%`);
+  }
+  let rank: RawBuilder<boolean> | null = null;
+  if (q.name) ({ qb, exactRank: rank } = nameFilter(qb, q.name, q.nameMode));
+  if (q.college) qb = qb.where('college', '=', q.college);
+  if (q.major) qb = qb.where('major', '=', q.major);
+  if (q.className) qb = qb.where('class_name', '=', q.className);
+  if (q.grade !== undefined) qb = qb.where('grade', '=', q.grade);
+  if (q.status) qb = qb.where('status', '=', q.status);
+
+  // One statement for the rate-limit check, the page, the (capped) total and the audit row: on the
+  // embedded database every statement queues behind one connection, so round trips are what a search
+  // costs. The audit row is written only when the user is under the limit; that row is what the
+  // limit counts next time.
+  const limit = effectiveLimit(limitPerMinute);
+  const hits = qb
+    .select([...COLUMNS, (rank ?? sql<boolean>`false`).as('exact_first')])
+    .orderBy('exact_first', 'desc')
+    .orderBy('student_no')
+    .limit(q.pageSize)
+    .offset(offset);
+  const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
+  const auditCriteria = JSON.stringify({ ...criteria, current: q.current, pageSize: q.pageSize });
+  const { rows } = await sql<{ recent: number; retry: number; total: number; rows: (RawStudent & { exact_first: boolean })[] }>`
+    with recent as (${recentLookups(actor.id, limitPerMinute)}),
+    allowed as (select n < ${limit} as ok from recent),
+    hits as (${hits}),
+    total as (select count(*)::int as n from (${counted}) t where (select ok from allowed)),
+    audit as (
+      insert into njit_audit (user_id, user_name, action, ip, criteria, result_count, record_ids)
+      select ${actor.id}, ${actor.username}, 'search', ${actor.ip}, ${auditCriteria}::jsonb, least(n, ${NJIT_MAX_TOTAL}),
+        array(select id from hits order by exact_first desc, student_no)
+      from total where (select ok from allowed)
+    )
+    select recent.n as recent, recent.retry, (select n from total) as total,
+      case when (select ok from allowed)
+        then coalesce((select json_agg(h order by h.exact_first desc, h.student_no) from hits h), '[]'::json)
+        else '[]'::json end as rows
+    from recent`.execute(db);
+  assertUnderLimit(limitPerMinute, { n: rows[0].recent, retry: rows[0].retry });
+  const capped = rows[0].total > NJIT_MAX_TOTAL;
+  const total = Math.min(rows[0].total, NJIT_MAX_TOTAL);
+  return { rows: rows[0].rows.map((r) => toStudent({ ...r, updated_at: new Date(r.updated_at) })), total, capped };
+}
+
+export async function getStudent(db: Kysely<DB>, actor: Actor, id: number, limitPerMinute: number): Promise<Student> {
+  await checkLookupLimit(db, actor.id, limitPerMinute);
+  const row = await db.selectFrom('njit_students').select([...COLUMNS]).where('id', '=', id).executeTakeFirst();
+  await recordNjitAudit(db, actor, { action: 'detail', criteria: { id }, resultCount: row ? 1 : 0, recordIds: row ? [id] : [] });
+  if (!row) throw notFound('学生不存在');
+  return toStudent(row);
+}
+
+/** One full sensitive value, for an administrator who gave a reason. */
+export async function revealField(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: number,
+  field: RevealField,
+  reason: string,
+): Promise<{ field: RevealField; value: string | null }> {
+  const row = await db.selectFrom('njit_students').select(['phone', 'id_card']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('学生不存在');
+  await recordNjitAudit(db, actor, { action: 'reveal', criteria: { id, field }, resultCount: 1, recordIds: [id], reason });
+  return { field, value: field === 'phone' ? row.phone : row.id_card };
+}
+
+export async function filterOptions(db: Kysely<DB>) {
+  const [colleges, majors, grades] = await Promise.all([
+    db.selectFrom('njit_students').select('college').distinct().where('college', 'is not', null).orderBy('college').execute(),
+    db.selectFrom('njit_students').select(['college', 'major']).distinct().where('major', 'is not', null).orderBy('college').orderBy('major').execute(),
+    db.selectFrom('njit_students').select('grade').distinct().where('grade', 'is not', null).orderBy('grade', 'desc').execute(),
+  ]);
+  return {
+    colleges: colleges.map((c) => c.college!),
+    majors: majors.map((m) => ({ college: m.college, major: m.major! })),
+    grades: grades.map((g) => g.grade!),
+  };
+}
+
+export async function overview(db: Kysely<DB>, userId: number, tz: string, limitPerMinute: number) {
+  const bucket = (col: 'college' | 'status') =>
+    db
+      .selectFrom('njit_students')
+      .select([sql<string>`coalesce(${sql.ref(col)}, '未填写')`.as('name'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(col)
+      .orderBy('count', 'desc')
+      .execute();
+  const [total, byCollege, byStatus, byGrade, last, usage] = await Promise.all([
+    db.selectFrom('njit_students').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    bucket('college'),
+    bucket('status'),
+    db
+      .selectFrom('njit_students')
+      .select([sql<string>`coalesce(grade::text, '未填写')`.as('name'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('grade')
+      .orderBy('grade')
+      .execute(),
+    db.selectFrom('njit_imports').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst(),
+    queryUsage(db, userId, tz),
+  ]);
+  const num = (rows: { name: string; count: number }[]) => rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+  return {
+    total: Number(total.n),
+    byCollege: num(byCollege),
+    byGrade: num(byGrade),
+    byStatus: num(byStatus),
+    lastImport: last ? importSummary(last) : null,
+    queriesToday: usage.today,
+    queriesThisMinute: usage.thisMinute,
+    queryLimitPerMinute: limitPerMinute,
+  };
+}
+
+export function importSummary(r: {
+  id: number;
+  user_name: string;
+  file_name: string;
+  total_rows: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  created_at: Date;
+}) {
+  return {
+    id: r.id,
+    userName: r.user_name,
+    fileName: r.file_name,
+    totalRows: r.total_rows,
+    inserted: r.inserted,
+    updated: r.updated,
+    rejected: r.rejected,
+    createdAt: r.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * HTTP shapes of the NJIT student lookup: search, detail, reveal, import, overview and its audit log.
+ * Phones and ID-card numbers leave the server masked; only the reveal call returns one full value.
+ */
+import { z } from 'zod';
+import { ok, page } from './common';
+
+export const STUDENT_STATUSES = ['在读', '休学', '毕业', '退学'] as const;
+export const StudentStatus = z.enum(STUDENT_STATUSES);
+export type StudentStatus = z.infer<typeof StudentStatus>;
+
+export const GENDERS = ['男', '女'] as const;
+export const Gender = z.enum(GENDERS);
+
+/** No endpoint returns more than this many students at once (anti-scraping). */
+export const NJIT_MAX_PAGE_SIZE = 50;
+/** Searches never page past this many matches: narrow the criteria instead. */
+export const NJIT_MAX_TOTAL = 10000;
+/** Upload limit of an import file. */
+export const NJIT_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+export const Student = z.object({
+  id: z.number().int(),
+  studentNo: z.string(),
+  name: z.string(),
+  gender: Gender.nullable(),
+  college: z.string().nullable(),
+  major: z.string().nullable(),
+  className: z.string().nullable(),
+  grade: z.number().int().nullable(),
+  status: StudentStatus,
+  /** Always masked: 138****1234. */
+  phone: z.string().nullable(),
+  /** Always masked: 3201**********1234. */
+  idCard: z.string().nullable(),
+  dormitory: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type Student = z.infer<typeof Student>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `最多 ${max} 个字符`)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+export const StudentSearchQuery = z.object({
+  current: z.coerce.number().int().min(1).max(1000).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(NJIT_MAX_PAGE_SIZE, `每页最多 ${NJIT_MAX_PAGE_SIZE} 条`)
+    .default(10),
+  studentNo: optionalText(20),
+  /** prefix (default): 学号以此开头；exact: 学号完全一致。 */
+  studentNoMode: z.enum(['prefix', 'exact']).default('prefix'),
+  /** 汉字姓名，或拼音全拼 / 首字母（zhangsan、zs）。 */
+  name: optionalText(32),
+  /** fuzzy (default): 汉字包含、拼音前缀；exact: 姓名、全拼或首字母完全一致。 */
+  nameMode: z.enum(['fuzzy', 'exact']).default('fuzzy'),
+  college: optionalText(64),
+  major: optionalText(64),
+  className: optionalText(64),
+  grade: z.coerce.number().int().min(1900).max(2200).optional(),
+  status: StudentStatus.optional(),
+});
+export type StudentSearchQuery = z.infer<typeof StudentSearchQuery>;
+
+export const StudentSearchResponse = page(Student).extend({
+  /** True when more than NJIT_MAX_TOTAL students matched; total is then NJIT_MAX_TOTAL. */
+  capped: z.boolean(),
+});
+export const StudentResponse = ok(Student);
+
+export const RevealField = z.enum(['phone', 'idCard']);
+export type RevealField = z.infer<typeof RevealField>;
+export const RevealBody = z.object({
+  field: RevealField,
+  reason: z.string({ error: '请填写查看原因' }).trim().min(2, '请填写查看原因（至少 2 个字）').max(200, '原因最多 200 个字'),
+});
+export type RevealBody = z.infer<typeof RevealBody>;
+export const RevealResponse = ok(z.object({ field: RevealField, value: z.string().nullable() }));
+
+export const NjitOptionsResponse = ok(
+  z.object({
+    colleges: z.array(z.string()),
+    majors: z.array(z.object({ college: z.string().nullable(), major: z.string() })),
+    grades: z.array(z.number().int()),
+  }),
+);
+
+const Bucket = z.object({ name: z.string(), count: z.number().int() });
+export const ImportSummary = z.object({
+  id: z.number().int(),
+  userName: z.string(),
+  fileName: z.string(),
+  totalRows: z.number().int(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  rejected: z.number().int(),
+  createdAt: z.string(),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+export const NjitOverviewResponse = ok(
+  z.object({
+    total: z.number().int(),
+    byCollege: z.array(Bucket),
+    byGrade: z.array(Bucket),
+    byStatus: z.array(Bucket),
+    lastImport: ImportSummary.nullable(),
+    queriesToday: z.number().int(),
+    queriesThisMinute: z.number().int(),
+    /** Queries per minute allowed to one user; 0 means unlimited. */
+    queryLimitPerMinute: z.number().int(),
+  }),
+);
+
+export const ImportIssue = z.object({
+  /** Line number in the file, the header being line 1. */
+  row: z.number().int(),
+  field: z.string(),
+  message: z.string(),
+});
+export type ImportIssue = z.infer<typeof ImportIssue>;
+
+export const ImportPreviewRow = Student.omit({ id: true, updatedAt: true }).extend({ row: z.number().int() });
+
+export const ImportPreview = z.object({
+  importId: z.string(),
+  fileName: z.string(),
+  format: z.enum(['csv', 'xlsx']),
+  /** csv only: the detected text encoding. */
+  encoding: z.enum(['utf-8', 'gbk']).nullable(),
+  totalRows: z.number().int(),
+  validRows: z.number().int(),
+  rejectedRows: z.number().int(),
+  toInsert: z.number().int(),
+  toUpdate: z.number().int(),
+  /** The first problems (at most 500); issueCount tells how many there are. */
+  issues: z.array(ImportIssue),
+  issueCount: z.number().int(),
+  /** The first valid rows, masked. */
+  sample: z.array(ImportPreviewRow),
+  /** Recognised columns: header in the file -> field. */
+  columns: z.record(z.string(), z.string()),
+  expiresAt: z.string(),
+});
+export type ImportPreview = z.infer<typeof ImportPreview>;
+export const ImportPreviewResponse = ok(ImportPreview);
+
+export const ImportIdParams = z.object({ id: z.string().min(1).max(64) });
+export const ImportCommitResponse = ok(ImportSummary);
+export const ImportListQuery = z.object({
+  current: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(NJIT_MAX_PAGE_SIZE).default(10),
+});
+export const ImportListResponse = page(ImportSummary);
+
+export const NJIT_AUDIT_ACTIONS = ['search', 'detail', 'reveal', 'import', 'audit_export'] as const;
+export const NjitAuditAction = z.enum(NJIT_AUDIT_ACTIONS);
+export type NjitAuditAction = z.infer<typeof NjitAuditAction>;
+
+export const NjitAuditEntry = z.object({
+  id: z.number().int(),
+  userId: z.number().int().nullable(),
+  userName: z.string(),
+  action: z.string(),
+  ip: z.string().nullable(),
+  criteria: z.record(z.string(), z.unknown()).nullable(),
+  resultCount: z.number().int().nullable(),
+  recordIds: z.array(z.number().int()),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type NjitAuditEntry = z.infer<typeof NjitAuditEntry>;
+
+export const NjitAuditQuery = z.object({
+  current: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  action: NjitAuditAction.optional(),
+  userName: optionalText(64),
+  /** ISO times, inclusive from, exclusive to. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export type NjitAuditQuery = z.infer<typeof NjitAuditQuery>;
+export const NjitAuditExportQuery = NjitAuditQuery.omit({ current: true, pageSize: true });
+export const NjitAuditListResponse = page(NjitAuditEntry);

@@ -1,0 +1,20 @@
+/** The user's DingTalk channels, loaded once per page, with the default one picked out. */
+import { fetchChannels } from '@/services/ums';
+import { useRequest } from 'ahooks';
+
+export function useChannels() {
+  const { data, loading, error, refresh, mutate } = useRequest(fetchChannels);
+  const channels = data?.data ?? [];
+  return {
+    channels,
+    defaultChannel: channels.find((c) => c.isDefault) ?? channels[0],
+    /** True once the list has arrived (an error leaves it false, so no false "empty" state). */
+    loaded: data !== undefined,
+    loading,
+    error,
+    refresh,
+    mutate,
+  };
+}
+
+export type ChannelsState = ReturnType<typeof useChannels>;

@@ -1,0 +1,67 @@
+/** The last 5 messages, newest first; reloads while one of them may still be delivered. */
+import { formatTime } from '@/components/time';
+import type { MessageSummary } from '@/contract';
+import { fetchMessages } from '@/services/ums';
+import { ReloadOutlined } from '@ant-design/icons';
+import { Link } from '@umijs/max';
+import { useRequest } from 'ahooks';
+import { Button, Card, List, Space, Typography } from 'antd';
+import { useEffect } from 'react';
+import { PENDING_STATUSES, StatusTag } from '../../../components/status';
+
+const POLL_MS = 3000;
+
+function Item({ m }: { m: MessageSummary }) {
+  return (
+    <List.Item extra={<Link to={`/UMS/queryMessage?id=${m.id}`}>详情</Link>}>
+      <List.Item.Meta
+        title={
+          <Space wrap>
+            <StatusTag status={m.status} />
+            <span>{m.title || m.content.slice(0, 40)}</span>
+          </Space>
+        }
+        description={
+          <Space wrap>
+            <span>{formatTime(m.createdAt)}</span>
+            {m.channelName && <span>{m.channelName}</span>}
+            {m.lastError && m.status !== 'delivered' && <Typography.Text type="danger">{m.lastError}</Typography.Text>}
+          </Space>
+        }
+      />
+    </List.Item>
+  );
+}
+
+export default function RecentSends({ version }: { version: number }) {
+  const { data, loading, refresh } = useRequest(() => fetchMessages({ current: 1, pageSize: 5 }), { refreshDeps: [version] });
+  const rows = data?.data ?? [];
+
+  useEffect(() => {
+    if (!data?.data.some((m) => PENDING_STATUSES.includes(m.status))) return;
+    const timer = setTimeout(refresh, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [data, refresh]);
+
+  return (
+    <Card
+      title="最近发送"
+      extra={
+        <Space>
+          <Button size="small" icon={<ReloadOutlined />} onClick={refresh}>
+            刷新
+          </Button>
+          <Link to="/UMS/queryMessage">全部消息</Link>
+        </Space>
+      }
+    >
+      <List<MessageSummary>
+        loading={loading && !data}
+        dataSource={rows}
+        rowKey="id"
+        locale={{ emptyText: '还没有发送过消息' }}
+        renderItem={(m) => <Item m={m} />}
+      />
+    </Card>
+  );
+}

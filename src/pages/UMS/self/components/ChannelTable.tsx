@@ -1,0 +1,111 @@
+/** The user's robots: default flag, masked webhook, signing and keyword, health, and actions. */
+import { formatTime } from '@/components/time';
+import type { Channel, ChannelTestResult } from '@/contract';
+import { deleteChannel, testChannel, updateChannel } from '@/services/ums';
+import { Button, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography, message, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import ChannelForm from './ChannelForm';
+import TestResult from './TestResult';
+
+interface Props {
+  channels: Channel[];
+  loading: boolean;
+  onChanged: () => void;
+}
+
+function Health({ c }: { c: Channel }) {
+  const throttled = c.throttledUntil && new Date(c.throttledUntil).getTime() > Date.now();
+  return (
+    <Space direction="vertical" size={0}>
+      <span>最近成功：{formatTime(c.lastSuccessAt, '暂无')}</span>
+      {c.lastErrorAt && (
+        <Tooltip title={c.lastError}>
+          <Typography.Text type="danger">最近错误：{formatTime(c.lastErrorAt)}</Typography.Text>
+        </Tooltip>
+      )}
+      {throttled && <Typography.Text type="warning">限流至 {formatTime(c.throttledUntil)}</Typography.Text>}
+    </Space>
+  );
+}
+
+export default function ChannelTable({ channels, loading, onChanged }: Props) {
+  const [testing, setTesting] = useState<number>();
+  const [tested, setTested] = useState<{ name: string; result: ChannelTestResult }>();
+
+  const runTest = async (c: Channel) => {
+    setTesting(c.id);
+    try {
+      const res = await testChannel(c.id);
+      setTested({ name: c.name, result: res.data });
+      onChanged(); // health columns changed
+    } catch {
+      // The request layer has shown the error.
+    } finally {
+      setTesting(undefined);
+    }
+  };
+  const act = async (run: () => Promise<unknown>, ok: string) => {
+    try {
+      await run();
+      message.success(ok);
+      onChanged();
+    } catch {
+      // The request layer has shown the error (409: messages still waiting on this channel).
+    }
+  };
+
+  const columns: TableColumnsType<Channel> = [
+    {
+      title: '名称',
+      dataIndex: 'name',
+      render: (_, c) => (
+        <Space>
+          {c.name}
+          {c.isDefault && <Tag color="blue">默认</Tag>}
+        </Space>
+      ),
+    },
+    { title: 'Webhook', dataIndex: 'webhookMasked', render: (w) => <Typography.Text code style={{ wordBreak: 'break-all' }}>{w}</Typography.Text> },
+    { title: '加签', dataIndex: 'hasSecret', render: (_, c) => (c.hasSecret ? <Tag color="green">已设置</Tag> : <Tag>未设置</Tag>) },
+    { title: '关键词', dataIndex: 'keyword', render: (k) => k ?? '-' },
+    { title: '健康状况', key: 'health', render: (_, c) => <Health c={c} /> },
+    {
+      title: '操作',
+      key: 'actions',
+      render: (_, c) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" loading={testing === c.id} onClick={() => runTest(c)}>
+            发送测试消息
+          </Button>
+          <ChannelForm channel={c} onSaved={onChanged} trigger={<Button type="link" size="small">编辑</Button>} />
+          {!c.isDefault && (
+            <Button type="link" size="small" onClick={() => act(() => updateChannel(c.id, { isDefault: true }), `「${c.name}」已设为默认`)}>
+              设为默认
+            </Button>
+          )}
+          <Popconfirm
+            title={`删除渠道「${c.name}」？`}
+            description="删除后该机器人不再接收消息；已有的消息记录会保留。"
+            okText="删除"
+            okButtonProps={{ danger: true }}
+            cancelText="取消"
+            onConfirm={() => act(() => deleteChannel(c.id), `渠道「${c.name}」已删除`)}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Table<Channel> rowKey="id" columns={columns} dataSource={channels} loading={loading} pagination={false} scroll={{ x: 'max-content' }} />
+      <Modal open={tested !== undefined} title="钉钉的应答" footer={null} onCancel={() => setTested(undefined)}>
+        {tested && <TestResult channelName={tested.name} result={tested.result} />}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+/** Chinese labels shared by the njit pages. */
+export const STATUS_COLORS: Record<string, string> = { 在读: 'green', 休学: 'orange', 毕业: 'blue', 退学: 'default' };
+
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  search: '查询',
+  detail: '查看详情',
+  reveal: '查看敏感字段',
+  import: '导入',
+  audit_export: '导出审计日志',
+};
+
+export const REVEAL_LABELS = { phone: '手机号', idCard: '身份证号' } as const;

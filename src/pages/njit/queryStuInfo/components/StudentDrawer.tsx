@@ -1,0 +1,77 @@
+/** The full record of one student (masked), with reveal buttons for administrators. */
+import { formatTime } from '@/components/time';
+import type { RevealField, Student } from '@/contract';
+import { fetchStudent } from '@/services/njit';
+import { EyeOutlined } from '@ant-design/icons';
+import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
+import { useEffect, useState } from 'react';
+import { STATUS_COLORS } from '../../labels';
+import RevealModal from './RevealModal';
+
+export default function StudentDrawer(props: { studentId: number | null; isAdmin: boolean; onClose: () => void }) {
+  const { studentId, isAdmin, onClose } = props;
+  const [student, setStudent] = useState<Student | null>(null);
+  const [revealed, setRevealed] = useState<Partial<Record<RevealField, string | null>>>({});
+  const [asking, setAsking] = useState<RevealField | null>(null);
+
+  useEffect(() => {
+    setStudent(null);
+    setRevealed({});
+    if (studentId === null) return;
+    let live = true;
+    fetchStudent(studentId)
+      .then((res) => live && setStudent(res.data))
+      .catch(() => live && onClose());
+    return () => {
+      live = false;
+    };
+  }, [studentId]);
+
+  const sensitive = (field: RevealField, masked: string | null) => {
+    if (field in revealed) return <span data-testid={`revealed-${field}`}>{revealed[field] ?? '-'}</span>;
+    if (!masked) return '-';
+    return (
+      <span>
+        {masked}
+        {isAdmin && (
+          <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setAsking(field)}>
+            查看完整
+          </Button>
+        )}
+      </span>
+    );
+  };
+
+  return (
+    <Drawer title={student ? `${student.name}（${student.studentNo}）` : '学生详情'} open={studentId !== null} onClose={onClose} width={560}>
+      {!student ? (
+        <Skeleton active />
+      ) : (
+        <Descriptions column={1} bordered size="small">
+          <Descriptions.Item label="学号">{student.studentNo}</Descriptions.Item>
+          <Descriptions.Item label="姓名">{student.name}</Descriptions.Item>
+          <Descriptions.Item label="性别">{student.gender ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="学院">{student.college ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="专业">{student.major ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="班级">{student.className ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="年级">{student.grade ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="状态">
+            <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label="手机号">{sensitive('phone', student.phone)}</Descriptions.Item>
+          <Descriptions.Item label="身份证号">{sensitive('idCard', student.idCard)}</Descriptions.Item>
+          <Descriptions.Item label="宿舍">{student.dormitory ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="更新时间">{formatTime(student.updatedAt)}</Descriptions.Item>
+        </Descriptions>
+      )}
+      {student && (
+        <RevealModal
+          studentId={student.id}
+          field={asking}
+          onClose={() => setAsking(null)}
+          onRevealed={(field, value) => setRevealed((r) => ({ ...r, [field]: value }))}
+        />
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The search form and results. Nothing is fetched until the user gives at least one criterion
+ * (the server refuses an empty query anyway); phone and ID arrive masked from the server.
+ */
+import { NJIT_MAX_PAGE_SIZE, STUDENT_STATUSES, type Student } from '@/contract';
+import { fetchNjitOptions, searchStudents, type NjitOptionsAnswer } from '@/services/njit';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { message, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { STATUS_COLORS } from '../../labels';
+import StudentDrawer from './StudentDrawer';
+
+type Criteria = Partial<Record<'studentNo' | 'name' | 'college' | 'major' | 'className' | 'status', string>> & { grade?: number | string };
+
+function clean(params: Record<string, unknown>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (['current', 'pageSize', 'keyword'].includes(k) || v === undefined || v === null) continue;
+    const s = typeof v === 'string' ? v.trim() : v;
+    if (s !== '') out[k] = s as string | number;
+  }
+  return out;
+}
+
+export default function StudentTable(props: { isAdmin: boolean }) {
+  const [options, setOptions] = useState<NjitOptionsAnswer['data']>({ colleges: [], majors: [], grades: [] });
+  const [openId, setOpenId] = useState<number | null>(null);
+
+  useEffect(() => {
+    fetchNjitOptions()
+      .then((res) => setOptions(res.data))
+      .catch(() => undefined);
+  }, []);
+
+  const columns: ProColumns<Student>[] = [
+    { title: '学号', dataIndex: 'studentNo', fieldProps: { placeholder: '完整学号或开头几位' }, copyable: true },
+    {
+      title: '姓名',
+      dataIndex: 'name',
+      tooltip: '支持汉字（可输入部分）、拼音全拼或首字母，如 zhangsan、zs',
+      fieldProps: { placeholder: '张三 / zhangsan / zs' },
+    },
+    { title: '性别', dataIndex: 'gender', search: false, width: 60 },
+    {
+      title: '学院',
+      dataIndex: 'college',
+      valueType: 'select',
+      fieldProps: { showSearch: true, options: options.colleges.map((c) => ({ label: c, value: c })) },
+    },
+    {
+      title: '专业',
+      dataIndex: 'major',
+      valueType: 'select',
+      fieldProps: {
+        showSearch: true,
+        options: [...new Set(options.majors.map((m) => m.major))].map((m) => ({ label: m, value: m })),
+      },
+    },
+    { title: '班级', dataIndex: 'className' },
+    {
+      title: '年级',
+      dataIndex: 'grade',
+      valueType: 'select',
+      fieldProps: { options: options.grades.map((g) => ({ label: `${g} 级`, value: g })) },
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      valueType: 'select',
+      valueEnum: Object.fromEntries(STUDENT_STATUSES.map((s) => [s, { text: s }])),
+      render: (_, r) => <Tag color={STATUS_COLORS[r.status]}>{r.status}</Tag>,
+    },
+    { title: '手机号', dataIndex: 'phone', search: false, render: (_, r) => r.phone ?? '-' },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      render: (_, r) => [
+        <Typography.Link key="detail" onClick={() => setOpenId(r.id)}>
+          详情
+        </Typography.Link>,
+      ],
+    },
+  ];
+
+  return (
+    <>
+      <ProTable<Student, Criteria>
+        rowKey="id"
+        headerTitle="学生信息"
+        columns={columns}
+        manualRequest
+        request={async (params) => {
+          const criteria = clean(params as Record<string, unknown>);
+          if (Object.keys(criteria).length === 0) {
+            message.warning('请至少输入一个查询条件');
+            return { data: [], success: true, total: 0 };
+          }
+          const res = await searchStudents({ current: params.current, pageSize: params.pageSize, ...criteria });
+          if (res.capped) message.info(`匹配结果超过 ${res.total} 条，仅显示前 ${res.total} 条，请缩小查询范围`);
+          return res;
+        }}
+        pagination={{ defaultPageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, NJIT_MAX_PAGE_SIZE] }}
+        search={{ labelWidth: 'auto', defaultCollapsed: false }}
+        form={{ ignoreRules: false }}
+        options={{ density: false, setting: false, reload: false }}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: '输入学号、姓名（汉字或拼音）或筛选条件后点击“查询”' }}
+      />
+      <StudentDrawer studentId={openId} isAdmin={props.isAdmin} onClose={() => setOpenId(null)} />
+    </>
+  );
+}

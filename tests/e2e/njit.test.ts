@@ -1,0 +1,91 @@
+/**
+ * Issue 7 end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
+ * gets the 403 page and no data. The roster is imported through the API by the administrator.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { BASE, launch, newPage, snap } from './browser';
+
+let browser: Browser;
+const suffix = `${process.pid}${Date.now() % 100000}`;
+const PASSWORD = 'njit-e2e-password';
+
+async function api(path: string, init: { method?: string; cookie?: string; json?: unknown; body?: FormData } = {}) {
+  const res = await fetch(`${BASE()}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.json ? { 'content-type': 'application/json' } : {}) },
+    body: init.json ? JSON.stringify(init.json) : init.body,
+  });
+  return res;
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  const login = await api('/api/user/login', { method: 'POST', json: { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD } });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const uid = ((await login.json()) as { data: { uid: number } }).data.uid;
+  expect((await api(`/api/user/admin/users/${uid}`, { method: 'PATCH', cookie, json: { roles: ['admin', 'njit'] } })).status).toBe(200);
+  for (const [name, roles] of [[`njit_${suffix}`, ['njit']], [`plain_${suffix}`, []]] as const) {
+    const res = await api('/api/user/admin/users', { method: 'POST', cookie, json: { username: name, password: PASSWORD, roles } });
+    expect(res.status).toBe(200);
+  }
+  const csv = '学号,姓名,性别,学院,手机号\r\n202101010001,张三,男,计算机工程学院,13812341234\r\n202101010002,李四,女,计算机工程学院,15011112222\r\n';
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'e2e.csv');
+  const up = await api('/api/njit/imports', { method: 'POST', cookie, body: form });
+  expect(up.status).toBe(200);
+  const { importId } = ((await up.json()) as { data: { importId: string } }).data;
+  expect((await api(`/api/njit/imports/${importId}/commit`, { method: 'POST', cookie, json: {} })).status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function login(page: Page, username: string, redirect: string): Promise<void> {
+  await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent(redirect)}`);
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL(`${BASE()}${redirect}`);
+}
+
+async function withPage(name: string, fn: (page: Page) => Promise<void>): Promise<void> {
+  const { context, page } = await newPage(browser);
+  try {
+    await fn(page);
+  } catch (err) {
+    const file = await snap(page, name).catch(() => 'no screenshot');
+    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
+  } finally {
+    await context.close();
+  }
+}
+
+test('an njit user searches by pinyin and sees the masked phone, never the full one', async () => {
+  await withPage('njit-search', async (page) => {
+    await login(page, `njit_${suffix}`, '/njit/queryStuInfo');
+    await page.getByPlaceholder('张三 / zhangsan / zs').fill('zhangsan');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await page.getByText('138****1234').waitFor();
+    const body = await page.locator('body').innerText();
+    expect(body).toContain('张三');
+    expect(body).not.toContain('13812341234');
+    expect(body).not.toContain('李四');
+  });
+});
+
+test('a user without njit gets the 403 page and no data', async () => {
+  await withPage('njit-forbidden', async (page) => {
+    const responses: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/njit/')) responses.push(r.status());
+    });
+    await login(page, `plain_${suffix}`, '/home');
+    await page.goto(`${BASE()}/njit/queryStuInfo`);
+    await page.getByText('抱歉，你无权访问该页面。').waitFor();
+    const body = await page.locator('body').innerText();
+    expect(body).not.toContain('张三');
+    expect(responses.every((s) => s === 403)).toBe(true);
+    const direct = await page.evaluate(async () => (await fetch('/api/njit/students?name=zs')).status);
+    expect(direct).toBe(403);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Every /api/njit route with anonymous, logged-in-without-njit, admin-without-njit, njit and
+ * njit+admin callers. A route added later without an entry here fails the coverage check.
+ */
+import type { Role } from '../../../src/contract';
+import { Client, loggedInClient, multipart, startTestApp, type TestContext } from '../helpers';
+import { csv, importFile, PEOPLE } from './fixtures';
+
+let ctx: TestContext;
+let studentId: number;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  const { client } = await loggedInClient(ctx, ['njit', 'admin']);
+  await importFile(client, csv(PEOPLE));
+  studentId = (await ctx.db.selectFrom('njit_students').select('id').executeTakeFirstOrThrow()).id;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+interface RouteCase {
+  route: string;
+  /** Sends the request as this client; may prepare state first. */
+  send(client: Client): Promise<{ statusCode: number }>;
+  /** Status for a caller with njit only. */
+  njit: number;
+  /** Status for a caller with njit and admin. */
+  both: number;
+}
+
+const upload = (client: Client) => {
+  const body = multipart('file', 'a.csv', Buffer.from(csv(PEOPLE.slice(0, 1))));
+  return client.request({ method: 'POST', url: '/api/njit/imports', payload: body.payload, headers: body.headers });
+};
+
+const CASES: RouteCase[] = [
+  { route: 'GET /api/njit/students', send: (c) => c.get('/api/njit/students?name=zs'), njit: 200, both: 200 },
+  { route: 'GET /api/njit/students/:id', send: (c) => c.get(`/api/njit/students/${studentId}`), njit: 200, both: 200 },
+  {
+    route: 'POST /api/njit/students/:id/reveal',
+    send: (c) => c.post(`/api/njit/students/${studentId}/reveal`, { field: 'phone', reason: '核实身份' }),
+    njit: 403,
+    both: 200,
+  },
+  { route: 'GET /api/njit/options', send: (c) => c.get('/api/njit/options'), njit: 200, both: 200 },
+  { route: 'GET /api/njit/overview', send: (c) => c.get('/api/njit/overview'), njit: 200, both: 200 },
+  { route: 'POST /api/njit/imports', send: upload, njit: 403, both: 200 },
+  {
+    route: 'POST /api/njit/imports/:id/commit',
+    send: async (c) => {
+      const up = await upload(c);
+      const id = up.statusCode === 200 ? (up as unknown as { json(): { data: { importId: string } } }).json().data.importId : 'x';
+      return c.post(`/api/njit/imports/${id}/commit`, {});
+    },
+    njit: 403,
+    both: 200,
+  },
+  { route: 'GET /api/njit/imports', send: (c) => c.get('/api/njit/imports'), njit: 403, both: 200 },
+  { route: 'GET /api/njit/audit', send: (c) => c.get('/api/njit/audit'), njit: 403, both: 200 },
+  { route: 'GET /api/njit/audit/export', send: (c) => c.get('/api/njit/audit/export'), njit: 403, both: 200 },
+];
+
+it('covers every /api/njit route, and every one requires role njit', () => {
+  const njitRoutes = ctx.app.routeAccess.filter((r) => r.url.startsWith('/api/njit'));
+  expect(njitRoutes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(CASES.map((c) => c.route).sort());
+  for (const r of njitRoutes) expect(r.auth).toBe('njit');
+});
+
+const CALLERS: { who: string; roles: Role[] | null; expect(c: RouteCase): number }[] = [
+  { who: 'anonymous', roles: null, expect: () => 401 },
+  { who: 'logged in without njit', roles: [], expect: () => 403 },
+  { who: 'admin without njit', roles: ['admin'], expect: () => 403 },
+  { who: 'njit', roles: ['njit'], expect: (c) => c.njit },
+  { who: 'njit + admin', roles: ['njit', 'admin'], expect: (c) => c.both },
+];
+
+describe.each(CALLERS)('$who', ({ roles, expect: expected }) => {
+  it.each(CASES.map((c) => [c.route, c] as const))('%s', async (_route, c) => {
+    const client = roles === null ? new Client(ctx.app) : (await loggedInClient(ctx, roles)).client;
+    const res = await c.send(client);
+    expect({ route: c.route, status: res.statusCode }).toEqual({ route: c.route, status: expected(c) });
+  });
+});

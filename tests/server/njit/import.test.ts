@@ -1,0 +1,230 @@
+/**
+ * Roster import through the API: preview and validation report, commit in one transaction,
+ * upsert by student number, CSV (UTF-8, BOM, GBK) and XLSX, refusals with clear messages.
+ */
+import iconv from 'iconv-lite';
+import { sql } from 'kysely';
+import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
+import { csv, importFile, PEOPLE, synthetic, upload, xlsx } from './fixtures';
+
+let ctx: TestContext;
+let admin: Client;
+let adminName: string;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  ({ client: admin, username: adminName } = await loggedInClient(ctx, ['njit', 'admin']));
+});
+afterAll(async () => {
+  await ctx.close();
+});
+beforeEach(async () => {
+  await ctx.db.deleteFrom('njit_students').execute();
+});
+
+const count = async () =>
+  Number((await ctx.db.selectFrom('njit_students').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('good files', () => {
+  it('previews a CSV, writes nothing until commit, then inserts every row and records the import', async () => {
+    const res = await upload(admin, csv(PEOPLE));
+    expect(res.statusCode).toBe(200);
+    const preview = res.json().data;
+    expect(preview).toMatchObject({
+      format: 'csv',
+      encoding: 'utf-8',
+      totalRows: 5,
+      validRows: 5,
+      rejectedRows: 0,
+      toInsert: 5,
+      toUpdate: 0,
+      issueCount: 0,
+    });
+    expect(preview.columns).toMatchObject({ 学号: '学号', 姓名: '姓名', 手机号: '手机号' });
+    // The preview never shows full sensitive values.
+    expect(preview.sample[0]).toMatchObject({ row: 2, studentNo: '202101010001', name: '张三', phone: '138****1234', idCard: '3201**********123X' });
+    expect(await count()).toBe(0);
+
+    const commit = await admin.post(`/api/njit/imports/${preview.importId}/commit`, {});
+    expect(commit.statusCode).toBe(200);
+    expect(commit.json().data).toMatchObject({ userName: adminName, fileName: 'students.csv', totalRows: 5, inserted: 5, updated: 0, rejected: 0 });
+    expect(await count()).toBe(5);
+    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202101010001').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: '张三', name_pinyin: 'zhangsan', name_initials: 'zs', grade: 2021, status: '在读', phone: '13812341234' });
+
+    // The one-time id is spent.
+    const again = await admin.post(`/api/njit/imports/${preview.importId}/commit`, {});
+    expect(again.statusCode).toBe(404);
+
+    const history = await admin.get('/api/njit/imports');
+    expect(history.json().data[0]).toMatchObject({ fileName: 'students.csv', inserted: 5, userName: adminName });
+  });
+
+  it('imports an XLSX file with the same result', async () => {
+    const { preview, summary } = await importFile(admin, await xlsx(PEOPLE), '名单.xlsx');
+    expect(preview).toMatchObject({ format: 'xlsx', encoding: null, validRows: 5 });
+    expect(summary).toMatchObject({ inserted: 5, fileName: '名单.xlsx' });
+    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202101020003').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: '李四', id_card: '320104200304041242', dormitory: '西区2栋201' });
+  });
+
+  it('recognises English headers in any column order', async () => {
+    const content = csv([['Li Lei', '20230001', '13600000000']], ['name', 'Student No', 'Phone']);
+    const { summary } = await importFile(admin, content);
+    expect(summary.inserted).toBe(1);
+    const row = await ctx.db.selectFrom('njit_students').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ student_no: '20230001', name: 'Li Lei', status: '在读', phone: '13600000000' });
+  });
+
+  it('reads a UTF-8 CSV with a BOM (Excel "CSV UTF-8")', async () => {
+    const res = await upload(admin, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv(PEOPLE))]));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ encoding: 'utf-8', validRows: 5, issueCount: 0 });
+    expect(res.json().data.sample[0].studentNo).toBe('202101010001');
+  });
+
+  it('detects and decodes a GBK-encoded CSV (Excel on Chinese Windows)', async () => {
+    const { preview } = await importFile(admin, iconv.encode(csv(PEOPLE), 'gbk'));
+    expect(preview).toMatchObject({ encoding: 'gbk', validRows: 5, issueCount: 0 });
+    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202202010004').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: '王五', college: '电力工程学院', major: '电气工程及其自动化' });
+  });
+});
+
+describe('bad rows', () => {
+  const bad = [
+    ['', '无学号', '男', '', '', '', '', '', '', '', ''],
+    ['202101010001', '张三', '男', '', '', '', '2021', '在读', '12345', '', ''],
+    ['202101010009', '钱七', '男', '', '', '', '2021', '在读', '', '320102200301011234', ''],
+    ['202101010010', '孙八', '未知', '', '', '', '21', '放假', '', '', ''],
+    PEOPLE[2],
+    PEOPLE[2],
+  ];
+
+  it('reports row, field and problem for each bad row and writes nothing', async () => {
+    const res = await upload(admin, csv(bad));
+    expect(res.statusCode).toBe(200);
+    const p = res.json().data;
+    expect(p).toMatchObject({ totalRows: 6, validRows: 1, rejectedRows: 5 });
+    expect(p.issues).toEqual(
+      expect.arrayContaining([
+        { row: 2, field: '学号', message: '缺少学号' },
+        { row: 3, field: '手机号', message: expect.stringContaining('手机号格式不正确') },
+        { row: 4, field: '身份证号', message: expect.stringContaining('校验位') },
+        { row: 5, field: '性别', message: expect.any(String) },
+        { row: 5, field: '年级', message: expect.any(String) },
+        { row: 5, field: '状态', message: expect.any(String) },
+        { row: 7, field: '学号', message: '学号在文件中重复（与第 6 行相同）' },
+      ]),
+    );
+    expect(p.issueCount).toBe(p.issues.length);
+    expect(await count()).toBe(0);
+  });
+
+  it('commits only the valid rows and counts the rejected ones', async () => {
+    const { summary } = await importFile(admin, csv(bad));
+    expect(summary).toMatchObject({ totalRows: 6, inserted: 1, updated: 0, rejected: 5 });
+    expect(await count()).toBe(1);
+  });
+
+  it('a commit that fails in the database changes nothing', async () => {
+    await importFile(admin, csv(PEOPLE.slice(0, 2)));
+    const res = await upload(admin, csv([...PEOPLE.slice(0, 2).map((r) => [...r.slice(0, 1), '改名', ...r.slice(2)]), PEOPLE[2]]));
+    const id = res.json().data.importId;
+    // Corrupt the last staged row so the upsert violates the status check after the first rows went in.
+    await sql`update njit_import_staging set rows = jsonb_set(rows, '{2,status}', '"放假"') where id = ${id}`.execute(ctx.db);
+    const commit = await admin.post(`/api/njit/imports/${id}/commit`, {});
+    expect(commit.statusCode).toBe(500);
+    expect(await count()).toBe(2);
+    const names = await ctx.db.selectFrom('njit_students').select('name').orderBy('student_no').execute();
+    expect(names.map((n) => n.name)).toEqual(['张三', '张三丰']);
+    expect((await admin.get('/api/njit/imports')).json().data[0].totalRows).toBe(2);
+  });
+});
+
+describe('re-import', () => {
+  it('updates existing students by student number without duplicates', async () => {
+    await importFile(admin, csv(PEOPLE));
+    const changed = PEOPLE.map((r) => [...r]);
+    changed[0][7] = '休学';
+    changed[0][10] = '北区9栋909';
+    const extra = ['202303030006', '周七', '女', '经济与管理学院', '会计学', '会计231', '2023', '在读', '', '', ''];
+    const res = await upload(admin, csv([...changed, extra]));
+    expect(res.json().data).toMatchObject({ toInsert: 1, toUpdate: 5 });
+    const commit = await admin.post(`/api/njit/imports/${res.json().data.importId}/commit`, {});
+    expect(commit.json().data).toMatchObject({ inserted: 1, updated: 5 });
+    expect(await count()).toBe(6);
+    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202101010001').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: '休学', dormitory: '北区9栋909' });
+  });
+});
+
+describe('a huge file', () => {
+  it('imports 20,000 rows in one commit', async () => {
+    const rows = synthetic(20_000, 11);
+    const { preview, summary } = await importFile(admin, csv(rows), 'big.csv');
+    expect(preview).toMatchObject({ totalRows: 20_000, validRows: 20_000, issueCount: 0 });
+    expect(preview.sample).toHaveLength(20);
+    expect(summary).toMatchObject({ inserted: 20_000, updated: 0 });
+    expect(await count()).toBe(20_000);
+  }, 120_000);
+});
+
+describe('refusals', () => {
+  it('refuses a file that is not a spreadsheet with a clear 400', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+    const res = await upload(admin, png, 'photo.png');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errorMessage).toMatch(/请上传 CSV/);
+
+    const letter = await upload(admin, 'hello world\nthis is a letter\n', 'notes.txt');
+    expect(letter.statusCode).toBe(400);
+    expect(letter.json().errorMessage).toMatch(/请上传 CSV/);
+
+    const text = await upload(admin, 'city,population\nNanjing,9000000\n', 'cities.csv');
+    expect(text.statusCode).toBe(400);
+    expect(text.json().errorMessage).toMatch(/表头缺少必需的列：学号、姓名/);
+
+    const fakeXlsx = await upload(admin, Buffer.from('PK\u0003\u0004garbage'), 'broken.xlsx');
+    expect(fakeXlsx.statusCode).toBe(400);
+    expect(fakeXlsx.json().errorMessage).toMatch(/Excel/);
+
+    const xls = await upload(admin, Buffer.from('d0cf11e0a1b11ae1', 'hex'), 'old.xls');
+    expect(xls.statusCode).toBe(400);
+    expect(xls.json().errorMessage).toMatch(/xls/);
+
+    const empty = await upload(admin, Buffer.alloc(0));
+    expect(empty.statusCode).toBe(400);
+    expect(await count()).toBe(0);
+  });
+
+  it('refuses a file over 20 MB with 413', async () => {
+    const res = await upload(admin, Buffer.alloc(20 * 1024 * 1024 + 10, 0x41));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errorMessage).toMatch(/20 MB/);
+  });
+
+  it('refuses a JSON body on the upload route', async () => {
+    const res = await admin.post('/api/njit/imports', { file: 'x' });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it("commit needs the uploader's own, unexpired import id", async () => {
+    const res = await upload(admin, csv(PEOPLE));
+    const id = res.json().data.importId;
+    const { client: other } = await loggedInClient(ctx, ['njit', 'admin']);
+    expect((await other.post(`/api/njit/imports/${id}/commit`, {})).statusCode).toBe(404);
+    await ctx.db.updateTable('njit_import_staging').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
+    const expired = await admin.post(`/api/njit/imports/${id}/commit`, {});
+    expect(expired.statusCode).toBe(404);
+    expect(expired.json().errorMessage).toMatch(/过期/);
+    expect(await count()).toBe(0);
+  });
+
+  it('keeps one pending preview per uploader: a new upload replaces the old one', async () => {
+    const first = (await upload(admin, csv(PEOPLE))).json().data.importId;
+    const second = (await upload(admin, csv(PEOPLE.slice(0, 1)))).json().data.importId;
+    expect((await admin.post(`/api/njit/imports/${first}/commit`, {})).statusCode).toBe(404);
+    expect((await admin.post(`/api/njit/imports/${second}/commit`, {})).json().data.inserted).toBe(1);
+  });
+});
