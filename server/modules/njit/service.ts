@@ -15,6 +15,7 @@ import { badRequest, notFound } from '../../errors';
 import type { Actor } from '../audit/service';
 import { assertUnderLimit, checkLookupLimit, effectiveLimit, queryUsage, recentLookups, recordNjitAudit } from './audit';
 import { maskIdCard, maskPhone } from './record';
+import { escapeLike } from '../../lib/sql';
 
 type RawStudent = Omit<Selectable<NjitStudentsTable>, 'name_pinyin' | 'name_initials' | 'created_at'>;
 
@@ -52,9 +53,6 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'] as const;
 

@@ -14,6 +14,7 @@ import {
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
+import { escapeLike } from '../../lib/sql';
 
 export interface NewMessage {
   title: string;
@@ -130,9 +131,6 @@ function toSummary(r: SummaryRow): MessageSummary {
   };
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export async function listMessages(
   db: Kysely<DB>,

@@ -17,15 +17,13 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { generatePassword, hashPassword } from '../../lib/password';
 import { diff, recordAudit, type Actor } from '../audit/service';
 import { createUser } from './service';
+import { escapeLike } from '../../lib/sql';
 
 /** Arbitrary constant naming the "user administration" advisory lock. */
 const ADMIN_LOCK = 727_001;
 
 type ListQuery = z.output<typeof AdminUserListQuery>;
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 function adminUserQuery(db: Kysely<DB> | Transaction<DB>) {
   return db
