@@ -14,6 +14,17 @@ import type { DB } from './schema';
 // bigint (count(*), identity columns) as JS numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * An idle pooled connection that the server ends (PostgreSQL restarting, an administrator's
+ * pg_terminate_backend, a dropped test database) emits 'error' on the pool; without a listener that
+ * would crash the process. The pool discards that connection and opens a new one when needed.
+ */
+function watchIdleErrors(pool: pg.Pool): void {
+  pool.on('error', (err) => {
+    process.stderr.write(`database connection lost while idle (it will be replaced): ${err.message}\n`);
+  });
+}
+
 export interface Database {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
@@ -40,6 +51,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const poolMax = opts.poolMax ?? 10;
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: poolMax });
+    watchIdleErrors(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -123,6 +135,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   });
 
   const pool = new pg.Pool({ host: dir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: poolMax });
+  watchIdleErrors(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 
   return {

@@ -42,7 +42,17 @@ export async function openTestDatabase(): Promise<TestDatabase> {
         await database.close();
         const c = new pg.Client({ connectionString: url });
         await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
+        // No FORCE: terminating a connection that is still closing crashed a run. The pool is closed,
+        // so the drop succeeds once the server has noticed the last disconnect.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await c.query(`drop database if exists ${name}`);
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
         await c.end();
       },
     };
