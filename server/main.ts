@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     database = await openDatabase(
       config.DATABASE_URL
         ? { url: config.DATABASE_URL }
-        : { pgDataDir: path.join(config.dataDir, 'pgdata'), socketDir: path.join(config.dataDir, 'run') },
+        : { pgDataDir: path.join(config.dataDir, 'pgdata') },
     );
     await migrateToLatest(database.db);
     const admin = await ensureFirstAdmin(database.db, config.ADMIN_PASSWORD);

@@ -31,7 +31,7 @@ async function main() {
   const database = await openDatabase(
     config.DATABASE_URL
       ? { url: config.DATABASE_URL }
-      : { pgDataDir: path.join(config.dataDir, 'pgdata'), socketDir: path.join(config.dataDir, 'run') },
+      : { pgDataDir: path.join(config.dataDir, 'pgdata') },
   );
   try {
     await migrateToLatest(database.db);
