@@ -2,10 +2,8 @@ import CreateUserPage from '@/pages/user/admin/createUser';
 import { adminCreateUser } from '@/services/account';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 
 jest.mock('@/services/account', () => ({ adminCreateUser: jest.fn() }));
-inlineComputedStyle();
 
 const createMock = jest.mocked(adminCreateUser);
 const carol = {

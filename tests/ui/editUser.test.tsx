@@ -3,11 +3,9 @@ import EditUserPage from '@/pages/user/admin/editUser';
 import { adminResetPassword, adminUpdateUser, fetchAdminUser } from '@/services/account';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 
 jest.mock('@/services/account', () => ({ fetchAdminUser: jest.fn(), adminUpdateUser: jest.fn(), adminResetPassword: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
-inlineComputedStyle();
 
 const getMock = jest.mocked(fetchAdminUser);
 const updateMock = jest.mocked(adminUpdateUser);

@@ -12,7 +12,6 @@ import {
 } from '@/services/account';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 
 jest.mock('@/services/account', () => ({
   fetchProfile: jest.fn(),
@@ -24,7 +23,6 @@ jest.mock('@/services/account', () => ({
   endOtherSessions: jest.fn(),
 }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
-inlineComputedStyle();
 
 const profile = {
   uid: 2,

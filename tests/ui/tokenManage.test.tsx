@@ -3,12 +3,9 @@ import TokenManagePage from '@/pages/user/tokenManage';
 import { fetchTokens, revokeToken } from '@/services/account';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 
 jest.mock('@/services/account', () => ({ fetchTokens: jest.fn(), revokeToken: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
-
-inlineComputedStyle();
 
 const fetchMock = jest.mocked(fetchTokens);
 const revokeMock = jest.mocked(revokeToken);

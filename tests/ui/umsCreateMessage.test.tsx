@@ -2,11 +2,9 @@ import CreateMessagePage from '@/pages/UMS/createMessage';
 import { createMessage, fetchChannels } from '@/services/ums';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 import { channelList } from './umsFixtures';
 
 jest.mock('@/services/ums', () => ({ createMessage: jest.fn(), fetchChannels: jest.fn() }));
-inlineComputedStyle();
 
 const createMock = jest.mocked(createMessage);
 

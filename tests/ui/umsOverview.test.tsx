@@ -2,10 +2,8 @@ import OverviewPage from '@/pages/UMS/overview';
 import { fetchUmsStats } from '@/services/ums';
 import { screen, within } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 
 jest.mock('@/services/ums', () => ({ fetchUmsStats: jest.fn() }));
-inlineComputedStyle();
 
 const daily = Array.from({ length: 14 }, (_, i) => ({ day: `2025-01-${String(i + 1).padStart(2, '0')}`, delivered: i, failed: i % 3 }));
 

@@ -3,7 +3,6 @@ import QueryMessagePage from '@/pages/UMS/queryMessage';
 import { cancelMessage, fetchChannels, fetchMessage, fetchMessages, resendMessage } from '@/services/ums';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 import { channelList, failedDetail, page, summary } from './umsFixtures';
 
 jest.mock('@/services/ums', () => ({
@@ -13,7 +12,6 @@ jest.mock('@/services/ums', () => ({
   resendMessage: jest.fn(),
   cancelMessage: jest.fn(),
 }));
-inlineComputedStyle();
 
 const listMock = jest.mocked(fetchMessages);
 const detailMock = jest.mocked(fetchMessage);

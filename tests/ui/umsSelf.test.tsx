@@ -2,7 +2,6 @@ import SelfPage from '@/pages/UMS/self';
 import { createChannel, deleteChannel, fetchChannels, fetchUmsStats, testChannel, updateChannel } from '@/services/ums';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 import { channelList, defaultChannel, dutyChannel } from './umsFixtures';
 
 jest.mock('@/services/ums', () => ({
@@ -13,7 +12,6 @@ jest.mock('@/services/ums', () => ({
   testChannel: jest.fn(),
   fetchUmsStats: jest.fn(),
 }));
-inlineComputedStyle();
 
 const updateMock = jest.mocked(updateChannel);
 const createMock = jest.mocked(createChannel);

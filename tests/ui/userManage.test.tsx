@@ -4,11 +4,9 @@ import { toUserListQuery } from '@/pages/user/admin/userManage/query';
 import { adminDeleteUser, fetchAdminUsers, fetchAudit } from '@/services/account';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from './helpers';
-import { inlineComputedStyle } from './inlineStyles';
 
 jest.mock('@/services/account', () => ({ fetchAdminUsers: jest.fn(), adminDeleteUser: jest.fn(), fetchAudit: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
-inlineComputedStyle();
 
 const listMock = jest.mocked(fetchAdminUsers);
 const deleteMock = jest.mocked(adminDeleteUser);
