@@ -27,6 +27,8 @@ export default defineConfig({
   routes,
   // mock/ answers in `max dev`; MOCK=none switches it off and proxies to the real server.
   proxy: process.env.MOCK === 'none' ? proxy : {},
+  // mock/_lib holds helpers shared by the mock files, not mocks.
+  mock: { exclude: ['mock/_lib/**'] },
   chainWebpack(config) {
     // Slow links: give a page chunk 120 s before webpack reports ChunkLoadError.
     config.output.chunkLoadTimeout(120000);

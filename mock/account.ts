@@ -24,7 +24,6 @@ import {
   type ChangePasswordResponse,
   type CreateTokenResponse,
   type EndSessionsResponse,
-  type ErrorEnvelope,
   type ProfileResponse,
   type RevokeTokenResponse,
   type SessionInfo,
@@ -32,36 +31,11 @@ import {
   type TokenInfo,
   type TokenListResponse,
 } from '../src/contract';
-
-interface Req {
-  body?: any;
-  query?: Record<string, string | undefined>;
-  params?: Record<string, string>;
-}
-interface Res {
-  status(code: number): Res;
-  setHeader(name: string, value: string): void;
-  json(body: unknown): void;
-}
+import { fail, parse, type Req, type Res } from './_lib/http';
 
 const SELF = 1;
 const now = () => new Date().toISOString();
 const daysAgo = (d: number) => new Date(Date.now() - d * 86400000).toISOString();
-
-const fail = (res: Res, status: number, errorCode: string, errorMessage: string, data?: Record<string, string[]>) => {
-  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2, ...(data ? { data } : {}) };
-  res.status(status).json(body);
-};
-
-/** Parse a body with a contract schema; answer 400 with field errors when it does not fit. */
-function parse<S extends z.ZodTypeAny>(schema: S, body: unknown, res: Res): z.output<S> | undefined {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const fields: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (fields[String(issue.path[0] ?? '_')] ??= []).push(issue.message);
-  fail(res, 400, 'BAD_REQUEST', '请求参数有误', fields);
-  return undefined;
-}
 
 function paged<T>(rows: T[], query: Req['query']) {
   const current = Math.max(1, Number(query?.current) || 1);

@@ -7,7 +7,6 @@ import type { z } from 'zod';
 import {
   NJIT_MAX_PAGE_SIZE,
   RevealBody,
-  type ErrorEnvelope,
   type ImportCommitResponse,
   type ImportListResponse,
   type ImportPreviewResponse,
@@ -21,22 +20,7 @@ import {
   type StudentResponse,
   type StudentSearchResponse,
 } from '../src/contract';
-
-interface Req {
-  body?: any;
-  query?: Record<string, string | undefined>;
-  params?: Record<string, string>;
-}
-interface Res {
-  status(code: number): Res;
-  setHeader(name: string, value: string): void;
-  json(body: unknown): void;
-}
-
-const fail = (res: Res, status: number, errorCode: string, errorMessage: string) => {
-  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2 };
-  res.status(status).json(body);
-};
+import { fail, type Req, type Res } from './_lib/http';
 
 // name, pinyin, initials, college, major, class, grade, status, phone, id
 const PEOPLE: [string, string, string, string, string, string, number, Student['status'], string, string][] = [

@@ -16,7 +16,6 @@ import {
   type ChannelResponse,
   type ChannelTestResponse,
   type DeleteChannelResponse,
-  type ErrorEnvelope,
   type MessageActionResponse,
   type MessageAttempt,
   type MessageCreatedResponse,
@@ -25,36 +24,11 @@ import {
   type MessageListResponse,
   type UmsStatsResponse,
 } from '../src/contract';
-
-interface Req {
-  body?: any;
-  query?: Record<string, string | undefined>;
-  params?: Record<string, string>;
-  headers?: Record<string, string | undefined>;
-}
-interface Res {
-  status(code: number): Res;
-  setHeader(name: string, value: string): void;
-  json(body: unknown): void;
-}
+import { fail, parse, type Req, type Res } from './_lib/http';
 
 const DELIVERY_DELAY_MS = 2000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const ago = (minutes: number) => iso(Date.now() - minutes * 60_000);
-
-const fail = (res: Res, status: number, errorCode: string, errorMessage: string, data?: Record<string, string[]>) => {
-  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2, ...(data ? { data } : {}) };
-  res.status(status).json(body);
-};
-
-function parse<S extends z.ZodTypeAny>(schema: S, body: unknown, res: Res): z.output<S> | undefined {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const fields: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (fields[String(issue.path[0] ?? '_')] ??= []).push(issue.message);
-  fail(res, 400, 'BAD_REQUEST', '请求参数有误', fields);
-  return undefined;
-}
 
 const mask = (s: string) => (s.length <= 8 ? '…' : `${s.slice(0, 4)}…${s.slice(-4)}`);
 const WEBHOOK = /^https:\/\/oapi\.dingtalk\.com\/robot\/send\?access_token=([A-Za-z0-9]{16,128})$/;

@@ -6,32 +6,18 @@ import type { z } from 'zod';
 import type {
   AuthSettings,
   CurrentUser,
-  ErrorEnvelope,
   LoginResponse,
   MeResponse,
   OkEmpty,
   RegisterResponse,
 } from '../src/contract';
-
-interface Req {
-  body?: any;
-}
-interface Res {
-  status(code: number): Res;
-  setHeader(name: string, value: string): void;
-  json(body: unknown): void;
-}
+import { fail, type Req, type Res } from './_lib/http';
 
 const admin: CurrentUser = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin', 'njit'] };
 let current: CurrentUser | null = admin;
 // Failed logins within the last 15 minutes (the server throttles per username and IP).
 let failedAt: number[] = [];
 const WINDOW_MS = 15 * 60 * 1000;
-
-const fail = (res: Res, status: number, errorCode: string, errorMessage: string, data?: Record<string, string[]>) => {
-  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2, ...(data ? { data } : {}) };
-  res.status(status).json(body);
-};
 
 export default {
   'GET /api/user/me': (_req: Req, res: Res) => {
