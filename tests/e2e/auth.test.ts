@@ -3,7 +3,7 @@
  * land on the login page with `redirect`, log in and arrive back; the side menu narrows per module.
  */
 import type { Browser, Page } from 'playwright-core';
-import { BASE, launch, newPage, snap } from './browser';
+import { BASE, fillLogin, launch, withPage } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,30 +15,12 @@ afterAll(async () => {
 
 const suffix = `${process.pid}${Date.now() % 100000}`;
 
-async function withPage(name: string, fn: (page: Page) => Promise<void>): Promise<void> {
-  const { context, page } = await newPage(browser);
-  try {
-    await fn(page);
-  } catch (err) {
-    const file = await snap(page, name).catch(() => 'no screenshot');
-    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
-  } finally {
-    await context.close();
-  }
-}
-
-async function login(page: Page, username: string, password: string): Promise<void> {
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-}
-
 function sideMenu(page: Page) {
   return page.locator('.ant-pro-sider');
 }
 
 test('register, log out (page reloads), guarded page -> login with redirect -> back', async () => {
-  await withPage('register-flow', async (page) => {
+  await withPage(browser, 'register-flow', async (page) => {
     const username = `e2e_${suffix}`;
     const password = 'e2e-password-1';
 
@@ -65,24 +47,24 @@ test('register, log out (page reloads), guarded page -> login with redirect -> b
     await page.goto(`${BASE()}/OCS/overview`);
     await page.waitForURL(/\/user\/login\?redirect=/);
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/OCS/overview');
-    await login(page, username, password);
+    await fillLogin(page, username, password);
     await page.waitForURL(`${BASE()}/OCS/overview`);
     await header.getByText('端到端').waitFor();
   });
 });
 
 test('a redirect to another site is ignored: login lands on /home', async () => {
-  await withPage('open-redirect', async (page) => {
+  await withPage(browser, 'open-redirect', async (page) => {
     await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent('//evil.example/steal')}`);
-    await login(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
+    await fillLogin(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
     await page.waitForURL(`${BASE()}/home`);
   });
 });
 
 test('the side menu narrows to the current module and starts with 返回首页', async () => {
-  await withPage('menu-narrowing', async (page) => {
+  await withPage(browser, 'menu-narrowing', async (page) => {
     await page.goto(`${BASE()}/user/login?redirect=%2FOCS%2Foverview`);
-    await login(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
+    await fillLogin(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
     await page.waitForURL(`${BASE()}/OCS/overview`);
 
     const menu = sideMenu(page);
@@ -106,7 +88,7 @@ test('the side menu narrows to the current module and starts with 返回首页',
 });
 
 test('an unknown page shows 404 with a way home', async () => {
-  await withPage('not-found', async (page) => {
+  await withPage(browser, 'not-found', async (page) => {
     await page.goto(`${BASE()}/no/such/page`);
     await page.getByText('404').first().waitFor();
     await page.getByRole('button', { name: /返回首页/ }).click();
@@ -115,7 +97,7 @@ test('an unknown page shows 404 with a way home', async () => {
 });
 
 test('a logged-in user without the role sees 403 with a way home, not the page', async () => {
-  await withPage('forbidden', async (page) => {
+  await withPage(browser, 'forbidden', async (page) => {
     const username = `e2e_plain_${suffix}`;
     await page.goto(`${BASE()}/user/register`);
     await page.getByLabel('用户名').fill(username);

@@ -41,3 +41,31 @@ export async function snap(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/** A fresh context for one test; on failure the error names a screenshot of where it stood. */
+export async function withPage(browser: Browser, name: string, fn: (page: Page) => Promise<void>): Promise<void> {
+  const { context, page } = await newPage(browser);
+  try {
+    await fn(page);
+  } catch (err) {
+    const file = await snap(page, name).catch(() => 'no screenshot');
+    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Fills and submits the login form on the page the browser is on. */
+export async function fillLogin(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/** Logs in through /user/login?redirect=… and waits until the target page has loaded its data. */
+export async function loginAt(page: Page, username: string, password: string, redirect: string): Promise<void> {
+  await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent(redirect)}`);
+  await fillLogin(page, username, password);
+  await page.waitForURL(`${BASE()}${redirect}`);
+  await page.waitForLoadState('networkidle'); // the page's own data has loaded; its form will not re-mount
+}

@@ -2,8 +2,8 @@
  * Issue 7 end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
  * gets the 403 page and no data. The roster is imported through the API by the administrator.
  */
-import type { Browser, Page } from 'playwright-core';
-import { BASE, launch, newPage, snap } from './browser';
+import type { Browser } from 'playwright-core';
+import { BASE, launch, loginAt, withPage } from './browser';
 
 let browser: Browser;
 const suffix = `${process.pid}${Date.now() % 100000}`;
@@ -40,29 +40,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function login(page: Page, username: string, redirect: string): Promise<void> {
-  await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent(redirect)}`);
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(`${BASE()}${redirect}`);
-}
-
-async function withPage(name: string, fn: (page: Page) => Promise<void>): Promise<void> {
-  const { context, page } = await newPage(browser);
-  try {
-    await fn(page);
-  } catch (err) {
-    const file = await snap(page, name).catch(() => 'no screenshot');
-    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
-  } finally {
-    await context.close();
-  }
-}
-
 test('an njit user searches by pinyin and sees the masked phone, never the full one', async () => {
-  await withPage('njit-search', async (page) => {
-    await login(page, `njit_${suffix}`, '/njit/queryStuInfo');
+  await withPage(browser, 'njit-search', async (page) => {
+    await loginAt(page, `njit_${suffix}`, PASSWORD, '/njit/queryStuInfo');
     await page.getByPlaceholder('张三 / zhangsan / zs').fill('zhangsan');
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await page.getByText('138****1234').waitFor();
@@ -74,12 +54,12 @@ test('an njit user searches by pinyin and sees the masked phone, never the full 
 });
 
 test('a user without njit gets the 403 page and no data', async () => {
-  await withPage('njit-forbidden', async (page) => {
+  await withPage(browser, 'njit-forbidden', async (page) => {
     const responses: number[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/api/njit/')) responses.push(r.status());
     });
-    await login(page, `plain_${suffix}`, '/home');
+    await loginAt(page, `plain_${suffix}`, PASSWORD, '/home');
     await page.goto(`${BASE()}/njit/queryStuInfo`);
     await page.getByText('抱歉，你无权访问该页面。').waitFor();
     const body = await page.locator('body').innerText();

@@ -2,8 +2,8 @@
  * Issue 3 end to end, as an administrator: create a user; that user logs in and creates a token;
  * the administrator disables the user; the user's session and token stop working at once.
  */
-import type { Browser, Page } from 'playwright-core';
-import { BASE, launch, newPage, snap } from './browser';
+import type { Browser } from 'playwright-core';
+import { BASE, launch, loginAt, newPage, snap } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function login(page: Page, username: string, password: string, redirect: string): Promise<void> {
-  await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent(redirect)}`);
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(`${BASE()}${redirect}`);
-  await page.waitForLoadState('networkidle'); // the page's own data has loaded; its form will not re-mount
-}
 
 async function tokenWorks(token: string): Promise<number> {
   const res = await fetch(`${BASE()}/api/token/check?scope=ums:send`, { headers: { authorization: `Bearer ${token}` } });
@@ -34,7 +25,7 @@ test('admin creates a user, the user makes a token, admin disables the user, ses
   const password = 'staff-password-1';
   try {
     // 1. The administrator creates the user.
-    await login(admin.page, 'admin', process.env.E2E_ADMIN_PASSWORD!, '/user/admin/createUser');
+    await loginAt(admin.page, 'admin', process.env.E2E_ADMIN_PASSWORD!, '/user/admin/createUser');
     await admin.page.getByLabel('用户名').fill(username);
     await admin.page.getByLabel('初始密码', { exact: true }).fill(password);
     await admin.page.getByLabel('昵称').fill('职员');
@@ -42,7 +33,7 @@ test('admin creates a user, the user makes a token, admin disables the user, ses
     await admin.page.getByText(`用户 ${username} 已创建`).waitFor();
 
     // 2. The user logs in and generates a ums:send token, shown once.
-    await login(user.page, username, password, '/user/tokenGen');
+    await loginAt(user.page, username, password, '/user/tokenGen');
     await user.page.getByLabel('令牌名称').fill('e2e 脚本');
     await user.page.getByLabel('UMS 消息推送').check();
     await user.page.getByRole('button', { name: /生成令牌/ }).click();

@@ -4,26 +4,13 @@
  */
 import { pinyin } from 'pinyin-pro';
 import { STUDENT_STATUSES, type StudentStatus } from '../../../src/contract';
+import type { NjitStudentsTable } from '../../db/schema';
 
 export const STUDENT_NO_RE = /^[A-Za-z0-9]{4,20}$/;
 export const PHONE_RE = /^1[3-9]\d{9}$/;
 
-/** A validated row, ready to upsert. */
-export interface StudentInput {
-  student_no: string;
-  name: string;
-  name_pinyin: string;
-  name_initials: string;
-  gender: '男' | '女' | null;
-  college: string | null;
-  major: string | null;
-  class_name: string | null;
-  grade: number | null;
-  status: StudentStatus;
-  phone: string | null;
-  id_card: string | null;
-  dormitory: string | null;
-}
+/** A validated row, ready to upsert: the table's columns less the generated ones. */
+export type StudentInput = Omit<NjitStudentsTable, 'id' | 'created_at' | 'updated_at'>;
 
 /** Raw cell texts by field, as read from a file. */
 export type RawRow = Partial<Record<ImportField, string>>;
