@@ -73,6 +73,10 @@ const routes: PortalRoute[] = [
         routes: [
           { path: '/OCS/OCSAdmin', redirect: '/OCS/OCSAdmin/userManage' },
           { path: '/OCS/OCSAdmin/userManage', name: '用户管理', component: './OCS/OCSAdmin/userManage' },
+          { path: '/OCS/OCSAdmin/bank', name: '题库管理', component: './OCS/OCSAdmin/bank' },
+          { path: '/OCS/OCSAdmin/models', name: 'AI 模型管理', component: './OCS/OCSAdmin/models' },
+          { path: '/OCS/OCSAdmin/redeem', name: '兑换码', component: './OCS/OCSAdmin/redeem' },
+          { path: '/OCS/OCSAdmin/settings', name: '服务设置', component: './OCS/OCSAdmin/settings' },
         ],
       },
     ],

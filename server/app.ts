@@ -9,7 +9,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -30,12 +30,59 @@ import adminRoutes from './modules/user/admin-routes';
 import profileRoutes from './modules/user/profile-routes';
 import userRoutes from './modules/user/routes';
 import umsRoutes from './modules/ums/routes';
+import ocsScriptRoutes from './modules/ocs/script-routes';
 import { parseAllowlist, type UmsContext } from './modules/ums/channels';
 import { pruneMessages } from './modules/ums/messages';
 import { DeliveryWorker } from './jobs/ums-delivery';
 import type { SecretBox } from './lib/secretbox';
+import { BankIndexSync, HitCounter } from './modules/ocs/bank';
+import { OcsService } from './modules/ocs/query';
+import ocsRoutes from './modules/ocs/routes';
+import { SettingsCache } from './modules/ocs/settings';
+import { ChargeBatcher } from './modules/ocs/wallet';
+import { OcsAiAnswerer } from './modules/ocs/ai/answerer';
+import { PreferencesCache } from './modules/ocs/ai/preferences';
+import ocsAiRoutes from './modules/ocs/ai/routes';
+import ocsFreeRoutes from './modules/ocs/free-routes';
+import ocsAdminRoutes from './modules/ocs/admin-routes';
 import fastifyFormbody from '@fastify/formbody';
 import { tokenCheckRoutes, tokenRoutes } from './modules/user/token-routes';
+
+/** OCS: the bank's fuzzy index, the settings cache and the answering service, shared by its routes. */
+async function registerOcs(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const bank = new BankIndexSync(deps.db);
+  const settings = new SettingsCache(deps.db);
+  const hits = new HitCounter(deps.db);
+  const batcher = deps.soleInstance ? new ChargeBatcher(deps.db) : undefined;
+  const service = new OcsService({ db: deps.db, bank, settings, hits, batcher });
+  app.decorate('ocs', { bank, settings, service, hits });
+  app.addHook('onReady', async () => {
+    hits.start(5_000, (err) => app.log.warn({ err }, 'ocs hit counts not written'));
+    // In the background: 1M questions take tens of seconds, and exact lookups work meanwhile.
+    void bank
+      .load()
+      .then((loaded) => {
+        app.log.info({ questions: loaded.rows, ms: loaded.ms }, 'ocs fuzzy index loaded');
+        // Only other instances can change the bank behind this one's back.
+        if (!deps.soleInstance) {
+          bank.start(deps.config.OCS_INDEX_REFRESH_MS, (err) => app.log.warn({ err }, 'ocs index refresh failed'));
+        }
+      })
+      .catch((err) => app.log.error({ err }, 'ocs fuzzy index not loaded: fuzzy matching is off until restart'));
+  });
+  app.addHook('onClose', async () => {
+    bank.stop();
+    await hits.stop();
+  });
+  await app.register(ocsRoutes, { prefix: '/api/ocs', ...deps });
+  // OCS part 2: the AI behind the bank and each user's strategy.
+  const preferences = new PreferencesCache(deps.db);
+  service.ai = new OcsAiAnswerer({ db: deps.db, secrets: deps.secrets, bank, preferences, log: app.log, tz: deps.config.PORTAL_TZ });
+  service.strategyOf = (userId) => preferences.strategyOf(userId);
+  await app.register(ocsAiRoutes, { prefix: '/api/ocs', ...deps, preferences });
+  await app.register(ocsFreeRoutes, { prefix: '/api/ocs', ...deps });
+  await app.register(ocsAdminRoutes, { prefix: '/api/ocs/admin', ...deps });
+}
 
 export interface AppDeps {
   db: Kysely<DB>;
@@ -50,6 +97,7 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    ocs: { bank: BankIndexSync; settings: SettingsCache; service: OcsService; hits: HitCounter };
     umsContext: UmsContext;
     umsWorker: DeliveryWorker;
   }
@@ -99,6 +147,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(tokenCheckRoutes, { prefix: '/api/token', ...deps });
   await app.register(adminRoutes, { prefix: '/api/user/admin', ...deps });
   await app.register(njitRoutes, { prefix: '/api/njit', ...deps });
+  await app.register(ocsScriptRoutes, { prefix: '/api/ocs', ...deps });
+  await registerOcs(app, deps);
 
   const config = deps.config;
   app.decorate('umsContext', {

@@ -45,6 +45,18 @@ export const ConfigSchema = z.object({
   UMS_TOKEN_BURST: z.coerce.number().int().min(0).max(100_000).default(20),
   /** Run the delivery worker in this instance. */
   UMS_WORKER: bool.default(true),
+  /**
+   * The portal's public base URL (e.g. https://portal.example.edu), used in generated OCS configs and the
+   * userscript. Unset: derived from each request's protocol and Host header.
+   */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#]+(\/[^?#]*)?$/, 'must be an http:// or https:// URL without query')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** OCS: how often each instance picks up questions added or changed by others for its fuzzy index. */
+  OCS_INDEX_REFRESH_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; uiDir: string };

@@ -26,7 +26,12 @@ function loadSecretBox(config: Config): SecretBox {
   return SecretBox.fromSecret(fs.readFileSync(file, 'utf8').trim());
 }
 
-async function main(): Promise<void> {
+export interface StartHooks {
+  /** Runs after the app is built and before it listens; the benchmark harness adds its probe routes here. */
+  beforeListen?: (app: Awaited<ReturnType<typeof buildApp>>, db: Database['db']) => Promise<void>;
+}
+
+export async function main(hooks: StartHooks = {}): Promise<void> {
   const config = loadConfig();
   let lock: DataDirLock | undefined;
   let database: Database | undefined;
@@ -92,13 +97,18 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
+  if (hooks.beforeListen) await hooks.beforeListen(app, database.db);
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   app.log.info({ port, database: database.kind }, `portal listening on http://localhost:${port}`);
 }
 
-main().catch((err) => {
-  process.stderr.write(`portal failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+export function run(hooks: StartHooks = {}): void {
+  main(hooks).catch((err) => {
+    process.stderr.write(`portal failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+if (require.main === module) run();

@@ -182,6 +182,142 @@ export interface NjitAuditTable {
   created_at: Generated<Date>;
 }
 
+type Json<T> = ColumnType<T, string, string>;
+
+export type OcsQuestionType = 'single' | 'multiple' | 'judgement' | 'completion' | 'any';
+
+export interface OcsQuestionsTable {
+  id: Generated<number>;
+  title_hash: string;
+  options_hash: string;
+  norm_title: string;
+  title: string;
+  type: OcsQuestionType;
+  options: ColumnType<string[], string | undefined, string>;
+  answer: Json<string[]>;
+  source: 'import' | 'manual' | 'ai';
+  status: ColumnType<'verified' | 'unverified' | 'wrong', 'verified' | 'unverified' | 'wrong' | undefined>;
+  hit_count: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface OcsWalletsTable {
+  user_id: number;
+  balance: Generated<number>;
+  updated_at: Generated<Date>;
+}
+
+export type OcsLedgerKind = 'charge' | 'topup' | 'free' | 'redeem' | 'adjust' | 'refund';
+
+export interface OcsLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: OcsLedgerKind;
+  amount: number;
+  balance_after: number;
+  memo: Generated<string>;
+  query_id: number | null;
+  actor_id: number | null;
+  created_at: Generated<Date>;
+}
+
+export type OcsOutcome = 'bank' | 'ai' | 'cache' | 'miss' | 'no_balance' | 'error';
+
+export interface OcsQueriesTable {
+  id: Generated<number>;
+  user_id: number;
+  token_id: number | null;
+  title: string;
+  title_hash: string;
+  type: string;
+  outcome: OcsOutcome;
+  question_id: number | null;
+  answer: string | null;
+  cost: Generated<number>;
+  model_id: number | null;
+  message: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface OcsSettingsTable {
+  key: string;
+  value: Json<unknown>;
+  updated_at: Generated<Date>;
+}
+
+export interface OcsProvidersTable {
+  id: Generated<number>;
+  name: string;
+  base_url: string;
+  api_key_enc: string;
+  api_key_masked: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface OcsModelsTable {
+  id: Generated<number>;
+  provider_id: number;
+  model: string;
+  display_name: string;
+  price: number;
+  enabled: Generated<boolean>;
+  timeout_ms: Generated<number>;
+  max_tokens: number | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface OcsPreferencesTable {
+  user_id: number;
+  prompt_template: string | null;
+  model_id: number | null;
+  strategy: Generated<'bank_ai' | 'bank' | 'ai'>;
+  daily_ai_cap: number | null;
+  updated_at: Generated<Date>;
+}
+
+export interface OcsFreeClaimsTable {
+  user_id: number;
+  day: ColumnType<string, string, string>;
+  amount: number;
+  created_at: Generated<Date>;
+}
+
+export interface OcsRedeemBatchesTable {
+  id: Generated<number>;
+  note: Generated<string>;
+  value: number;
+  max_uses: number;
+  code_count: number;
+  expires_at: Date | null;
+  disabled: Generated<boolean>;
+  downloaded_at: Date | null;
+  created_by: number | null;
+  created_at: Generated<Date>;
+}
+
+export interface OcsRedeemCodesTable {
+  id: Generated<number>;
+  batch_id: number;
+  code_hash: string;
+  code_enc: string | null;
+  uses: Generated<number>;
+}
+
+export interface OcsRedemptionsTable {
+  code_id: number;
+  user_id: number;
+  created_at: Generated<Date>;
+}
+
+export interface OcsRedeemFailuresTable {
+  id: Generated<number>;
+  user_id: number;
+  at: Generated<Date>;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -196,4 +332,17 @@ export interface DB {
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;
   ums_attempts: UmsAttemptsTable;
+  ocs_questions: OcsQuestionsTable;
+  ocs_wallets: OcsWalletsTable;
+  ocs_ledger: OcsLedgerTable;
+  ocs_queries: OcsQueriesTable;
+  ocs_settings: OcsSettingsTable;
+  ocs_providers: OcsProvidersTable;
+  ocs_models: OcsModelsTable;
+  ocs_preferences: OcsPreferencesTable;
+  ocs_free_claims: OcsFreeClaimsTable;
+  ocs_redeem_batches: OcsRedeemBatchesTable;
+  ocs_redeem_codes: OcsRedeemCodesTable;
+  ocs_redemptions: OcsRedemptionsTable;
+  ocs_redeem_failures: OcsRedeemFailuresTable;
 }

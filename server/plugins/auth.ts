@@ -13,8 +13,12 @@ import type { TokenScope } from '../../src/contract';
 import { resolveSession, type NewSession, type SessionUser } from '../modules/user/service';
 import { verifyToken, type TokenAuth } from '../modules/user/tokens';
 
-/** public: anyone; user: any logged-in user; admin/njit: logged in with that role; token: the route authenticates itself. */
-export type Access = 'public' | 'user' | 'admin' | 'njit' | 'token';
+/**
+ * public: anyone; user: any logged-in user; admin/njit: logged in with that role; token: a personal API
+ * token checked before the handler; ocs-token: the OCS query API, which checks the token itself because
+ * the OCS script needs every refusal as an HTTP 200 `{code: 0, msg}`.
+ */
+export type Access = 'public' | 'user' | 'admin' | 'njit' | 'token' | 'ocs-token';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -114,7 +118,7 @@ export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<D
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (!auth) return; // not an /api route (UI, 404)
-    if (auth !== 'token' && MUTATING.has(request.method)) {
+    if (auth !== 'token' && auth !== 'ocs-token' && MUTATING.has(request.method)) {
       checkSameOrigin(request);
       checkJson(request);
     }
@@ -122,7 +126,7 @@ export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<D
     if (token && token.length <= 128) {
       request.user = await resolveSession(opts.db, token, opts.config.SESSION_DAYS);
     }
-    if (auth === 'public' || auth === 'token') return;
+    if (auth === 'public' || auth === 'token' || auth === 'ocs-token') return;
     if (!request.user) throw unauthorized();
     if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
   });

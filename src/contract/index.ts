@@ -3,3 +3,8 @@ export * from './user';
 export * from './account';
 export * from './ums';
 export * from './njit';
+export * from './ocsConfig';
+export * from './ocs';
+export * from './ocsAi';
+export * from './ocsFree';
+export * from './ocsAdmin';

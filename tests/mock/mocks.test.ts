@@ -52,6 +52,46 @@ import {
   StudentResponse as NjitStudentResponse,
   StudentSearchResponse as NjitStudentSearchResponse,
 } from '@/contract';
+import { OcsScriptInfoResponse } from '@/contract';
+import {
+  AskResponse as OcsAskResponse,
+  LedgerListResponse as OcsLedgerListResponse,
+  OcsOverviewResponse,
+  QueryListResponse as OcsQueryListResponse,
+  WalletResponse as OcsWalletResponse,
+} from '@/contract';
+import {
+  AiAdminModelListResponse,
+  AiAdminModelResponse,
+  AiDeleteResponse,
+  AiModelOptionListResponse,
+  AiModelTestResponse,
+  AiPromptDefaultsResponse,
+  AiPromptPreviewResponse,
+  AiProviderListResponse,
+  AiProviderResponse,
+  OcsPreferencesResponse,
+} from '@/contract';
+import {
+  FreeClaimResponse as OcsFreeClaimResponse,
+  FreeStatusResponse as OcsFreeStatusResponse,
+  RedeemBatchListResponse as OcsRedeemBatchListResponse,
+  RedeemBatchResponse as OcsRedeemBatchResponse,
+  RedeemResponse as OcsRedeemResponse,
+} from '@/contract';
+import {
+  AdjustBalanceResponse as OcsAdjustBalanceResponse,
+  BankImportJobResponse as OcsBankImportJobResponse,
+  BankImportPreviewResponse as OcsBankImportPreviewResponse,
+  BankQuestionDeleteResponse as OcsBankQuestionDeleteResponse,
+  BankQuestionListResponse as OcsBankQuestionListResponse,
+  BankQuestionResponse as OcsBankQuestionResponse,
+  BankStatsResponse as OcsBankStatsResponse,
+  OcsAdminLedgerResponse,
+  OcsAdminUserListResponse,
+  OcsSettingsResponse,
+} from '@/contract';
+import { z as zod } from 'zod';
 
 interface Case {
   schema: z.ZodTypeAny;
@@ -300,6 +340,219 @@ const CASES: Record<string, Case> = {
   },
   'GET /api/njit/imports': { schema: NjitImportListResponse, calls: [{ status: 200 }] },
   'GET /api/njit/audit': { schema: NjitAuditListResponse, calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }] },
+
+  // ---- OCS script (mock/ocsScript.ts) ----
+  'GET /api/ocs/script-info': { schema: OcsScriptInfoResponse, calls: [{ status: 200 }] },
+
+  // ---- OCS wallet, ledger, queries, ask (mock/ocs.ts); the 6th ask within 10 s is rate-limited ----
+  'GET /api/ocs/overview': { schema: OcsOverviewResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/wallet': { schema: OcsWalletResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/ledger': {
+    schema: OcsLedgerListResponse,
+    calls: [
+      { status: 200 },
+      { query: { current: '1', pageSize: '5', kind: 'charge', from: '2020-01-01', to: '2999-12-31' }, status: 200 },
+      { query: { kind: 'bogus' }, status: 400, error: true },
+      { query: { from: '2025/01/01' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/ocs/ledger.csv': {
+    schema: zod.string().startsWith('\uFEFF时间,类型,金额,余额,说明\r\n'),
+    calls: [{ query: { kind: 'free' }, status: 200 }, { query: { to: 'yesterday' }, status: 400, error: true }],
+  },
+  'GET /api/ocs/queries': {
+    schema: OcsQueryListResponse,
+    calls: [{ status: 200 }, { query: { outcome: 'miss', pageSize: '5' }, status: 200 }, { query: { outcome: 'x' }, status: 400, error: true }],
+  },
+  'POST /api/ocs/ask': {
+    schema: OcsAskResponse,
+    calls: [
+      { body: { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: ['上海', '北京'] }, status: 200 },
+      { body: { title: '细胞膜的主要成分是', options: ['脂质和蛋白质', '糖类'] }, status: 200 },
+      { body: { title: '这道题找不到' }, status: 200 },
+      { body: { title: ' ' }, status: 400, error: true },
+      { body: { title: '中华人民共和国的首都是哪座城市？' }, status: 200 },
+      { body: { title: '再问一次' }, status: 429, error: true },
+    ],
+  },
+
+  // ---- OCS free points and redeem codes (mock/ocsFree.ts); order matters: 5 wrong codes, then 429 ----
+  'GET /api/ocs/free': { schema: OcsFreeStatusResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/free/claim': { schema: OcsFreeClaimResponse, calls: [{ status: 200 }, { status: 409, error: true }] },
+  'POST /api/ocs/redeem': {
+    schema: OcsRedeemResponse,
+    calls: [
+      { body: { code: 'abcd efgh jkmn pqrs tvwx' }, status: 200 },
+      { body: { code: 'ABCDEFGHJKMNPQRSTVWX' }, status: 409, error: true },
+      { body: { code: ' ' }, status: 400, error: true },
+      ...['W1', 'W2', 'W3', 'W4', 'W5'].map((code) => ({ body: { code }, status: 400, error: true })),
+      { body: { code: 'ABCD-EFGH-JKMN-PQRS-TVWX' }, status: 429, error: true, retryAfter: true },
+    ],
+  },
+  'GET /api/ocs/admin/redeem-batches': {
+    schema: OcsRedeemBatchListResponse,
+    calls: [{ status: 200 }, { query: { current: '1', pageSize: '2' }, status: 200 }, { query: { pageSize: '101' }, status: 400, error: true }],
+  },
+  'POST /api/ocs/admin/redeem-batches': {
+    schema: OcsRedeemBatchResponse,
+    calls: [
+      { body: { value: 10, count: 5, maxUses: 1, note: '测试批次' }, status: 200 },
+      { body: { value: 10, count: 10001, maxUses: 1 }, status: 400, error: true },
+      { body: { value: 10, count: 1, maxUses: 1, expiresAt: '2000-01-01T00:00:00Z' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/ocs/admin/redeem-batches/:id/codes.csv': {
+    schema: zod.string().startsWith('\uFEFF兑换码,面值,可用次数,过期时间,备注\r\n'),
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '1' }, status: 410, error: true },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/redeem-batches/:id/disable': {
+    schema: OcsRedeemBatchResponse,
+    calls: [{ params: { id: '1' }, status: 200 }, { params: { id: '999' }, status: 404, error: true }],
+  },
+
+  // ---- OCS AI (mock/ocsAi.ts); model 3 is disabled, provider 2 is deleted last ----
+  'GET /api/ocs/preferences': { schema: OcsPreferencesResponse, calls: [{ status: 200 }] },
+  'PUT /api/ocs/preferences': {
+    schema: OcsPreferencesResponse,
+    calls: [
+      { body: { promptTemplate: '请回答：${title}', modelId: 2, strategy: 'ai', dailyAiCap: 20 }, status: 200 },
+      { body: { promptTemplate: '没有题目变量' }, status: 400, error: true },
+      { body: { modelId: 3 }, status: 400, error: true },
+      { body: { dailyAiCap: -1 }, status: 400, error: true },
+      { body: { promptTemplate: null, dailyAiCap: null }, status: 200 },
+    ],
+  },
+  'GET /api/ocs/models': { schema: AiModelOptionListResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/prompt-defaults': { schema: AiPromptDefaultsResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/prompt-preview': {
+    schema: AiPromptPreviewResponse,
+    calls: [
+      { body: { template: '${type}：${title}\n${options}', type: 'multiple' }, status: 200 },
+      { body: { template: '${title}' + '字'.repeat(3993) }, status: 400, error: true },
+    ],
+  },
+  'GET /api/ocs/admin/providers': { schema: AiProviderListResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/admin/providers': {
+    schema: AiProviderResponse,
+    calls: [
+      { body: { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', apiKey: 'ollama-local-key' }, status: 200 },
+      { body: { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', apiKey: 'k' }, status: 409, error: true },
+      { body: { name: 'x', baseURL: 'ftp://example.com', apiKey: 'k' }, status: 400, error: true },
+      { body: { name: 'y', baseURL: 'https://u:p@example.com/v1', apiKey: 'k' }, status: 400, error: true },
+    ],
+  },
+  'PATCH /api/ocs/admin/providers/:id': {
+    schema: AiProviderResponse,
+    calls: [
+      { params: { id: '1' }, body: { name: 'DeepSeek 官方', apiKey: 'sk-new-key-0000' }, status: 200 },
+      { params: { id: '999' }, body: { name: 'x' }, status: 404, error: true },
+    ],
+  },
+  'DELETE /api/ocs/admin/providers/:id': {
+    schema: AiDeleteResponse,
+    calls: [
+      { params: { id: '999' }, status: 404, error: true },
+      { params: { id: '2' }, status: 200 },
+    ],
+  },
+  'GET /api/ocs/admin/models': { schema: AiAdminModelListResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/admin/models': {
+    schema: AiAdminModelResponse,
+    calls: [
+      { body: { providerId: 1, model: 'deepseek-coder', displayName: 'DeepSeek Coder', price: 3 }, status: 200 },
+      { body: { providerId: 1, model: 'm', displayName: 'd', price: -1 }, status: 400, error: true },
+      { body: { providerId: 999, model: 'm', displayName: 'd', price: 1 }, status: 400, error: true },
+    ],
+  },
+  'PATCH /api/ocs/admin/models/:id': {
+    schema: AiAdminModelResponse,
+    calls: [
+      { params: { id: '1' }, body: { price: 4, enabled: false }, status: 200 },
+      { params: { id: '1' }, body: { timeoutMs: 10 }, status: 400, error: true },
+      { params: { id: '999' }, body: { price: 1 }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/models/:id/test': {
+    schema: AiModelTestResponse,
+    calls: [
+      { params: { id: '1' }, body: { type: 'single' }, status: 200 },
+      { params: { id: '3' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'DELETE /api/ocs/admin/models/:id': {
+    schema: AiDeleteResponse,
+    calls: [
+      { params: { id: '3' }, status: 200 },
+      { params: { id: '3' }, status: 404, error: true },
+    ],
+  },
+
+  // ---- OCS administration: users, settings, bank (mock/ocsAdmin.ts); order matters: import commit before polls ----
+  'GET /api/ocs/admin/users': {
+    schema: OcsAdminUserListResponse,
+    calls: [{ status: 200 }, { query: { keyword: 'ali', sortBy: 'balance', order: 'ascend' }, status: 200 }, { query: { sortBy: 'x' }, status: 400, error: true }],
+  },
+  'POST /api/ocs/admin/users/:id/adjust': {
+    schema: OcsAdjustBalanceResponse,
+    calls: [
+      { params: { id: '2' }, body: { amount: 10, reason: '补偿' }, status: 200 },
+      { params: { id: '3' }, body: { amount: -1, reason: '扣减' }, status: 409, error: true },
+      { params: { id: '2' }, body: { amount: 5 }, status: 400, error: true },
+      { params: { id: '999' }, body: { amount: 5, reason: '不存在' }, status: 404, error: true },
+    ],
+  },
+  'GET /api/ocs/admin/users/:id/ledger': { schema: OcsAdminLedgerResponse, calls: [{ params: { id: '2' }, status: 200 }] },
+  'GET /api/ocs/admin/settings': { schema: OcsSettingsResponse, calls: [{ status: 200 }] },
+  'PUT /api/ocs/admin/settings': {
+    schema: OcsSettingsResponse,
+    calls: [
+      { body: { bankPrice: 2, freeDaily: 10, fuzzyThreshold: 0.6, ratePerSecond: 10, rateBurst: 20 }, status: 200 },
+      { body: { bankPrice: 2, freeDaily: 10, fuzzyThreshold: 0.1, ratePerSecond: 10, rateBurst: 20 }, status: 400, error: true },
+    ],
+  },
+  'GET /api/ocs/admin/bank/stats': { schema: OcsBankStatsResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/admin/bank/questions': {
+    schema: OcsBankQuestionListResponse,
+    calls: [{ status: 200 }, { query: { keyword: '首都', type: 'single', status: 'verified', sortBy: 'hits' }, status: 200 }, { query: { status: 'x' }, status: 400, error: true }],
+  },
+  'GET /api/ocs/admin/bank/questions/:id': {
+    schema: OcsBankQuestionResponse,
+    calls: [{ params: { id: '1' }, status: 200 }, { params: { id: '999' }, status: 404, error: true }],
+  },
+  'PUT /api/ocs/admin/bank/questions/:id': {
+    schema: OcsBankQuestionResponse,
+    calls: [
+      { params: { id: '1' }, body: { title: '中华人民共和国的首都是？', type: 'single', options: ['上海', '北京'], answer: ['B'] }, status: 200 },
+      { params: { id: '2' }, body: { title: '中华人民共和国的首都是？', type: 'single', options: ['上海', '北京'], answer: ['B'] }, status: 409, error: true },
+      { params: { id: '1' }, body: { title: '', type: 'single', answer: [] }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/bank/questions/:id/status': {
+    schema: OcsBankQuestionResponse,
+    calls: [{ params: { id: '3' }, body: { status: 'verified' }, status: 200 }, { params: { id: '3' }, body: { status: 'x' }, status: 400, error: true }],
+  },
+  'DELETE /api/ocs/admin/bank/questions/:id': {
+    schema: OcsBankQuestionDeleteResponse,
+    calls: [{ params: { id: '4' }, status: 200 }, { params: { id: '4' }, status: 404, error: true }],
+  },
+  'GET /api/ocs/admin/bank/export': {
+    schema: zod.string().min(2),
+    calls: [{ query: { format: 'json' }, status: 200 }, { query: { format: 'csv' }, status: 200 }, { query: { format: 'xml' }, status: 400, error: true }],
+  },
+  'POST /api/ocs/admin/bank/imports': { schema: OcsBankImportPreviewResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/admin/bank/imports/:id/commit': {
+    schema: OcsBankImportJobResponse,
+    calls: [{ params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 }, { params: { id: 'other' }, status: 404, error: true }],
+  },
+  'GET /api/ocs/admin/bank/imports/:id': {
+    schema: OcsBankImportJobResponse,
+    calls: [{ params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 }, { params: { id: 'other' }, status: 404, error: true }],
+  },
 };
 
 function fakeRes() {
@@ -315,6 +568,10 @@ function fakeRes() {
       res.headers[name.toLowerCase()] = value;
     },
     json(body: unknown) {
+      res.body = body;
+    },
+    /** Non-JSON answers (the OCS ledger CSV). */
+    send(body: unknown) {
       res.body = body;
     },
   };
@@ -370,6 +627,17 @@ describe('umi mocks match the contract', () => {
     const audit = AuditListResponse.parse(call('GET /api/user/admin/audit').body);
     expect(audit.data[0].action).toBe('user.delete');
     expect(audit.data[0].targetName).toBe('bob');
+  });
+
+  it('OCS ledger: repeated kind filters, a balance that is the last row, a CSV of the same rows', () => {
+    const all = OcsLedgerListResponse.parse(call('GET /api/ocs/ledger', undefined, {}, { pageSize: '100' }).body);
+    const wallet = OcsWalletResponse.parse(call('GET /api/ocs/wallet').body);
+    expect(all.data[0].balanceAfter).toBe(wallet.data.balance);
+    all.data.slice(1).forEach((older, i) => expect(all.data[i].balanceAfter).toBe(older.balanceAfter + all.data[i].amount));
+    const some = OcsLedgerListResponse.parse(call('GET /api/ocs/ledger', undefined, {}, { pageSize: '100', kind: ['free', 'redeem'] }).body);
+    expect(new Set(some.data.map((l) => l.kind))).toEqual(new Set(['free', 'redeem']));
+    const csv = String(call('GET /api/ocs/ledger.csv', undefined, {}, { kind: ['free', 'redeem'] }).body).trim().split('\r\n');
+    expect(csv).toHaveLength(some.total + 1);
   });
 
   it('throttles repeated failed logins with 429 and Retry-After', () => {

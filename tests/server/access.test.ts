@@ -20,7 +20,7 @@ function concreteUrl(url: string): string {
 test('every /api route declares an access level', () => {
   expect(ctx.app.routeAccess.length).toBeGreaterThan(0);
   for (const r of ctx.app.routeAccess) {
-    expect(['public', 'user', 'admin', 'njit', 'token']).toContain(r.auth);
+    expect(['public', 'user', 'admin', 'njit', 'token', 'ocs-token']).toContain(r.auth);
   }
 });
 
@@ -31,6 +31,7 @@ test('the public routes are exactly the ones meant to be public', () => {
     .sort();
   expect(pub).toEqual([
     'GET /api/health',
+    'GET /api/ocs/userscript.user.js',
     'GET /api/user/avatar/:id',
     'GET /api/user/settings',
     'POST /api/user/login',
@@ -39,7 +40,7 @@ test('the public routes are exactly the ones meant to be public', () => {
 });
 
 test('every non-public route refuses an anonymous caller with 401', async () => {
-  const guarded = ctx.app.routeAccess.filter((r) => r.auth !== 'public' && r.auth !== 'token');
+  const guarded = ctx.app.routeAccess.filter((r) => r.auth !== 'public' && r.auth !== 'token' && r.auth !== 'ocs-token');
   expect(guarded.length).toBeGreaterThan(0);
   for (const r of guarded) {
     const res = await ctx.app.inject({
@@ -58,6 +59,19 @@ test('every token route refuses a caller without a token with 401', async () => 
   for (const r of tokenRoutes) {
     const res = await ctx.app.inject({ method: r.method as 'GET', url: concreteUrl(r.url) });
     expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 401 });
+  }
+});
+
+test('OCS-script routes refuse a caller without a token in the script\'s shape (HTTP 200, code 0)', async () => {
+  const ocsRoutes = ctx.app.routeAccess.filter((r) => r.auth === 'ocs-token' && r.method !== 'OPTIONS');
+  expect(ocsRoutes.length).toBeGreaterThan(0);
+  for (const r of ocsRoutes) {
+    const res = await ctx.app.inject({ method: r.method as 'GET', url: `${concreteUrl(r.url)}?title=x` });
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode, code: res.json().code }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 200,
+      code: 0,
+    });
   }
 });
 

@@ -107,6 +107,7 @@ export async function startTestApp(
   const secrets = SecretBox.fromSecret(crypto.randomBytes(16).toString('hex'));
   const app = await buildApp({ db: tdb.db, config, secrets, clock: extra.clock }, { logger });
   await app.ready();
+  await app.ocs.bank.loaded;
   return {
     app,
     db: tdb.db,

@@ -86,7 +86,7 @@ describe('the shell', () => {
   it('narrows the menu under /OCS and hides OCS 管理 from a non-admin', async () => {
     asUser([]);
     open('/OCS/bill');
-    expect(await screen.findByText('功能建设中', {}, { timeout: 15000 })).toBeInTheDocument();
+    expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
     const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
     expect(sider).not.toBeNull();
     expect(sider).toHaveTextContent('返回首页');
@@ -98,7 +98,7 @@ describe('the shell', () => {
   it('shows the full menu with OCS 管理 to an admin under /OCS', async () => {
     asUser(['admin']);
     open('/OCS/overview');
-    expect(await screen.findByText('功能建设中', {}, { timeout: 15000 })).toBeInTheDocument();
+    expect((await screen.findAllByText('OCS 概览', {}, { timeout: 15000 }))[0]).toBeInTheDocument();
     expect(document.querySelector('.ant-pro-sider')).toHaveTextContent('OCS 管理');
   });
 });

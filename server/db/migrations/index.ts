@@ -7,10 +7,12 @@ import * as m0001 from './0001_accounts';
 import * as m0002 from './0002_user_module';
 import * as m0004 from './0004_ums';
 import * as m0005 from './0005_njit';
+import * as m0006 from './0006_ocs';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_user_module': m0002,
   '0004_ums': m0004,
   '0005_njit': m0005,
+  '0006_ocs': m0006,
 };

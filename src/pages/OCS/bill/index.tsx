@@ -1,2 +1,67 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/**
+ * /OCS/bill: the points ledger, newest first, filtered by kind and calendar days; the CSV export
+ * downloads exactly the rows of the current filter, and the header shows the balance now.
+ */
+import type { LedgerItem, LedgerKind } from '@/contract';
+import { TABLE_PAGINATION } from '@/requestDefaults';
+import { fetchLedger, fetchWallet, ledgerCsvUrl, type LedgerFilter } from '@/services/ocs';
+import { DownloadOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable } from '@ant-design/pro-components';
+import { Link } from '@umijs/max';
+import { useRequest } from 'ahooks';
+import { Button, Empty, Statistic } from 'antd';
+import { useState } from 'react';
+import { ledgerColumns } from './columns';
+
+interface Query {
+  kind?: LedgerKind[];
+  from?: string;
+  to?: string;
+}
+
+export default function BillPage() {
+  const wallet = useRequest(() => fetchWallet({ skipErrorHandler: true }));
+  // The filter the table last asked for: the export must match what the user is looking at.
+  const [filter, setFilter] = useState<LedgerFilter>({});
+
+  return (
+    <PageContainer
+      title="账单"
+      content="每一笔积分变动：查询扣费、每日领取、兑换码、管理员调整与退款。"
+      extra={
+        <Statistic
+          title="当前余额"
+          value={wallet.data?.data.balance ?? '-'}
+          suffix="积分"
+          loading={wallet.loading && !wallet.data}
+        />
+      }
+    >
+      <ProTable<LedgerItem, Query>
+        rowKey="id"
+        headerTitle="积分明细"
+        columns={ledgerColumns}
+        request={({ current, pageSize, kind, from, to }) => {
+          setFilter({ kind: kind?.length ? kind : undefined, from, to });
+          return fetchLedger({ current, pageSize, kind: kind?.length ? kind : undefined, from, to });
+        }}
+        pagination={TABLE_PAGINATION}
+        search={{ labelWidth: 'auto' }}
+        options={{ density: false, setting: false }}
+        scroll={{ x: 'max-content' }}
+        locale={{
+          emptyText: (
+            <Empty description="没有符合条件的账单">
+              <Link to="/OCS/freeChange">领取每日免费积分</Link>
+            </Empty>
+          ),
+        }}
+        toolBarRender={() => [
+          <Button key="csv" icon={<DownloadOutlined />} href={ledgerCsvUrl(filter)} download>
+            导出 CSV
+          </Button>,
+        ]}
+      />
+    </PageContainer>
+  );
+}

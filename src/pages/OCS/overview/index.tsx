@@ -1,2 +1,34 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/** /OCS/overview: balance and today's numbers, 30 days of queries by outcome, the latest queries, how to start. */
+import { errorMessageOf } from '@/requestErrorConfig';
+import { fetchOcsOverview } from '@/services/ocs';
+import { PageContainer } from '@ant-design/pro-components';
+import { useRequest } from 'ahooks';
+import { Alert, Button, Skeleton, Space } from 'antd';
+import DailyChart from './components/DailyChart';
+import GettingStarted from './components/GettingStarted';
+import RecentQueries from './components/RecentQueries';
+import TodayStats from './components/TodayStats';
+
+export default function OverviewPage() {
+  const { data, error, loading, refresh } = useRequest(() => fetchOcsOverview({ skipErrorHandler: true }));
+  const s = data?.data;
+  return (
+    <PageContainer title="OCS 概览" content="在网课页面用 OCS 脚本自动查题：题库优先，找不到时由 AI 作答，按次扣积分。">
+      <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+        {error && !s && (
+          <Alert
+            type="error"
+            showIcon
+            message={`概览加载失败：${errorMessageOf(error)}`}
+            action={<Button size="small" loading={loading} onClick={refresh}>重试</Button>}
+          />
+        )}
+        {!s && !error && <Skeleton active paragraph={{ rows: 8 }} />}
+        {s && <TodayStats s={s} />}
+        {s && <DailyChart daily={s.daily} />}
+        {s && <RecentQueries recent={s.recent} />}
+        {s && <GettingStarted hasToken={s.hasToken} />}
+      </Space>
+    </PageContainer>
+  );
+}

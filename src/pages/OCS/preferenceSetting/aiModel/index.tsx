@@ -1,2 +1,112 @@
-// Placeholder until this module's issue builds the page.
-export { default } from '@/components/Building';
+/**
+ * /OCS/preferenceSetting/aiModel: which AI model answers (with its price), the answer strategy, and
+ * the daily AI spending cap (enforced by the server).
+ */
+import { OCS_STRATEGIES, OCS_STRATEGY_LABELS, type AiModelOption, type OcsPreferences, type OcsStrategy } from '@/contract';
+import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
+import { fetchAiModelOptions, fetchAiPreferences, saveAiPreferences } from '@/services/ocsAi';
+import { PageContainer } from '@ant-design/pro-components';
+import { useRequest } from 'ahooks';
+import { Alert, Button, Card, Checkbox, Form, InputNumber, Radio, Skeleton, Space, Typography, message } from 'antd';
+import { useState } from 'react';
+
+interface Values {
+  /** 0: automatic (the cheapest enabled model). */
+  modelId: number;
+  strategy: OcsStrategy;
+  unlimited: boolean;
+  dailyAiCap: number | null;
+}
+
+const STRATEGY_HINTS: Record<OcsStrategy, string> = {
+  bank_ai: '先查题库，找不到再让 AI 作答。',
+  bank: '只查题库，从不调用 AI，不会产生 AI 费用。',
+  ai: '每道题都让 AI 作答，即使题库中有答案。',
+};
+
+export default function AiModelPage() {
+  const [form] = Form.useForm<Values>();
+  const models = useRequest<AiModelOption[], []>(() => fetchAiModelOptions({ skipErrorHandler: true }).then((r) => r.data));
+  const prefs = useRequest<OcsPreferences, []>(() => fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data));
+  const [saving, setSaving] = useState(false);
+  const unlimited = Form.useWatch('unlimited', form);
+  const strategy = Form.useWatch('strategy', form);
+
+  const p = prefs.data;
+  const list = models.data;
+  const save = async (v: Values) => {
+    setSaving(true);
+    try {
+      const res = await saveAiPreferences(
+        { modelId: v.modelId || null, strategy: v.strategy, dailyAiCap: v.unlimited ? null : (v.dailyAiCap ?? 0) },
+        { skipErrorHandler: true },
+      );
+      prefs.mutate(res.data);
+      message.success('AI 偏好已保存');
+    } catch (e) {
+      const fields = fieldErrorsOf(e);
+      form.setFields((['modelId', 'strategy', 'dailyAiCap'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      message.error(errorMessageOf(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const failed = models.error ?? prefs.error;
+  const chosenGone = p && list && p.modelId !== null && !list.some((m) => m.id === p.modelId);
+  const cheapest = list && [...list].sort((a, b) => a.price - b.price)[0];
+  return (
+    <PageContainer title="AI 模型" content="选择由哪个模型作答、何时使用 AI，以及每天最多在 AI 上花多少积分。">
+      {failed && <Alert type="error" showIcon message={`加载失败：${errorMessageOf(failed)}`} action={<Button size="small" onClick={() => { models.refresh(); prefs.refresh(); }}>重试</Button>} />}
+      {!failed && (!p || !list) && <Skeleton active paragraph={{ rows: 8 }} />}
+      {p && list && (
+        <Card>
+          <Form<Values>
+            form={form}
+            layout="vertical"
+            onFinish={save}
+            style={{ maxWidth: 640 }}
+            initialValues={{ modelId: p.modelId ?? 0, strategy: p.strategy, unlimited: p.dailyAiCap === null, dailyAiCap: p.dailyAiCap }}
+          >
+            <Form.Item name="strategy" label="答题策略" extra={strategy && STRATEGY_HINTS[strategy]}>
+              <Radio.Group>
+                {OCS_STRATEGIES.map((s) => (
+                  <Radio.Button key={s} value={s}>
+                    {OCS_STRATEGY_LABELS[s]}
+                  </Radio.Button>
+                ))}
+              </Radio.Group>
+            </Form.Item>
+            {list.length === 0 && <Alert style={{ marginBottom: 16 }} type="warning" showIcon message="管理员还没有启用任何 AI 模型，目前只能使用题库作答。" />}
+            {chosenGone && <Alert style={{ marginBottom: 16 }} type="warning" showIcon message="你选择的模型已停用，现在会自动使用最便宜的可用模型。" />}
+            <Form.Item name="modelId" label="AI 模型">
+              <Radio.Group>
+                <Space direction="vertical">
+                  <Radio value={0}>自动（最便宜的可用模型{cheapest ? `，当前为 ${cheapest.displayName}` : ''}）</Radio>
+                  {list.map((m) => (
+                    <Radio key={m.id} value={m.id}>
+                      {m.displayName} <Typography.Text type="secondary">— {m.price} 积分/题</Typography.Text>
+                    </Radio>
+                  ))}
+                </Space>
+              </Radio.Group>
+            </Form.Item>
+            <Form.Item label="每日 AI 消费上限" extra={`今日已在 AI 上花费 ${p.todayAiSpent} 积分。达到上限后当天不再调用 AI，也不扣费。`}>
+              <Space>
+                <Form.Item name="unlimited" valuePropName="checked" noStyle>
+                  <Checkbox>不限</Checkbox>
+                </Form.Item>
+                <Form.Item name="dailyAiCap" noStyle rules={[{ required: !unlimited, message: '请输入每日上限' }]}>
+                  <InputNumber aria-label="每日上限" min={0} precision={0} disabled={unlimited} suffix="积分" placeholder="例如 50" />
+                </Form.Item>
+              </Space>
+            </Form.Item>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              保存
+            </Button>
+          </Form>
+        </Card>
+      )}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * `npm run bench:ocs`: the OCS query API against a large synthetic bank on the embedded database.
+ *
+ * 1. Generates BENCH_QUESTIONS questions (default 1,000,000) and loads them into a fresh PGlite data
+ *    directory through the bank's own upsert (timed), with a bench user, token and balance.
+ * 2. Starts the server the way `npm start` does (bench/ocs/server.ts adds only the raw-lookup probe).
+ * 3. autocannon, BENCH_CONNECTIONS (50) connections, BENCH_SECONDS (10) per workload: /api/health
+ *    (framework ceiling), the raw hash lookup (database ceiling), exact hits, perturbed hits (fuzzy
+ *    path: cut-off titles and reworded ones) and misses (near misses and unrelated questions).
+ * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
+ *
+ * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '../../server/db/database';
+import { prepareQuestion, upsertQuestions, type PreparedQuestion } from '../../server/modules/ocs/bank';
+import { normalizeTitle, titleHash } from '../../server/modules/ocs/normalize';
+import { writeSettings } from '../../server/modules/ocs/settings';
+import { credit } from '../../server/modules/ocs/wallet';
+import { createUser } from '../../server/modules/user/service';
+import { createToken } from '../../server/modules/user/tokens';
+import { spawnServer } from '../../tests/server/process';
+import { expectedAnswer } from './quality';
+import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
+
+const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SEED = 20261122;
+
+interface Load {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+}
+
+async function load(dataDir: string): Promise<{ token: string; seconds: number; sample: SyntheticQuestion[] }> {
+  const database = await openDatabase({ pgDataDir: path.join(dataDir, 'pgdata') });
+  const sample: SyntheticQuestion[] = [];
+  let seconds = 0;
+  try {
+    await migrateToLatest(database.db);
+    const have = Number((await sql<{ n: number }>`select count(*) as n from ocs_questions`.execute(database.db)).rows[0]!.n);
+    const t0 = performance.now();
+    let batch: PreparedQuestion[] = [];
+    let i = 0;
+    for (const q of generateQuestions(N, SEED)) {
+      // Every 20th question is kept to build the query workloads.
+      if (i++ % 20 === 0) sample.push(q);
+      if (have >= N) continue;
+      const p = prepareQuestion(q);
+      if ('error' in p) throw new Error(`generated question rejected: ${p.error}`);
+      batch.push(p);
+      if (batch.length === 10_000) {
+        await upsertQuestions(database.db, batch, 'import');
+        batch = [];
+        if (i % 100_000 === 0) process.stdout.write(`  loaded ${i.toLocaleString()}\n`);
+      }
+    }
+    if (batch.length) await upsertQuestions(database.db, batch, 'import');
+    seconds = (performance.now() - t0) / 1000;
+    if (have >= N) seconds = 0;
+    const user = await createUser(database.db, { username: `bench${Date.now() % 1e8}`, password: 'bench-password-123' });
+    const token = (await createToken(database.db, user.id, { name: 'bench', scopes: ['ocs:query'], expiresInDays: null })).token;
+    await credit(database.db, user.id, 'topup', 1_000_000_000, 'bench');
+    // The per-token limit (10/s) would stop a load test at once.
+    await writeSettings(database.db, { ratePerSecond: 1000, rateBurst: 10_000 });
+    return { token, seconds, sample };
+  } finally {
+    await database.close();
+  }
+}
+
+async function cannon(url: string, name: string, paths: string[], duration: number): Promise<Load> {
+  let i = 0;
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+function queryPath(token: string, title: string, type: string, options: string[]): string {
+  return `/api/ocs/query?${new URLSearchParams({ token, title, type, options: options.join('\n') })}`;
+}
+
+async function main() {
+  const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-ocs-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  console.log(`OCS bench: ${N.toLocaleString()} questions in ${dataDir}`);
+  const { token, seconds, sample } = await load(dataDir);
+  console.log(seconds ? `load: ${seconds.toFixed(1)} s (${Math.round(N / seconds).toLocaleString()} questions/s)` : 'load: reused');
+
+  const t0 = performance.now();
+  const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'bench-admin-password', UMS_WORKER: 'false' }, [
+    '--import',
+    'tsx',
+    path.join(__dirname, 'server.ts'),
+  ]);
+  const { url, proc } = await server.ready;
+  const listenSeconds = (performance.now() - t0) / 1000;
+  // The fuzzy index loads in the background after listening.
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      const out = server.stdout.join('');
+      if (out.includes('ocs fuzzy index loaded')) resolve();
+      else if (out.includes('ocs fuzzy index not loaded')) reject(new Error('index load failed'));
+      else setTimeout(check, 200);
+    };
+    check();
+  });
+  const startSeconds = (performance.now() - t0) / 1000;
+  proc.stdout!.removeAllListeners('data');
+  proc.stdout!.resume();
+  const rssStart = rssOf(proc.pid!);
+  try {
+    // Half the sample for exact hits (distinct questions, so each is really charged), half for the rest.
+    const half = Math.floor(sample.length / 2);
+    const exact = sample.slice(0, half).map((q) => queryPath(token, q.title, q.type, toOcsOptions(q.options)));
+    const pool = sample.slice(half);
+    const fuzzySet = [
+      ...buildPerturbationSet(pool, Math.min(600, Math.floor(pool.length / 4)), 3).filter((x) => x.kind === 'truncate' || x.kind === 'typo'),
+    ];
+    const missSet = buildPerturbationSet(pool, Math.min(300, Math.floor(pool.length / 8)), 4).filter((x) => x.query.expect === 'miss');
+    const fuzzy = fuzzySet.map((x) => queryPath(token, x.query.title, x.query.type, x.query.options));
+    const miss = missSet.map((x) => queryPath(token, x.query.title, x.query.type, x.query.options));
+    const raw = sample.map((q) => `/bench/raw-lookup?h=${titleHash(normalizeTitle(q.title))}`);
+
+    // Recall and wrong answers of the fuzzy and miss workloads, one request at a time.
+    let right = 0;
+    let wrong = 0;
+    let none = 0;
+    for (const x of [...fuzzySet, ...missSet]) {
+      const res = (await (await fetch(url + queryPath(token, x.query.title, x.query.type, x.query.options))).json()) as {
+        code: number;
+        answer?: string;
+      };
+      const want = expectedAnswer(x.source, x.query);
+      if (res.code !== 1) {
+        if (want === null) right++;
+        else none++;
+      } else if (res.answer === want) right++;
+      else wrong++;
+    }
+
+    const loads: Load[] = [];
+    for (const [name, paths] of [
+      ['GET /api/health', ['/api/health']],
+      ['raw lookup by hash (probe)', raw],
+      ['exact hits (token, lookup, charge)', exact],
+      ['perturbed hits (fuzzy)', fuzzy],
+      ['misses', miss],
+    ] as Array<[string, string[]]>) {
+      await cannon(url, name, paths, 2); // warm-up
+      loads.push(await cannon(url, name, paths, SECONDS));
+    }
+    const rssEnd = rssOf(proc.pid!);
+    const [health, rawLoad] = [loads[0]!, loads[1]!];
+    console.log(
+      [
+        '',
+        `OCS query bench — ${N.toLocaleString()} questions, ${CONNECTIONS} connections, ${SECONDS} s per workload, ${os.cpus().length} CPUs`,
+        `server listening after ${listenSeconds.toFixed(1)} s, fuzzy index loaded after ${startSeconds.toFixed(1)} s; RSS after start ${(rssStart / 2 ** 20).toFixed(0)} MiB, after the loads ${(rssEnd / 2 ** 20).toFixed(0)} MiB`,
+        `fuzzy + miss correctness over HTTP: ${fuzzySet.length} perturbed hits + ${missSet.length} near misses → right ${right}, wrong ${wrong}, no answer ${none}` +
+          ` (fuzzy recall ${((100 * (fuzzySet.length - none)) / Math.max(1, fuzzySet.length)).toFixed(1)}%)`,
+        '',
+        '| workload | req/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | errors/non-2xx |',
+        '|---|---|---|---|---|---|---|',
+        ...loads.map(
+          (l) =>
+            `| ${l.name} | ${Math.round(l.rps)} | ${l.p50} | ${l.p99} | ${(l.rps / health.rps).toFixed(3)} | ${(l.rps / rawLoad.rps).toFixed(2)} | ${l.errors}/${l.non2xx} |`,
+        ),
+      ].join('\n'),
+    );
+  } finally {
+    proc.kill('SIGTERM');
+    await server.exited;
+    if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,152 @@
+/**
+ * The AI behind the bank (OcsService's AiAnswerer): picks the user's model, refuses before paying a
+ * provider when the user's daily AI cap or balance would not cover the answer, asks the model, parses
+ * the reply and keeps the answer in the bank (ai, unverified) so the next identical question is a bank
+ * hit. Identical questions in flight share one provider call, whoever asks. Charging is OcsService's.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/schema';
+import type { SecretBox } from '../../../lib/secretbox';
+import { formatAnswer, type StoredAnswer } from '../answer';
+import { prepareQuestion, upsertQuestions, type BankIndexSync } from '../bank';
+import { cleanTitle } from '../normalize';
+import type { AiAnswerer, AiOutcome, Question } from '../query';
+import { getBalance } from '../wallet';
+import { callModel } from './client';
+import { parseAiReply } from './parse';
+import { todayAiSpent, type PreferencesCache } from './preferences';
+import { callableModel, type CallableModel } from './providers';
+import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from './prompt';
+
+export interface AnswererDeps {
+  db: Kysely<DB>;
+  secrets: SecretBox;
+  bank: BankIndexSync;
+  preferences: PreferencesCache;
+  log: FastifyBaseLogger;
+  /** PORTAL_TZ: what "today" means for the daily cap. */
+  tz: string;
+}
+
+type Flight =
+  | { ok: true; answer: string; stored: StoredAnswer | null; questionId: number | null }
+  | { ok: false; msg: string };
+
+const NO_MODEL = '当前没有可用的 AI 模型';
+
+export class OcsAiAnswerer implements AiAnswerer {
+  private readonly inflight = new Map<string, Promise<Flight>>();
+  /** Provider calls started, and callers that waited on a call already under way. */
+  readonly stats = { calls: 0, joined: 0 };
+
+  constructor(private readonly deps: AnswererDeps) {}
+
+  async answer(userId: number, q: Question): Promise<AiOutcome> {
+    const { db, tz } = this.deps;
+    const prefs = await this.deps.preferences.get(userId);
+    let model: CallableModel | null;
+    try {
+      model = await this.pickModel(prefs.modelId);
+    } catch (err) {
+      // Most likely PORTAL_SECRET changed since the key was stored.
+      this.deps.log.error({ err: { message: (err as Error).message } }, 'ocs ai model unusable');
+      return { ok: false, outcome: 'error', msg: 'AI 服务配置有误，请联系管理员（未扣费）' };
+    }
+    if (!model) {
+      return { ok: false, outcome: 'miss', msg: prefs.strategy === 'ai' ? NO_MODEL : `题库中未找到该题，且${NO_MODEL}` };
+    }
+    const modelId = model.id;
+    if (prefs.dailyAiCap !== null) {
+      const spent = await todayAiSpent(db, userId, tz);
+      if (spent + model.price > prefs.dailyAiCap) {
+        const msg = `今日 AI 消费已达上限（已用 ${spent} 积分，上限 ${prefs.dailyAiCap} 积分，本题需要 ${model.price} 积分），未扣费。可在「AI 模型」偏好中调整每日上限`;
+        return { ok: false, outcome: 'error', msg, modelId };
+      }
+    }
+    if (model.price > 0) {
+      const balance = await getBalance(db, userId);
+      if (balance < model.price) {
+        const msg = `余额不足：当前 ${balance} 积分，本题需要 ${model.price} 积分。请到「免费领取」领取积分或使用兑换码`;
+        return { ok: false, outcome: 'no_balance', msg, modelId };
+      }
+    }
+
+    const r = await this.flight(model, q, prefs.promptTemplate);
+    if (!r.ok) return { ok: false, outcome: 'error', msg: r.msg, modelId };
+    // A joiner's options may be ordered or spelled differently from the first caller's.
+    const answer = (r.stored && formatAnswer(r.stored, q.type, q.options)) ?? r.answer;
+    return { ok: true, answer, question: cleanTitle(q.title) || q.title, price: model.price, modelId, questionId: r.questionId };
+  }
+
+  /** The user's model while it is enabled, else the cheapest enabled one. */
+  private async pickModel(modelId: number | null): Promise<CallableModel | null> {
+    const { db, secrets } = this.deps;
+    const chosen = modelId === null ? null : await callableModel(db, secrets, { id: modelId });
+    return chosen?.enabled ? chosen : callableModel(db, secrets, 'cheapest');
+  }
+
+  private flight(model: CallableModel, q: Question, template: string | null): Promise<Flight> {
+    const key = `${q.key}:${model.id}`;
+    const running = this.inflight.get(key);
+    if (running) {
+      this.stats.joined++;
+      return running;
+    }
+    const run = this.call(model, q, template).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, run);
+    return run;
+  }
+
+  private async call(model: CallableModel, q: Question, template: string | null): Promise<Flight> {
+    this.stats.calls++;
+    const prompt = renderPrompt(template ?? DEFAULT_PROMPT_TEMPLATES[q.type], q);
+    const reply = await callModel(model.config, prompt);
+    if (!reply.ok) {
+      this.warn(model, reply.kind, reply.status ?? null, reply.latencyMs);
+      return { ok: false, msg: reply.message };
+    }
+    const parsed = parseAiReply(reply.text, q);
+    if ('error' in parsed) {
+      this.warn(model, 'unparseable', null, reply.latencyMs);
+      return { ok: false, msg: `${parsed.error}，未扣费` };
+    }
+    try {
+      const kept = await this.store(q, parsed.answer);
+      return { ok: true, answer: parsed.answer, stored: kept.stored, questionId: kept.questionId };
+    } catch (err) {
+      // The answer is good even if the bank could not keep it.
+      this.deps.log.error({ err }, 'ocs ai answer not stored');
+      return { ok: true, answer: parsed.answer, stored: null, questionId: null };
+    }
+  }
+
+  private warn(model: CallableModel, kind: string, status: number | null, latencyMs: number): void {
+    this.deps.log.warn({ provider: model.providerName, model: model.config.model, kind, status, latencyMs }, 'ocs ai call failed');
+  }
+
+  /**
+   * Into the bank as ai/unverified, unless a row for the same question is imported, manual or
+   * verified (people beat models), or was marked wrong with this very answer.
+   */
+  private async store(q: Question, answer: string): Promise<{ stored: StoredAnswer | null; questionId: number | null }> {
+    const p = prepareQuestion({ title: q.title, type: q.type, options: q.options, answer: [answer] });
+    if ('error' in p) return { stored: null, questionId: null };
+    const stored: StoredAnswer = { type: p.type, options: p.options, answer: p.answer };
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('ocs_questions')
+        .select(['source', 'status', 'answer'])
+        .where('title_hash', '=', p.title_hash)
+        .where('type', '=', p.type)
+        .where('options_hash', '=', p.options_hash)
+        .forUpdate()
+        .executeTakeFirst();
+      if (existing && (existing.source !== 'ai' || existing.status === 'verified')) return null;
+      if (existing?.status === 'wrong' && JSON.stringify(existing.answer) === JSON.stringify(p.answer)) return null;
+      return (await upsertQuestions(trx, [p], 'ai', 'unverified')).rows[0] ?? null;
+    });
+    if (row) this.deps.bank.index.add(row.id, row.norm_title);
+    return { stored, questionId: row?.id ?? null };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * OCS HTTP shapes: the OCS-script query API (whose shape is fixed by the script), the wallet and its
+ * bills, the user's query history and overview, and the question bank's import and administration.
+ */
+import { z } from 'zod';
+import { ok, page, PageQuery } from './common';
+
+const Iso = z.string(); // ISO-8601 timestamps (UTC) on the wire
+
+export const OCS_TITLE_MAX = 2000;
+export const OCS_OPTIONS_MAX = 26;
+
+export const OCS_TYPES = ['single', 'multiple', 'judgement', 'completion'] as const;
+export const OcsType = z.enum(OCS_TYPES);
+export type OcsType = z.infer<typeof OcsType>;
+export const OCS_TYPE_LABELS: Record<OcsType | 'any', string> = {
+  single: '单选题',
+  multiple: '多选题',
+  judgement: '判断题',
+  completion: '填空题',
+  any: '不限',
+};
+
+/** What the OCS script sends (query string, JSON or form); anything else becomes `{code: 0}`. */
+export const OcsQueryInput = z.object({
+  title: z.string({ error: '缺少题目' }),
+  type: z.string().max(40).optional(),
+  options: z.union([z.string(), z.array(z.string())]).optional(),
+  token: z.string().optional(),
+});
+export type OcsQueryInput = z.infer<typeof OcsQueryInput>;
+
+export const OCS_SOURCES = ['bank', 'ai'] as const;
+export const OcsFound = z.object({
+  code: z.literal(1),
+  question: z.string(),
+  answer: z.string(),
+  source: z.enum(OCS_SOURCES),
+  cost: z.number().int(),
+  balance: z.number().int(),
+});
+export const OcsNotFound = z.object({ code: z.literal(0), msg: z.string() });
+export const OcsQueryResult = z.union([OcsFound, OcsNotFound]);
+export type OcsQueryResult = z.infer<typeof OcsQueryResult>;
+
+/** The portal's own ask form (askQuestion page). */
+export const AskBody = z.object({
+  title: z.string().trim().min(1, '请输入题目').max(OCS_TITLE_MAX, `题目不能超过 ${OCS_TITLE_MAX} 个字符`),
+  type: z.enum([...OCS_TYPES, 'any']).default('any'),
+  options: z.array(z.string().max(500, '选项不能超过 500 个字符')).max(OCS_OPTIONS_MAX, `选项不能超过 ${OCS_OPTIONS_MAX} 个`).default([]),
+});
+export type AskBody = z.input<typeof AskBody>;
+export const AskResponse = ok(OcsQueryResult);
+
+export const OCS_OUTCOMES = ['bank', 'ai', 'cache', 'miss', 'no_balance', 'error'] as const;
+export const OcsOutcome = z.enum(OCS_OUTCOMES);
+export type OcsOutcome = z.infer<typeof OcsOutcome>;
+export const OCS_OUTCOME_LABELS: Record<OcsOutcome, string> = {
+  bank: '题库命中',
+  ai: 'AI 作答',
+  cache: '缓存（未扣费）',
+  miss: '未找到',
+  no_balance: '余额不足',
+  error: '出错',
+};
+
+export const QueryLogItem = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  type: z.string(),
+  outcome: OcsOutcome,
+  answer: z.string().nullable(),
+  cost: z.number().int(),
+  message: z.string().nullable(),
+  createdAt: Iso,
+});
+export type QueryLogItem = z.infer<typeof QueryLogItem>;
+export const QueryListQuery = PageQuery.extend({ outcome: OcsOutcome.optional() });
+export type QueryListQuery = z.input<typeof QueryListQuery>;
+export const QueryListResponse = page(QueryLogItem);
+
+export const OcsDaily = z.object({
+  day: z.string(),
+  bank: z.number().int(),
+  ai: z.number().int(),
+  miss: z.number().int(),
+});
+export const OcsOverview = z.object({
+  balance: z.number().int(),
+  price: z.number().int(),
+  today: z.object({
+    queries: z.number().int(),
+    answered: z.number().int(),
+    hitRate: z.number(),
+    spent: z.number().int(),
+  }),
+  daily: z.array(OcsDaily),
+  recent: z.array(QueryLogItem),
+  hasToken: z.boolean(),
+});
+export type OcsOverview = z.infer<typeof OcsOverview>;
+export const OcsOverviewResponse = ok(OcsOverview);
+
+export const WalletResponse = ok(z.object({ balance: z.number().int(), price: z.number().int() }));
+
+export const LEDGER_KINDS = ['charge', 'topup', 'free', 'redeem', 'adjust', 'refund'] as const;
+export const LedgerKind = z.enum(LEDGER_KINDS);
+export type LedgerKind = z.infer<typeof LedgerKind>;
+export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
+  charge: '扣费',
+  topup: '充值',
+  free: '免费领取',
+  redeem: '兑换码',
+  adjust: '管理员调整',
+  refund: '退款',
+};
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD');
+export const LedgerQuery = PageQuery.extend({
+  kind: z.union([LedgerKind, z.array(LedgerKind)]).optional(),
+  from: Day.optional(),
+  to: Day.optional(),
+});
+export type LedgerQuery = z.input<typeof LedgerQuery>;
+export const LedgerItem = z.object({
+  id: z.number().int(),
+  kind: LedgerKind,
+  amount: z.number().int(),
+  balanceAfter: z.number().int(),
+  memo: z.string(),
+  createdAt: Iso,
+});
+export type LedgerItem = z.infer<typeof LedgerItem>;
+export const LedgerListResponse = page(LedgerItem);
+
+// --- Question bank (administrators) ---
+
+export const OCS_BANK_MAX_BYTES = 50 * 1024 * 1024;
+
+export const BankImportIssue = z.object({ row: z.number().int(), message: z.string() });
+export const BankImportPreview = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  total: z.number().int(),
+  valid: z.number().int(),
+  rejected: z.number().int(),
+  /** Valid rows already in the bank (same title, type and options): they will be updated. */
+  existing: z.number().int(),
+  issues: z.array(BankImportIssue),
+  sample: z.array(
+    z.object({ row: z.number().int(), title: z.string(), type: z.string(), options: z.array(z.string()), answer: z.array(z.string()) }),
+  ),
+});
+export type BankImportPreview = z.infer<typeof BankImportPreview>;
+export const BankImportPreviewResponse = ok(BankImportPreview);
+
+export const BankImportJob = z.object({
+  id: z.string(),
+  status: z.enum(['running', 'done', 'failed']),
+  total: z.number().int(),
+  done: z.number().int(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  error: z.string().nullable(),
+});
+export type BankImportJob = z.infer<typeof BankImportJob>;
+export const BankImportJobResponse = ok(BankImportJob);
+export const BankImportIdParams = z.object({ id: z.string().regex(/^[0-9a-f-]{36}$/, '导入编号无效') });

@@ -1,0 +1,124 @@
+/**
+ * OCS configuration: the AnswererWrapper array the OCS userscript reads to use this portal as a
+ * question bank, the subscription route's query string, and the script-info answer for the pages.
+ * Pure (no node or browser APIs): the config page, the mocks and the server build the same JSON.
+ */
+import { z } from 'zod';
+import { ok } from './common';
+
+export const OCS_REQUEST_TYPES = ['GM_xmlhttpRequest', 'fetch'] as const;
+export const OcsRequestType = z.enum(OCS_REQUEST_TYPES);
+export type OcsRequestType = z.infer<typeof OcsRequestType>;
+
+export const OCS_METHODS = ['get', 'post'] as const;
+export const OcsMethod = z.enum(OCS_METHODS);
+export type OcsMethod = z.infer<typeof OcsMethod>;
+
+export const OCS_ANSWERER_NAME = 'Portal 题库';
+
+/**
+ * OCS evaluates this string: its body returns a function of the parsed response that yields
+ * [question, answer]; an undefined answer tells OCS this bank found nothing.
+ */
+export const OCS_HANDLER = 'return (res) => res.code === 1 ? [res.question, res.answer] : [res.msg, undefined]';
+
+/** The shape ocsjs accepts for one question-bank entry (its `AnswererWrapper` interface). */
+export const AnswererWrapper = z.object({
+  name: z.string(),
+  homepage: z.string().optional(),
+  url: z.string(),
+  method: OcsMethod,
+  type: OcsRequestType,
+  contentType: z.enum(['json', 'text']),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Values may hold ${title}, ${type} and ${options}, which OCS fills in per question. */
+  data: z.record(z.string(), z.string()).optional(),
+  handler: z.string(),
+});
+export type AnswererWrapper = z.infer<typeof AnswererWrapper>;
+
+/** GET /api/ocs/config answers the bare array: OCS reads it as is, so no envelope. */
+export const OcsConfigResponse = z.array(AnswererWrapper);
+
+/**
+ * GET /api/ocs/config query string. `token` is what a subscription URL carries; it is optional in the
+ * schema only so that a missing token (or one sent as Bearer) is judged by the auth layer (401),
+ * not by validation (400).
+ */
+export const OcsConfigQuery = z.object({
+  token: z.string().max(200).optional(),
+  type: OcsRequestType.default('GM_xmlhttpRequest'),
+  method: OcsMethod.default('get'),
+});
+export type OcsConfigQuery = z.input<typeof OcsConfigQuery>;
+
+export interface AnswererConfigInput {
+  /** The portal's base URL, no trailing slash. */
+  baseUrl: string;
+  token: string;
+  requestType: OcsRequestType;
+  method: OcsMethod;
+}
+
+export function buildAnswererConfig({ baseUrl, token, requestType, method }: AnswererConfigInput): AnswererWrapper[] {
+  return [
+    {
+      name: OCS_ANSWERER_NAME,
+      homepage: `${baseUrl}/OCS/overview`,
+      url: `${baseUrl}/api/ocs/query`,
+      method,
+      type: requestType,
+      contentType: 'json',
+      data: { title: '${title}', type: '${type}', options: '${options}', token },
+      handler: OCS_HANDLER,
+    },
+  ];
+}
+
+export interface OcsSample {
+  title: string;
+  type: string;
+  options: string;
+}
+
+/**
+ * Substitutes ${title}/${type}/${options} the way OCS does before sending. One pass, so a question
+ * that itself contains "${type}" is sent verbatim rather than expanded again.
+ */
+export function fillTemplate(data: Record<string, string>, sample: OcsSample): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) {
+    out[key] = value.replace(/\$\{(title|type|options)\}/g, (_m, name: keyof OcsSample) => sample[name]);
+  }
+  return out;
+}
+
+/** OCS_HANDLER as code: the pages cannot eval the string (CSP), so they apply the same rule. */
+export function applyOcsHandler(res: unknown): [unknown, unknown] {
+  const r = (res ?? {}) as { code?: unknown; question?: unknown; answer?: unknown; msg?: unknown };
+  return r.code === 1 ? [r.question, r.answer] : [r.msg, undefined];
+}
+
+/** GET /api/ocs/script-info: what the config and download pages show. */
+export const OcsChangelogEntry = z.object({ version: z.string(), date: z.string(), changes: z.array(z.string()) });
+export type OcsChangelogEntry = z.infer<typeof OcsChangelogEntry>;
+
+export const OcsScriptInfo = z.object({
+  /** Public base URL (PUBLIC_URL, or derived from the request), no trailing slash. */
+  baseUrl: z.string(),
+  version: z.string(),
+  /** Newest first. */
+  changelog: z.array(OcsChangelogEntry),
+  userscriptUrl: z.string(),
+  /** Append `?token=…&type=…&method=…` to get an OCS subscription URL. */
+  subscriptionBase: z.string(),
+});
+export type OcsScriptInfo = z.infer<typeof OcsScriptInfo>;
+export const OcsScriptInfoResponse = ok(OcsScriptInfo);
+export type OcsScriptInfoResponse = z.infer<typeof OcsScriptInfoResponse>;
+
+/** The subscription URL OCS can import the configuration from. */
+export function subscriptionUrl(subscriptionBase: string, q: { token: string; type: OcsRequestType; method: OcsMethod }): string {
+  const params = new URLSearchParams({ token: q.token, type: q.type, method: q.method });
+  return `${subscriptionBase}?${params.toString()}`;
+}

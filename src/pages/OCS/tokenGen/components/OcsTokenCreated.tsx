@@ -1,0 +1,41 @@
+/** The new token, shown once, and the way on: generate the OCS config with it. */
+import CopyableSecret from '@/components/CopyableSecret';
+import { formatTime } from '@/components/time';
+import type { CreateTokenAnswer } from '@/services/account';
+import { SettingOutlined } from '@ant-design/icons';
+import { Link } from '@umijs/max';
+import { Button, Descriptions, Result, Space } from 'antd';
+
+interface Props {
+  token: CreateTokenAnswer['data'];
+  onAgain: () => void;
+}
+
+/** Where the config page picks the token up. */
+export const configGenPath = (token: string) => `/OCS/configGen?token=${encodeURIComponent(token)}`;
+
+export default function OcsTokenCreated({ token, onAgain }: Props) {
+  return (
+    <Result
+      status="success"
+      title={`令牌「${token.name}」已生成`}
+      subTitle="下一步：用它生成 OCS 脚本的题库配置。离开本页后将无法再次查看完整令牌。"
+      extra={
+        <Space wrap>
+          <Link to={configGenPath(token.token)}>
+            <Button type="primary" icon={<SettingOutlined />}>
+              用此令牌生成配置
+            </Button>
+          </Link>
+          <Button onClick={onAgain}>再生成一个</Button>
+        </Space>
+      }
+    >
+      <CopyableSecret value={token.token} label="令牌" />
+      <Descriptions column={1} size="small" style={{ marginTop: 16 }}>
+        <Descriptions.Item label="前缀">{token.prefix}</Descriptions.Item>
+        <Descriptions.Item label="过期时间">{formatTime(token.expiresAt, '永不过期')}</Descriptions.Item>
+      </Descriptions>
+    </Result>
+  );
+}

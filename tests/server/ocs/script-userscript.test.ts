@@ -1,0 +1,144 @@
+/**
+ * @jest-environment jsdom
+ *
+ * The generated userscript run in a page, with the script manager's GM_* functions stubbed.
+ */
+import vm from 'node:vm';
+import { buildUserscript } from '../../../server/modules/ocs/userscript';
+
+interface GmRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  data: string;
+  onload(r: { status: number; responseText: string }): void;
+  onerror(): void;
+  ontimeout(): void;
+}
+
+const store = new Map<string, unknown>();
+const requests: GmRequest[] = [];
+const menu: Record<string, () => void> = {};
+const g = globalThis as unknown as Record<string, unknown>;
+
+function install(baseUrl: string) {
+  document.body.innerHTML = '<pre id="q">  1+1 等于几？\nA. 1\n\nB. 2  </pre><textarea id="t">填空：中国的首都是____</textarea>';
+  store.clear();
+  requests.length = 0;
+  g.GM_getValue = (k: string, d: unknown) => (store.has(k) ? store.get(k) : d);
+  g.GM_setValue = (k: string, v: unknown) => store.set(k, v);
+  g.GM_registerMenuCommand = (name: string, fn: () => void) => (menu[name] = fn);
+  g.GM_xmlhttpRequest = (r: GmRequest) => requests.push(r);
+  window.prompt = jest.fn(() => ' pt_secret ');
+  window.alert = jest.fn();
+  // eslint-disable-next-line no-eval
+  (0, eval)(buildUserscript(baseUrl));
+  return document.querySelector('[data-portal-ocs]')!.shadowRoot!;
+}
+
+function select(id: string) {
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById(id)!);
+  const sel = window.getSelection()!;
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+const altQ = () => window.dispatchEvent(new KeyboardEvent('keydown', { altKey: true, code: 'KeyQ', key: 'q', bubbles: true }));
+const panel = (root: ShadowRoot) => root.querySelector('.panel') as HTMLElement;
+
+// Each test installs a fresh copy; the previous copy's window listeners must not answer too.
+const listeners: [string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined][] = [];
+const addEventListener = window.addEventListener.bind(window);
+window.addEventListener = ((type: string, fn: EventListenerOrEventListenerObject, opts?: boolean | AddEventListenerOptions) => {
+  listeners.push([type, fn, opts]);
+  addEventListener(type, fn, opts);
+}) as typeof window.addEventListener;
+afterEach(() => {
+  document.querySelector('[data-portal-ocs]')?.remove();
+  for (const [type, fn, opts] of listeners.splice(0)) window.removeEventListener(type, fn, opts);
+});
+
+test('Alt+Q asks for the token once, posts the selected question and shows the answer as text', () => {
+  const root = install('https://portal.example.edu');
+  expect(panel(root).hidden).toBe(true);
+  select('q');
+  altQ();
+  expect(window.prompt).toHaveBeenCalledTimes(1);
+  expect(requests).toHaveLength(1);
+  const r = requests[0];
+  expect(r.method).toBe('POST');
+  expect(r.url).toBe('https://portal.example.edu/api/ocs/query');
+  expect(r.headers.Authorization).toBe('Bearer pt_secret');
+  expect(JSON.parse(r.data)).toEqual({ title: '1+1 等于几？', type: '', options: 'A. 1\nB. 2' });
+  expect(panel(root).textContent).toContain('正在查询');
+
+  r.onload({
+    status: 200,
+    responseText: JSON.stringify({ code: 1, question: '1+1 等于几？', answer: '<img src=x onerror=alert(1)>2', source: 'ai', cost: 2, balance: 98 }),
+  });
+  const text = panel(root).textContent!;
+  expect(text).toContain('<img src=x onerror=alert(1)>2');
+  expect(text).toContain('来源：AI · 消耗 2 点 · 余额 98 点');
+  expect(root.querySelector('img')).toBeNull();
+  expect(panel(root).hidden).toBe(false);
+
+  // The token is remembered; the floating button queries the same way.
+  select('q');
+  (root.querySelector('.fab') as HTMLButtonElement).click();
+  expect(window.prompt).toHaveBeenCalledTimes(1);
+  requests[1].onload({ status: 200, responseText: JSON.stringify({ code: 0, msg: '余额不足，请先充值' }) });
+  expect(panel(root).textContent).toContain('余额不足，请先充值');
+
+  window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+  expect(panel(root).hidden).toBe(true);
+});
+
+test('network errors, timeouts, HTTP errors and an empty selection are explained in Chinese', () => {
+  const root = install('https://portal.example.edu');
+  window.getSelection()!.removeAllRanges();
+  altQ();
+  expect(requests).toHaveLength(0);
+  expect(panel(root).textContent).toContain('请先用鼠标选中题目文字');
+
+  select('q');
+  altQ();
+  requests[0].onerror();
+  expect(panel(root).textContent).toContain('网络错误：无法连接 https://portal.example.edu');
+  altQ();
+  requests[1].ontimeout();
+  expect(panel(root).textContent).toContain('请求超时');
+  altQ();
+  requests[2].onload({ status: 502, responseText: '<html>Bad Gateway</html>' });
+  expect(panel(root).textContent).toContain('查询失败（HTTP 502）');
+});
+
+test('the 设置令牌 menu command changes the stored token; text selected in a textarea counts', () => {
+  install('https://portal.example.edu');
+  expect(Object.keys(menu)).toContain('设置令牌');
+  (window.prompt as jest.Mock).mockReturnValue('pt_other');
+  menu['设置令牌']();
+  const t = document.getElementById('t') as HTMLTextAreaElement;
+  t.focus();
+  t.setSelectionRange(0, t.value.length);
+  altQ();
+  expect(requests[0].headers.Authorization).toBe('Bearer pt_other');
+  expect(JSON.parse(requests[0].data).title).toBe('填空：中国的首都是____');
+});
+
+test('a hostile base URL stays a string: no injected metadata, no code run', () => {
+  const hostile = 'https://evil.example/"+alert(1)+"\u2028</script>\n// @grant unsafeWindow\n*/alert(2)//';
+  const text = buildUserscript(hostile);
+  expect(() => new vm.Script(text)).not.toThrow();
+  expect(text).not.toMatch(/^\/\/ @grant\s+unsafeWindow/m);
+  const metaBlock = text.slice(0, text.indexOf('// ==/UserScript==')).trimEnd();
+  expect(metaBlock.split('\n').every((line) => line.startsWith('// '))).toBe(true);
+  const root = install(hostile);
+  expect(window.alert).not.toHaveBeenCalled();
+  select('q');
+  altQ();
+  expect(requests[0].url).toBe(`${hostile}/api/ocs/query`);
+  requests[0].onerror();
+  expect(panel(root).textContent).toContain(hostile);
+  expect(window.alert).not.toHaveBeenCalled();
+});
