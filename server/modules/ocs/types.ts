@@ -1,4 +1,5 @@
 /**
- * Shared OCS vocabulary. The question types are the ones the OCS userscript sends in its `type` field.
+ * Shared OCS vocabulary. The question types are the ones the OCS userscript sends in its `type` field;
+ * the one definition lives with the table that stores them.
  */
-export type OcsType = 'single' | 'multiple' | 'judgement' | 'completion' | 'any';
+export type { OcsQuestionType as OcsType } from '../../db/schema';
