@@ -8,7 +8,10 @@ import { configUmiAlias, createConfig } from '@umijs/max/test';
 export default async () => {
   // testTimeout is a global option in jest 29 (a project-level one only warns), so it
   // is dropped from the project configs and set once below.
-  const { testTimeout: _ignored, ...browserBase } = createConfig({ target: 'browser', jsTransformerOpts: { jsx: 'automatic', supported: { 'dynamic-import': false } } });
+  const { testTimeout: _ignored, ...browserBase } = createConfig({
+    target: 'browser',
+    jsTransformerOpts: { jsx: 'automatic', supported: { 'dynamic-import': false } },
+  });
   const { testTimeout: _ignored2, ...nodeBase } = createConfig({ target: 'node' });
   const ui = await configUmiAlias({
     ...browserBase,

@@ -40,33 +40,135 @@ const daysAgo = (d: number) => new Date(Date.now() - d * 86400000).toISOString()
 function paged<T>(rows: T[], query: Req['query']) {
   const current = Math.max(1, Number(query?.current) || 1);
   const pageSize = Math.min(100, Math.max(1, Number(query?.pageSize) || 10));
-  return { success: true as const, data: rows.slice((current - 1) * pageSize, current * pageSize), total: rows.length, current, pageSize };
+  return {
+    success: true as const,
+    data: rows.slice((current - 1) * pageSize, current * pageSize),
+    total: rows.length,
+    current,
+    pageSize,
+  };
 }
 
 let users: AdminUser[] = [
-  { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin', 'njit'], status: 'active', createdAt: daysAgo(90), lastLoginAt: now(), activeTokens: 1 },
-  { uid: 2, username: 'alice', nickname: '爱丽丝', avatar: null, roles: ['njit'], status: 'active', createdAt: daysAgo(30), lastLoginAt: daysAgo(2), activeTokens: 0 },
-  { uid: 3, username: 'bob', nickname: null, avatar: null, roles: [], status: 'disabled', createdAt: daysAgo(10), lastLoginAt: null, activeTokens: 0 },
+  {
+    uid: 1,
+    username: 'admin',
+    nickname: '管理员',
+    avatar: null,
+    roles: ['admin', 'njit'],
+    status: 'active',
+    createdAt: daysAgo(90),
+    lastLoginAt: now(),
+    activeTokens: 1,
+  },
+  {
+    uid: 2,
+    username: 'alice',
+    nickname: '爱丽丝',
+    avatar: null,
+    roles: ['njit'],
+    status: 'active',
+    createdAt: daysAgo(30),
+    lastLoginAt: daysAgo(2),
+    activeTokens: 0,
+  },
+  {
+    uid: 3,
+    username: 'bob',
+    nickname: null,
+    avatar: null,
+    roles: [],
+    status: 'disabled',
+    createdAt: daysAgo(10),
+    lastLoginAt: null,
+    activeTokens: 0,
+  },
 ];
 let nextUid = 4;
 let avatarVersion = 0;
 
 let sessions: SessionInfo[] = [
-  { id: 1, userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36', ip: '127.0.0.1', createdAt: daysAgo(1), lastSeenAt: now(), expiresAt: daysAgo(-29), persistent: true, current: true },
-  { id: 2, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1', ip: '10.0.0.8', createdAt: daysAgo(5), lastSeenAt: daysAgo(1), expiresAt: daysAgo(-25), persistent: true, current: false },
+  {
+    id: 1,
+    userAgent:
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+    ip: '127.0.0.1',
+    createdAt: daysAgo(1),
+    lastSeenAt: now(),
+    expiresAt: daysAgo(-29),
+    persistent: true,
+    current: true,
+  },
+  {
+    id: 2,
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
+    ip: '10.0.0.8',
+    createdAt: daysAgo(5),
+    lastSeenAt: daysAgo(1),
+    expiresAt: daysAgo(-25),
+    persistent: true,
+    current: false,
+  },
 ];
 
 let tokens: TokenInfo[] = [
-  { id: 1, name: 'OCS 脚本', prefix: 'pt_Demo0001', scopes: ['ocs:query'], createdAt: daysAgo(20), expiresAt: null, lastUsedAt: daysAgo(1), lastUsedIp: '10.0.0.8', revokedAt: null, status: 'active' },
-  { id: 2, name: '旧推送', prefix: 'pt_Demo0002', scopes: ['ums:send'], createdAt: daysAgo(60), expiresAt: daysAgo(30), lastUsedAt: null, lastUsedIp: null, revokedAt: null, status: 'expired' },
+  {
+    id: 1,
+    name: 'OCS 脚本',
+    prefix: 'pt_Demo0001',
+    scopes: ['ocs:query'],
+    createdAt: daysAgo(20),
+    expiresAt: null,
+    lastUsedAt: daysAgo(1),
+    lastUsedIp: '10.0.0.8',
+    revokedAt: null,
+    status: 'active',
+  },
+  {
+    id: 2,
+    name: '旧推送',
+    prefix: 'pt_Demo0002',
+    scopes: ['ums:send'],
+    createdAt: daysAgo(60),
+    expiresAt: daysAgo(30),
+    lastUsedAt: null,
+    lastUsedIp: null,
+    revokedAt: null,
+    status: 'expired',
+  },
 ];
 let nextTokenId = 3;
 
 const audit: AuditEntry[] = [
-  { id: 1, actorId: 1, actorName: 'admin', action: 'user.update', targetType: 'user', targetId: '3', targetName: 'bob', before: { status: 'active' }, after: { status: 'disabled' }, ip: '127.0.0.1', createdAt: daysAgo(3) },
+  {
+    id: 1,
+    actorId: 1,
+    actorName: 'admin',
+    action: 'user.update',
+    targetType: 'user',
+    targetId: '3',
+    targetName: 'bob',
+    before: { status: 'active' },
+    after: { status: 'disabled' },
+    ip: '127.0.0.1',
+    createdAt: daysAgo(3),
+  },
 ];
 function record(action: string, target: AdminUser, before: AuditEntry['before'], after: AuditEntry['after']) {
-  audit.unshift({ id: audit.length + 1, actorId: SELF, actorName: 'admin', action, targetType: 'user', targetId: String(target.uid), targetName: target.username, before, after, ip: '127.0.0.1', createdAt: now() });
+  audit.unshift({
+    id: audit.length + 1,
+    actorId: SELF,
+    actorName: 'admin',
+    action,
+    targetType: 'user',
+    targetId: String(target.uid),
+    targetName: target.username,
+    before,
+    after,
+    ip: '127.0.0.1',
+    createdAt: now(),
+  });
 }
 
 const me = () => users.find((u) => u.uid === SELF)!;
@@ -76,7 +178,11 @@ const profile = () => {
 };
 const byId = (req: Req) => users.find((u) => u.uid === Number(req.params?.id));
 const activeAdmins = () => users.filter((u) => u.status === 'active' && u.roles.includes('admin'));
-const randomSecret = (n: number) => Array.from({ length: n }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'[Math.floor(Math.random() * 57)]).join('');
+const randomSecret = (n: number) =>
+  Array.from(
+    { length: n },
+    () => 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'[Math.floor(Math.random() * 57)],
+  ).join('');
 
 export default {
   'GET /api/user/profile': (_req: Req, res: Res) => {
@@ -101,7 +207,8 @@ export default {
   'POST /api/user/password': (req: Req, res: Res) => {
     const b = parse(ChangePasswordBody, req.body, res);
     if (!b) return;
-    if (b.oldPassword !== 'admin123456') return fail(res, 400, 'WRONG_PASSWORD', '当前密码不正确', { oldPassword: ['当前密码不正确'] });
+    if (b.oldPassword !== 'admin123456')
+      return fail(res, 400, 'WRONG_PASSWORD', '当前密码不正确', { oldPassword: ['当前密码不正确'] });
     const ended = sessions.filter((s) => !s.current).length;
     sessions = sessions.filter((s) => s.current);
     const body: z.infer<typeof ChangePasswordResponse> = { success: true, data: { endedSessions: ended } };
@@ -128,18 +235,30 @@ export default {
 
   'GET /api/user/tokens': (req: Req, res: Res) => {
     const status = req.query?.status;
-    const body: z.infer<typeof TokenListResponse> = paged(tokens.filter((t) => !status || t.status === status), req.query);
+    const body: z.infer<typeof TokenListResponse> = paged(
+      tokens.filter((t) => !status || t.status === status),
+      req.query,
+    );
     res.json(body);
   },
   'POST /api/user/tokens': (req: Req, res: Res) => {
     const b = parse(CreateTokenBody, req.body, res);
     if (!b) return;
     if (tokens.some((t) => t.name === b.name)) return fail(res, 409, 'TOKEN_NAME_TAKEN', '已有同名令牌，请换一个名称');
-    if (tokens.filter((t) => t.status === 'active').length >= 20) return fail(res, 409, 'TOKEN_LIMIT', '最多只能有 20 个有效令牌，请先撤销不用的令牌');
+    if (tokens.filter((t) => t.status === 'active').length >= 20)
+      return fail(res, 409, 'TOKEN_LIMIT', '最多只能有 20 个有效令牌，请先撤销不用的令牌');
     const token = `pt_${randomSecret(8)}_${randomSecret(32)}`;
     const info: TokenInfo = {
-      id: nextTokenId++, name: b.name, prefix: token.slice(0, 11), scopes: b.scopes, createdAt: now(),
-      expiresAt: b.expiresInDays ? daysAgo(-b.expiresInDays) : null, lastUsedAt: null, lastUsedIp: null, revokedAt: null, status: 'active',
+      id: nextTokenId++,
+      name: b.name,
+      prefix: token.slice(0, 11),
+      scopes: b.scopes,
+      createdAt: now(),
+      expiresAt: b.expiresInDays ? daysAgo(-b.expiresInDays) : null,
+      lastUsedAt: null,
+      lastUsedIp: null,
+      revokedAt: null,
+      status: 'active',
     };
     tokens = [info, ...tokens];
     const body: z.infer<typeof CreateTokenResponse> = { success: true, data: { ...info, token } };
@@ -160,7 +279,10 @@ export default {
     const sortBy = q.sortBy === 'lastLoginAt' ? 'lastLoginAt' : 'createdAt';
     const dir = q.order === 'ascend' ? 1 : -1;
     const rows = users
-      .filter((u) => !keyword || u.username.toLowerCase().includes(keyword) || (u.nickname ?? '').toLowerCase().includes(keyword))
+      .filter(
+        (u) =>
+          !keyword || u.username.toLowerCase().includes(keyword) || (u.nickname ?? '').toLowerCase().includes(keyword),
+      )
       .filter((u) => !q.role || u.roles.includes(q.role as never))
       .filter((u) => !q.status || u.status === q.status)
       .sort((a, b) => dir * String(a[sortBy] ?? '').localeCompare(String(b[sortBy] ?? '')));
@@ -173,10 +295,23 @@ export default {
     if (users.some((u) => u.username.toLowerCase() === b.username.toLowerCase())) {
       return fail(res, 409, 'USERNAME_TAKEN', '用户名已被占用', { username: ['用户名已被占用'] });
     }
-    const user: AdminUser = { uid: nextUid++, username: b.username, nickname: b.nickname || null, avatar: null, roles: b.roles, status: 'active', createdAt: now(), lastLoginAt: null, activeTokens: 0 };
+    const user: AdminUser = {
+      uid: nextUid++,
+      username: b.username,
+      nickname: b.nickname || null,
+      avatar: null,
+      roles: b.roles,
+      status: 'active',
+      createdAt: now(),
+      lastLoginAt: null,
+      activeTokens: 0,
+    };
     users = [...users, user];
     record('user.create', user, null, { username: user.username, nickname: user.nickname, roles: user.roles });
-    const body: z.infer<typeof AdminCreateUserResponse> = { success: true, data: { ...user, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) } };
+    const body: z.infer<typeof AdminCreateUserResponse> = {
+      success: true,
+      data: { ...user, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) },
+    };
     res.json(body);
   },
   'GET /api/user/admin/users/:id': (req: Req, res: Res) => {
@@ -194,11 +329,20 @@ export default {
     if (user.uid === SELF && (!next.roles.includes('admin') || next.status !== 'active')) {
       return fail(res, 403, 'SELF_PROTECTED', '不能移除自己的管理员角色或停用自己');
     }
-    const losesAdmin = user.roles.includes('admin') && user.status === 'active' && (!next.roles.includes('admin') || next.status !== 'active');
-    if (losesAdmin && activeAdmins().length <= 1) return fail(res, 409, 'LAST_ADMIN', '这是最后一个有效的管理员，不能移除');
+    const losesAdmin =
+      user.roles.includes('admin') &&
+      user.status === 'active' &&
+      (!next.roles.includes('admin') || next.status !== 'active');
+    if (losesAdmin && activeAdmins().length <= 1)
+      return fail(res, 409, 'LAST_ADMIN', '这是最后一个有效的管理员，不能移除');
     const endedSessions = user.status === 'active' && next.status === 'disabled' ? 1 : 0;
     users = users.map((u) => (u === user ? next : u));
-    record('user.update', user, { nickname: user.nickname, roles: user.roles, status: user.status }, { nickname: next.nickname, roles: next.roles, status: next.status });
+    record(
+      'user.update',
+      user,
+      { nickname: user.nickname, roles: user.roles, status: user.status },
+      { nickname: next.nickname, roles: next.roles, status: next.status },
+    );
     const body: z.infer<typeof AdminUpdateUserResponse> = { success: true, data: { ...next, endedSessions } };
     res.json(body);
   },
@@ -208,15 +352,20 @@ export default {
     const b = parse(AdminResetPasswordBody, req.body, res);
     if (!b) return;
     record('user.reset_password', user, null, { generatedPassword: b.generatePassword });
-    const body: z.infer<typeof AdminResetPasswordResponse> = { success: true, data: { endedSessions: 1, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) } };
+    const body: z.infer<typeof AdminResetPasswordResponse> = {
+      success: true,
+      data: { endedSessions: 1, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) },
+    };
     res.json(body);
   },
   'DELETE /api/user/admin/users/:id': (req: Req, res: Res) => {
     const user = byId(req);
     if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
-    if (req.body?.confirm !== user.username) return fail(res, 400, 'CONFIRM_MISMATCH', '确认的用户名不一致', { confirm: ['请输入该用户的用户名以确认'] });
+    if (req.body?.confirm !== user.username)
+      return fail(res, 400, 'CONFIRM_MISMATCH', '确认的用户名不一致', { confirm: ['请输入该用户的用户名以确认'] });
     if (user.uid === SELF) return fail(res, 403, 'SELF_PROTECTED', '不能删除自己');
-    if (user.roles.includes('admin') && user.status === 'active' && activeAdmins().length <= 1) return fail(res, 409, 'LAST_ADMIN', '这是最后一个有效的管理员，不能删除');
+    if (user.roles.includes('admin') && user.status === 'active' && activeAdmins().length <= 1)
+      return fail(res, 409, 'LAST_ADMIN', '这是最后一个有效的管理员，不能删除');
     users = users.filter((u) => u !== user);
     record('user.delete', user, { username: user.username, roles: user.roles }, null);
     const body: z.infer<typeof AdminDeleteUserResponse> = { success: true };
@@ -224,7 +373,9 @@ export default {
   },
   'GET /api/user/admin/audit': (req: Req, res: Res) => {
     const q = req.query ?? {};
-    const rows = audit.filter((a) => (!q.targetId || a.targetId === q.targetId) && (!q.action || a.action === q.action));
+    const rows = audit.filter(
+      (a) => (!q.targetId || a.targetId === q.targetId) && (!q.action || a.action === q.action),
+    );
     const body: z.infer<typeof AuditListResponse> = paged(rows, q);
     res.json(body);
   },

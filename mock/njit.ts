@@ -24,8 +24,30 @@ import { fail, type Req, type Res } from './_lib/http';
 
 // name, pinyin, initials, college, major, class, grade, status, phone, id
 const PEOPLE: [string, string, string, string, string, string, number, Student['status'], string, string][] = [
-  ['张三', 'zhangsan', 'zs', '计算机工程学院', '软件工程', '软件211', 2021, '在读', '13812341234', '32010220030101123X'],
-  ['张三丰', 'zhangsanfeng', 'zsf', '计算机工程学院', '软件工程', '软件211', 2021, '休学', '13900001111', '320102200302021237'],
+  [
+    '张三',
+    'zhangsan',
+    'zs',
+    '计算机工程学院',
+    '软件工程',
+    '软件211',
+    2021,
+    '在读',
+    '13812341234',
+    '32010220030101123X',
+  ],
+  [
+    '张三丰',
+    'zhangsanfeng',
+    'zsf',
+    '计算机工程学院',
+    '软件工程',
+    '软件211',
+    2021,
+    '休学',
+    '13900001111',
+    '320102200302021237',
+  ],
   ['李四', 'lisi', 'ls', '计算机工程学院', '网络工程', '网络211', 2021, '在读', '15011112222', '320104200304041242'],
   ['王五', 'wangwu', 'ww', '电力工程学院', '电气工程及其自动化', '电气221', 2022, '在读', '18622223333', ''],
   ['赵六', 'zhaoliu', 'zl', '电力工程学院', '电气工程及其自动化', '电气221', 2022, '毕业', '', '320102200405051236'],
@@ -50,8 +72,13 @@ const full = PEOPLE.map(([name, py, ini, college, major, className, grade, statu
   updatedAt: '2025-09-01T02:00:00.000Z',
 }));
 
-const mask = (s: string | null, head: number) => (s ? `${s.slice(0, head)}${'*'.repeat(s.length - head - 4)}${s.slice(-4)}` : null);
-const masked = ({ py: _p, ini: _i, ...s }: (typeof full)[number]): Student => ({ ...s, phone: mask(s.phone, 3), idCard: mask(s.idCard, 4) });
+const mask = (s: string | null, head: number) =>
+  s ? `${s.slice(0, head)}${'*'.repeat(s.length - head - 4)}${s.slice(-4)}` : null;
+const masked = ({ py: _p, ini: _i, ...s }: (typeof full)[number]): Student => ({
+  ...s,
+  phone: mask(s.phone, 3),
+  idCard: mask(s.idCard, 4),
+});
 
 let queriesToday = 3;
 const audit: NjitAuditEntry[] = [];
@@ -87,7 +114,8 @@ export default {
     const q = req.query ?? {};
     const current = Number(q.current ?? 1);
     const pageSize = Number(q.pageSize ?? 10);
-    if (pageSize > NJIT_MAX_PAGE_SIZE) return fail(res, 400, 'VALIDATION_FAILED', `输入有误：每页最多 ${NJIT_MAX_PAGE_SIZE} 条`);
+    if (pageSize > NJIT_MAX_PAGE_SIZE)
+      return fail(res, 400, 'VALIDATION_FAILED', `输入有误：每页最多 ${NJIT_MAX_PAGE_SIZE} 条`);
     if (!CRITERIA.some((k) => q[k]?.trim())) {
       return fail(res, 400, 'BAD_REQUEST', '请至少输入一个查询条件（学号、姓名、学院、专业、班级、年级或状态）');
     }
@@ -104,8 +132,19 @@ export default {
         (!q.status || s.status === q.status),
     );
     const data = hits.slice((current - 1) * pageSize, current * pageSize).map(masked);
-    logAudit('search', { ...q }, data.map((s) => s.id));
-    const body: z.infer<typeof StudentSearchResponse> = { success: true, data, total: hits.length, current, pageSize, capped: false };
+    logAudit(
+      'search',
+      { ...q },
+      data.map((s) => s.id),
+    );
+    const body: z.infer<typeof StudentSearchResponse> = {
+      success: true,
+      data,
+      total: hits.length,
+      current,
+      pageSize,
+      capped: false,
+    };
     res.json(body);
   },
 
@@ -123,7 +162,10 @@ export default {
     const s = full.find((x) => x.id === Number(req.params?.id));
     if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
     logAudit('reveal', { id: s.id, field: parsed.data.field }, [s.id], parsed.data.reason);
-    const body: z.infer<typeof RevealResponse> = { success: true, data: { field: parsed.data.field, value: s[parsed.data.field] } };
+    const body: z.infer<typeof RevealResponse> = {
+      success: true,
+      data: { field: parsed.data.field, value: s[parsed.data.field] },
+    };
     res.json(body);
   },
 
@@ -141,9 +183,9 @@ export default {
 
   'GET /api/njit/overview': (_req: Req, res: Res) => {
     const count = (key: 'college' | 'status' | 'grade') =>
-      [...full.reduce((m, s) => m.set(String(s[key]), (m.get(String(s[key])) ?? 0) + 1), new Map<string, number>())].map(
-        ([name, n]) => ({ name, count: n }),
-      );
+      [
+        ...full.reduce((m, s) => m.set(String(s[key]), (m.get(String(s[key])) ?? 0) + 1), new Map<string, number>()),
+      ].map(([name, n]) => ({ name, count: n }));
     const body: z.infer<typeof NjitOverviewResponse> = {
       success: true,
       data: {
@@ -193,20 +235,37 @@ export default {
     if (req.params?.id !== 'mock-import') return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
     const body: z.infer<typeof ImportCommitResponse> = {
       success: true,
-      data: { ...lastImport, id: 2, fileName: '新生名单.csv', totalRows: 5, inserted: 2, updated: 1, rejected: 2, createdAt: new Date().toISOString() },
+      data: {
+        ...lastImport,
+        id: 2,
+        fileName: '新生名单.csv',
+        totalRows: 5,
+        inserted: 2,
+        updated: 1,
+        rejected: 2,
+        createdAt: new Date().toISOString(),
+      },
     };
     logAudit('import', { fileName: '新生名单.csv' }, []);
     res.json(body);
   },
 
   'GET /api/njit/imports': (_req: Req, res: Res) => {
-    const body: z.infer<typeof ImportListResponse> = { success: true, data: [lastImport], total: 1, current: 1, pageSize: 10 };
+    const body: z.infer<typeof ImportListResponse> = {
+      success: true,
+      data: [lastImport],
+      total: 1,
+      current: 1,
+      pageSize: 10,
+    };
     res.json(body);
   },
 
   'GET /api/njit/audit': (req: Req, res: Res) => {
     const q = req.query ?? {};
-    const rows = audit.filter((a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName));
+    const rows = audit.filter(
+      (a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName),
+    );
     const current = Number(q.current ?? 1);
     const pageSize = Number(q.pageSize ?? 20);
     const body: z.infer<typeof NjitAuditListResponse> = {

@@ -44,20 +44,40 @@ let asks: number[] = [];
 
 function book(kind: LedgerKind, amount: number, memo: string, at: number) {
   balance += amount;
-  ledger.unshift({ id: ledger.length + 1, kind, amount, balanceAfter: balance, memo, createdAt: new Date(at).toISOString() });
+  ledger.unshift({
+    id: ledger.length + 1,
+    kind,
+    amount,
+    balanceAfter: balance,
+    memo,
+    createdAt: new Date(at).toISOString(),
+  });
 }
 
 /** Logs a query and charges for it as the server does: cache hits are free, an empty wallet answers nothing. */
-function record(title: string, type: string, found: { answer: string; source: 'bank' | 'ai' } | null, at: number): QueryLogItem {
-  const cached = found && queries.some((q) => q.title === title && q.cost > 0 && at - Date.parse(q.createdAt) < 10 * 60_000);
+function record(
+  title: string,
+  type: string,
+  found: { answer: string; source: 'bank' | 'ai' } | null,
+  at: number,
+): QueryLogItem {
+  const cached =
+    found && queries.some((q) => q.title === title && q.cost > 0 && at - Date.parse(q.createdAt) < 10 * 60_000);
   let outcome: OcsOutcome = found ? (cached ? 'cache' : found.source) : 'miss';
   if (found && !cached && balance < PRICE) outcome = 'no_balance';
   const cost = outcome === 'bank' || outcome === 'ai' ? PRICE : 0;
   if (cost) book('charge', -cost, title.slice(0, 200), at);
-  const message = outcome === 'miss' ? '题库和 AI 都没有找到答案' : outcome === 'no_balance' ? '余额不足，请先领取或兑换积分' : null;
+  const message =
+    outcome === 'miss' ? '题库和 AI 都没有找到答案' : outcome === 'no_balance' ? '余额不足，请先领取或兑换积分' : null;
   const q: QueryLogItem = {
-    id: queries.length + 1, title, type, outcome, answer: outcome === 'miss' || outcome === 'no_balance' ? null : found!.answer,
-    cost, message, createdAt: new Date(at).toISOString(),
+    id: queries.length + 1,
+    title,
+    type,
+    outcome,
+    answer: outcome === 'miss' || outcome === 'no_balance' ? null : found!.answer,
+    cost,
+    message,
+    createdAt: new Date(at).toISOString(),
   };
   queries.unshift(q);
   return q;
@@ -74,8 +94,15 @@ function seed() {
     for (let i = 0; i < n; i++) {
       const at = Math.min(base + (i + 1) * 11 * 60_000, Date.now() - (n - i) * 60_000);
       const k = (d + i) % 7;
-      if (k < 4) record(BANK[(d + i) % BANK.length].title, BANK[(d + i) % BANK.length].type, { ...BANK[(d + i) % BANK.length], source: 'bank' }, at);
-      else if (k < 6) record(AI_TITLES[(d + i) % AI_TITLES.length], 'single', { answer: 'AI 参考答案', source: 'ai' }, at);
+      if (k < 4)
+        record(
+          BANK[(d + i) % BANK.length].title,
+          BANK[(d + i) % BANK.length].type,
+          { ...BANK[(d + i) % BANK.length], source: 'bank' },
+          at,
+        );
+      else if (k < 6)
+        record(AI_TITLES[(d + i) % AI_TITLES.length], 'single', { answer: 'AI 参考答案', source: 'ai' }, at);
       else record(MISS_TITLES[(d + i) % MISS_TITLES.length], 'completion', null, at);
     }
     if (d === 24) book('refund', 1, 'AI 作答失败，退还扣费', base + 5 * 3600_000);
@@ -84,7 +111,13 @@ function seed() {
 seed();
 
 function pageOf<T>(rows: T[], q: { current: number; pageSize: number }) {
-  return { success: true as const, data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize), total: rows.length, current: q.current, pageSize: q.pageSize };
+  return {
+    success: true as const,
+    data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize),
+    total: rows.length,
+    current: q.current,
+    pageSize: q.pageSize,
+  };
 }
 
 function filteredLedger(req: Req, res: Res) {
@@ -115,8 +148,17 @@ export default {
     const body: z.infer<typeof OcsOverviewResponse> = {
       success: true,
       data: {
-        balance, price: PRICE, daily, recent: queries.slice(0, 10), hasToken: true,
-        today: { queries: ofToday.length, answered, hitRate: ofToday.length ? answered / ofToday.length : 0, spent: ofToday.reduce((s, q) => s + q.cost, 0) },
+        balance,
+        price: PRICE,
+        daily,
+        recent: queries.slice(0, 10),
+        hasToken: true,
+        today: {
+          queries: ofToday.length,
+          answered,
+          hitRate: ofToday.length ? answered / ofToday.length : 0,
+          spent: ofToday.reduce((s, q) => s + q.cost, 0),
+        },
       },
     };
     res.json(body);
@@ -142,7 +184,10 @@ export default {
   'GET /api/ocs/queries': (req: Req, res: Res) => {
     const q = parse(QueryListQuery, req.query ?? {}, res);
     if (!q) return;
-    const body: z.infer<typeof QueryListResponse> = pageOf(queries.filter((x) => !q.outcome || x.outcome === q.outcome), q);
+    const body: z.infer<typeof QueryListResponse> = pageOf(
+      queries.filter((x) => !q.outcome || x.outcome === q.outcome),
+      q,
+    );
     res.json(body);
   },
   'POST /api/ocs/ask': (req: Req, res: Res) => {
@@ -155,11 +200,18 @@ export default {
     const b = parse(AskBody, req.body, res);
     if (!b) return;
     const hit = BANK.find((x) => b.title.includes(x.title.slice(0, 8)) || x.title.includes(b.title));
-    const found = hit ? { answer: hit.answer, source: 'bank' as const } : b.title.includes('找不到') ? null : { answer: b.options[0] ?? 'AI 参考答案', source: 'ai' as const };
+    const found = hit
+      ? { answer: hit.answer, source: 'bank' as const }
+      : b.title.includes('找不到')
+        ? null
+        : { answer: b.options[0] ?? 'AI 参考答案', source: 'ai' as const };
     const q = record(b.title, b.type, found, now);
     const body: z.infer<typeof AskResponse> = {
       success: true,
-      data: q.answer !== null ? { code: 1, question: hit?.title ?? b.title, answer: q.answer, source: found!.source, cost: q.cost, balance } : { code: 0, msg: q.message ?? '没有找到答案' },
+      data:
+        q.answer !== null
+          ? { code: 1, question: hit?.title ?? b.title, answer: q.answer, source: found!.source, cost: q.cost, balance }
+          : { code: 0, msg: q.message ?? '没有找到答案' },
     };
     res.json(body);
   },

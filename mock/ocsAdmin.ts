@@ -24,9 +24,36 @@ const now = Date.now();
 const ago = (min: number) => new Date(now - min * 60_000).toISOString();
 
 const users: OcsAdminUser[] = [
-  { id: 1, username: 'admin', nickname: '管理员', balance: 500, queriesToday: 3, queriesTotal: 120, aiSpend: 40, lastQueryAt: ago(5) },
-  { id: 2, username: 'alice', nickname: '爱丽丝', balance: 18, queriesToday: 12, queriesTotal: 860, aiSpend: 95, lastQueryAt: ago(30) },
-  { id: 3, username: 'bob', nickname: null, balance: 0, queriesToday: 0, queriesTotal: 0, aiSpend: 0, lastQueryAt: null },
+  {
+    id: 1,
+    username: 'admin',
+    nickname: '管理员',
+    balance: 500,
+    queriesToday: 3,
+    queriesTotal: 120,
+    aiSpend: 40,
+    lastQueryAt: ago(5),
+  },
+  {
+    id: 2,
+    username: 'alice',
+    nickname: '爱丽丝',
+    balance: 18,
+    queriesToday: 12,
+    queriesTotal: 860,
+    aiSpend: 95,
+    lastQueryAt: ago(30),
+  },
+  {
+    id: 3,
+    username: 'bob',
+    nickname: null,
+    balance: 0,
+    queriesToday: 0,
+    queriesTotal: 0,
+    aiSpend: 0,
+    lastQueryAt: null,
+  },
 ];
 const ledgers = new Map<number, LedgerItem[]>();
 
@@ -38,15 +65,33 @@ let bank: BankQuestion[] = [
   ['光在真空中的传播速度约为每秒 30 万千米。', 'judgement', [], ['正确'], 'ai', 'unverified', 5],
   ['《史记》的作者是____。', 'completion', [], ['司马迁'], 'manual', 'verified', 0],
   ['TCP 三次握手的第二步发送的报文是', 'single', ['SYN', 'SYN+ACK', 'ACK'], ['ACK'], 'ai', 'wrong', 2],
-].map(([title, type, options, answer, source, status, hitCount], i) => ({
-  id: i + 1, title, type, options, answer, source, status, hitCount, createdAt: ago(10_000 - i), updatedAt: ago(100 - i),
-} as BankQuestion));
+].map(
+  ([title, type, options, answer, source, status, hitCount], i) =>
+    ({
+      id: i + 1,
+      title,
+      type,
+      options,
+      answer,
+      source,
+      status,
+      hitCount,
+      createdAt: ago(10_000 - i),
+      updatedAt: ago(100 - i),
+    }) as BankQuestion,
+);
 
 const jobs = new Map<string, BankImportJob>();
 const PREVIEW_ID = '0e5f2c1a-7b3d-4c8e-9f10-123456789abc';
 
 function pageOf<T>(rows: T[], q: { current: number; pageSize: number }) {
-  return { success: true as const, data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize), total: rows.length, current: q.current, pageSize: q.pageSize };
+  return {
+    success: true as const,
+    data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize),
+    total: rows.length,
+    current: q.current,
+    pageSize: q.pageSize,
+  };
 }
 
 function findQuestion(req: Req, res: Res): BankQuestion | undefined {
@@ -59,9 +104,15 @@ export default {
   'GET /api/ocs/admin/users': (req: Req, res: Res) => {
     const q = parse(OcsAdminUserListQuery, req.query, res);
     if (!q) return;
-    const rows = users.filter((u) => !q.keyword || u.username.includes(q.keyword) || (u.nickname ?? '').includes(q.keyword));
+    const rows = users.filter(
+      (u) => !q.keyword || u.username.includes(q.keyword) || (u.nickname ?? '').includes(q.keyword),
+    );
     const key = q.sortBy === 'balance' ? 'balance' : q.sortBy === 'lastQueryAt' ? 'lastQueryAt' : 'id';
-    rows.sort((a, b) => String(a[key] ?? '').localeCompare(String(b[key] ?? ''), undefined, { numeric: true }) * (q.order === 'ascend' ? 1 : -1));
+    rows.sort(
+      (a, b) =>
+        String(a[key] ?? '').localeCompare(String(b[key] ?? ''), undefined, { numeric: true }) *
+        (q.order === 'ascend' ? 1 : -1),
+    );
     res.json(pageOf(rows, q));
   },
   'POST /api/ocs/admin/users/:id/adjust': (req: Req, res: Res) => {
@@ -72,7 +123,14 @@ export default {
     if (u.balance + b.amount < 0) return fail(res, 409, 'CONFLICT', `余额不足，无法扣减（当前余额 ${u.balance}）`);
     u.balance += b.amount;
     const list = ledgers.get(u.id) ?? [];
-    const item = { id: list.length + 1, kind: 'adjust' as const, amount: b.amount, balanceAfter: u.balance, memo: b.reason, createdAt: new Date().toISOString() };
+    const item = {
+      id: list.length + 1,
+      kind: 'adjust' as const,
+      amount: b.amount,
+      balanceAfter: u.balance,
+      memo: b.reason,
+      createdAt: new Date().toISOString(),
+    };
     ledgers.set(u.id, [item, ...list]);
     res.json({ success: true, data: { balance: u.balance, ledgerId: item.id } });
   },
@@ -95,8 +153,15 @@ export default {
       data: {
         total: bank.length,
         bySource: { import: count('source', 'import'), manual: count('source', 'manual'), ai: count('source', 'ai') },
-        byStatus: { verified: count('status', 'verified'), unverified: count('status', 'unverified'), wrong: count('status', 'wrong') },
-        topHits: [...bank].filter((q) => q.hitCount > 0).sort((a, b) => b.hitCount - a.hitCount).slice(0, 20)
+        byStatus: {
+          verified: count('status', 'verified'),
+          unverified: count('status', 'unverified'),
+          wrong: count('status', 'wrong'),
+        },
+        topHits: [...bank]
+          .filter((q) => q.hitCount > 0)
+          .sort((a, b) => b.hitCount - a.hitCount)
+          .slice(0, 20)
           .map(({ id, title, type, source, status, hitCount }) => ({ id, title, type, source, status, hitCount })),
       },
     });
@@ -104,9 +169,18 @@ export default {
   'GET /api/ocs/admin/bank/questions': (req: Req, res: Res) => {
     const q = parse(BankQuestionListQuery, req.query, res);
     if (!q) return;
-    const rows = bank.filter((b) => (!q.keyword || b.title.includes(q.keyword)) && (!q.type || b.type === q.type) && (!q.source || b.source === q.source) && (!q.status || b.status === q.status));
+    const rows = bank.filter(
+      (b) =>
+        (!q.keyword || b.title.includes(q.keyword)) &&
+        (!q.type || b.type === q.type) &&
+        (!q.source || b.source === q.source) &&
+        (!q.status || b.status === q.status),
+    );
     const key = q.sortBy === 'hits' ? 'hitCount' : 'updatedAt';
-    rows.sort((a, b) => String(a[key]).localeCompare(String(b[key]), undefined, { numeric: true }) * (q.order === 'ascend' ? 1 : -1));
+    rows.sort(
+      (a, b) =>
+        String(a[key]).localeCompare(String(b[key]), undefined, { numeric: true }) * (q.order === 'ascend' ? 1 : -1),
+    );
     res.json(pageOf(rows, q));
   },
   'GET /api/ocs/admin/bank/questions/:id': (req: Req, res: Res) => {
@@ -119,8 +193,16 @@ export default {
     const q = findQuestion(req, res);
     if (!q) return;
     const clash = bank.find((x) => x.id !== q.id && x.title === b.title && x.type === b.type);
-    if (clash) return fail(res, 409, 'CONFLICT', `修改后与已有题目 #${clash.id} 相同（题目、题型、选项一致），请直接编辑那一题或删除其一`);
-    const answer = b.answer.map((a) => (/^[A-Z]$/.test(a) && b.options[a.charCodeAt(0) - 65] ? b.options[a.charCodeAt(0) - 65]! : a));
+    if (clash)
+      return fail(
+        res,
+        409,
+        'CONFLICT',
+        `修改后与已有题目 #${clash.id} 相同（题目、题型、选项一致），请直接编辑那一题或删除其一`,
+      );
+    const answer = b.answer.map((a) =>
+      /^[A-Z]$/.test(a) && b.options[a.charCodeAt(0) - 65] ? b.options[a.charCodeAt(0) - 65]! : a,
+    );
     Object.assign(q, { title: b.title, type: b.type, options: b.options, answer, updatedAt: new Date().toISOString() });
     res.json({ success: true, data: q });
   },
@@ -145,7 +227,9 @@ export default {
     res.setHeader('Content-Disposition', `attachment; filename="ocs-bank.${q.format}"`);
     if (q.format === 'json') {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      return res.send(JSON.stringify(bank.map(({ title, type, options, answer }) => ({ title, type, options, answer }))));
+      return res.send(
+        JSON.stringify(bank.map(({ title, type, options, answer }) => ({ title, type, options, answer }))),
+      );
     }
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     const lines = bank.map((b) => [b.title, b.type, b.options.join('\n'), b.answer.join('#')].map(cell).join(','));
@@ -153,20 +237,41 @@ export default {
   },
   'POST /api/ocs/admin/bank/imports': (_req: Req, res: Res) => {
     const preview: BankImportPreview = {
-      id: PREVIEW_ID, fileName: '题库.csv', total: 5000, valid: 4997, rejected: 3, existing: 1200,
+      id: PREVIEW_ID,
+      fileName: '题库.csv',
+      total: 5000,
+      valid: 4997,
+      rejected: 3,
+      existing: 1200,
       issues: [
         { row: 7, message: '题目为空' },
         { row: 19, message: '答案不在选项中（可写选项字母或选项原文）' },
         { row: 233, message: '判断题答案须为 正确/错误（或 对/错、√/×）' },
       ],
-      sample: [{ row: 2, title: '细胞膜的主要成分是', type: 'single', options: ['脂质和蛋白质', '糖类'], answer: ['脂质和蛋白质'] }],
+      sample: [
+        {
+          row: 2,
+          title: '细胞膜的主要成分是',
+          type: 'single',
+          options: ['脂质和蛋白质', '糖类'],
+          answer: ['脂质和蛋白质'],
+        },
+      ],
     };
     res.json({ success: true, data: preview });
   },
   'POST /api/ocs/admin/bank/imports/:id/commit': (req: Req, res: Res) => {
     const id = req.params?.id ?? '';
     if (id !== PREVIEW_ID) return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
-    const job = jobs.get(id) ?? { id, status: 'running' as const, total: 4997, done: 0, inserted: 0, updated: 0, error: null };
+    const job = jobs.get(id) ?? {
+      id,
+      status: 'running' as const,
+      total: 4997,
+      done: 0,
+      inserted: 0,
+      updated: 0,
+      error: null,
+    };
     jobs.set(id, job);
     res.json({ success: true, data: job });
   },

@@ -16,27 +16,84 @@ import {
   type AiProvider,
   type OcsPreferences,
 } from '../src/contract';
-import { DEFAULT_PROMPT_TEMPLATES, renderPrompt, TEMPLATE_MAX_LENGTH, validateTemplate } from '../server/modules/ocs/ai/prompt';
+import {
+  DEFAULT_PROMPT_TEMPLATES,
+  renderPrompt,
+  TEMPLATE_MAX_LENGTH,
+  validateTemplate,
+} from '../server/modules/ocs/ai/prompt';
 import { fail, parse, type Req, type Res } from './_lib/http';
 
 const now = () => new Date().toISOString();
 const mask = (k: string) => (k.length <= 8 ? '…' : `${k.slice(0, 4)}…${k.slice(-4)}`);
 
 let providers: AiProvider[] = [
-  { id: 1, name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1', apiKeyMasked: 'sk-3…9f2a', modelCount: 2, createdAt: now(), updatedAt: now() },
-  { id: 2, name: '通义千问', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', apiKeyMasked: 'sk-8…c41d', modelCount: 1, createdAt: now(), updatedAt: now() },
+  {
+    id: 1,
+    name: 'DeepSeek',
+    baseURL: 'https://api.deepseek.com/v1',
+    apiKeyMasked: 'sk-3…9f2a',
+    modelCount: 2,
+    createdAt: now(),
+    updatedAt: now(),
+  },
+  {
+    id: 2,
+    name: '通义千问',
+    baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    apiKeyMasked: 'sk-8…c41d',
+    modelCount: 1,
+    createdAt: now(),
+    updatedAt: now(),
+  },
 ];
 let nextProviderId = 3;
 const model = (m: Omit<AiAdminModel, 'createdAt' | 'updatedAt' | 'providerName'>): AiAdminModel => ({
-  ...m, providerName: providers.find((p) => p.id === m.providerId)?.name ?? '', createdAt: now(), updatedAt: now(),
+  ...m,
+  providerName: providers.find((p) => p.id === m.providerId)?.name ?? '',
+  createdAt: now(),
+  updatedAt: now(),
 });
 let models: AiAdminModel[] = [
-  model({ id: 1, providerId: 1, model: 'deepseek-chat', displayName: 'DeepSeek V3', price: 2, enabled: true, timeoutMs: 60_000, maxTokens: null }),
-  model({ id: 2, providerId: 2, model: 'qwen-turbo', displayName: '通义千问 Turbo', price: 1, enabled: true, timeoutMs: 30_000, maxTokens: 512 }),
-  model({ id: 3, providerId: 1, model: 'deepseek-reasoner', displayName: 'DeepSeek R1', price: 5, enabled: false, timeoutMs: 120_000, maxTokens: null }),
+  model({
+    id: 1,
+    providerId: 1,
+    model: 'deepseek-chat',
+    displayName: 'DeepSeek V3',
+    price: 2,
+    enabled: true,
+    timeoutMs: 60_000,
+    maxTokens: null,
+  }),
+  model({
+    id: 2,
+    providerId: 2,
+    model: 'qwen-turbo',
+    displayName: '通义千问 Turbo',
+    price: 1,
+    enabled: true,
+    timeoutMs: 30_000,
+    maxTokens: 512,
+  }),
+  model({
+    id: 3,
+    providerId: 1,
+    model: 'deepseek-reasoner',
+    displayName: 'DeepSeek R1',
+    price: 5,
+    enabled: false,
+    timeoutMs: 120_000,
+    maxTokens: null,
+  }),
 ];
 let nextModelId = 4;
-let prefs: OcsPreferences = { promptTemplate: null, modelId: null, strategy: 'bank_ai', dailyAiCap: null, todayAiSpent: 4 };
+let prefs: OcsPreferences = {
+  promptTemplate: null,
+  modelId: null,
+  strategy: 'bank_ai',
+  dailyAiCap: null,
+  todayAiSpent: 4,
+};
 
 const counted = () => {
   providers = providers.map((p) => ({ ...p, modelCount: models.filter((m) => m.providerId === p.id).length }));
@@ -50,7 +107,11 @@ export default {
   'PUT /api/ocs/preferences': (req: Req, res: Res) => {
     const body = parse(OcsPreferencesBody, req.body, res);
     if (!body) return;
-    const template = body.promptTemplate?.trim() ? body.promptTemplate : body.promptTemplate === undefined ? undefined : null;
+    const template = body.promptTemplate?.trim()
+      ? body.promptTemplate
+      : body.promptTemplate === undefined
+        ? undefined
+        : null;
     const problem = template ? validateTemplate(template) : null;
     if (problem) return fail(res, 400, 'BAD_REQUEST', problem, { promptTemplate: [problem] });
     if (body.modelId != null && !models.some((m) => m.id === body.modelId && m.enabled)) {
@@ -60,7 +121,12 @@ export default {
     res.json({ success: true, data: prefs });
   },
   'GET /api/ocs/models': (_req: Req, res: Res) =>
-    res.json({ success: true, data: models.filter((m) => m.enabled).map(({ id, displayName, model: m, price }) => ({ id, displayName, model: m, price })) }),
+    res.json({
+      success: true,
+      data: models
+        .filter((m) => m.enabled)
+        .map(({ id, displayName, model: m, price }) => ({ id, displayName, model: m, price })),
+    }),
   'GET /api/ocs/prompt-defaults': (_req: Req, res: Res) =>
     res.json({
       success: true,
@@ -88,9 +154,21 @@ export default {
   'POST /api/ocs/admin/providers': (req: Req, res: Res) => {
     const body = parse(AiProviderBody, req.body, res);
     if (!body) return;
-    if (badUrl(body.baseURL)) return fail(res, 400, 'BAD_REQUEST', '接口地址不能包含用户名或密码', { baseURL: ['接口地址不能包含用户名或密码'] });
-    if (providers.some((p) => p.name === body.name)) return fail(res, 409, 'CONFLICT', '服务商名称已存在', { name: ['服务商名称已存在'] });
-    const p: AiProvider = { id: nextProviderId++, name: body.name, baseURL: body.baseURL.replace(/\/+$/, ''), apiKeyMasked: mask(body.apiKey), modelCount: 0, createdAt: now(), updatedAt: now() };
+    if (badUrl(body.baseURL))
+      return fail(res, 400, 'BAD_REQUEST', '接口地址不能包含用户名或密码', {
+        baseURL: ['接口地址不能包含用户名或密码'],
+      });
+    if (providers.some((p) => p.name === body.name))
+      return fail(res, 409, 'CONFLICT', '服务商名称已存在', { name: ['服务商名称已存在'] });
+    const p: AiProvider = {
+      id: nextProviderId++,
+      name: body.name,
+      baseURL: body.baseURL.replace(/\/+$/, ''),
+      apiKeyMasked: mask(body.apiKey),
+      modelCount: 0,
+      createdAt: now(),
+      updatedAt: now(),
+    };
     providers = [...providers, p];
     res.json({ success: true, data: p });
   },
@@ -116,7 +194,8 @@ export default {
   'POST /api/ocs/admin/models': (req: Req, res: Res) => {
     const body = parse(AiModelBody, req.body, res);
     if (!body) return;
-    if (!providers.some((p) => p.id === body.providerId)) return fail(res, 400, 'BAD_REQUEST', '服务商不存在', { providerId: ['服务商不存在'] });
+    if (!providers.some((p) => p.id === body.providerId))
+      return fail(res, 400, 'BAD_REQUEST', '服务商不存在', { providerId: ['服务商不存在'] });
     const m = model({ id: nextModelId++, ...body });
     models = [...models, m];
     counted();
@@ -149,7 +228,14 @@ export default {
     const data =
       m.id === 3
         ? { ok: false, latencyMs: m.timeoutMs, question, raw: null, answer: null, error: 'AI 服务超时，未扣费' }
-        : { ok: true, latencyMs: 812, question, raw: 'B', answer: body.type === 'single' ? '北京' : '正确', error: null };
+        : {
+            ok: true,
+            latencyMs: 812,
+            question,
+            raw: 'B',
+            answer: body.type === 'single' ? '北京' : '正确',
+            error: null,
+          };
     res.json({ success: true, data });
   },
 };

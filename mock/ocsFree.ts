@@ -24,7 +24,8 @@ const FREE_DAILY = 10;
 const DAY_FORMAT = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
 const today = () => DAY_FORMAT.format(new Date());
 /** Next midnight in UTC+8 (Shanghai has no daylight saving). */
-const nextMidnight = () => new Date((Math.floor((Date.now() + 8 * 3600_000) / 86_400_000) + 1) * 86_400_000 - 8 * 3600_000).toISOString();
+const nextMidnight = () =>
+  new Date((Math.floor((Date.now() + 8 * 3600_000) / 86_400_000) + 1) * 86_400_000 - 8 * 3600_000).toISOString();
 
 interface MockCode {
   code: string;
@@ -41,18 +42,37 @@ let claimedDay: string | null = null;
 let failures: number[] = [];
 const batches: MockBatch[] = [];
 
-function addBatch(b: { value: number; count: number; maxUses: number; expiresAt: string | null; note: string }, codes?: string[]): MockBatch {
+function addBatch(
+  b: { value: number; count: number; maxUses: number; expiresAt: string | null; note: string },
+  codes?: string[],
+): MockBatch {
   const id = batches.length + 1;
   const all = codes ?? Array.from({ length: b.count }, generateCode);
   const entry: MockBatch = {
-    batch: { id, note: b.note, value: b.value, maxUses: b.maxUses, codeCount: all.length, expiresAt: b.expiresAt, disabled: false, downloadedAt: null, createdAt: new Date().toISOString() },
+    batch: {
+      id,
+      note: b.note,
+      value: b.value,
+      maxUses: b.maxUses,
+      codeCount: all.length,
+      expiresAt: b.expiresAt,
+      disabled: false,
+      downloadedAt: null,
+      createdAt: new Date().toISOString(),
+    },
     codes: all.map((code) => ({ code, uses: 0, users: new Set() })),
   };
   batches.unshift(entry);
   return entry;
 }
 addBatch({ value: 50, count: 3, maxUses: 1, expiresAt: null, note: '开学活动' });
-addBatch({ value: 20, count: 2, maxUses: 5, expiresAt: new Date(Date.now() - 86_400_000).toISOString(), note: '上学期活动' }).batch.downloadedAt = new Date().toISOString();
+addBatch({
+  value: 20,
+  count: 2,
+  maxUses: 5,
+  expiresAt: new Date(Date.now() - 86_400_000).toISOString(),
+  note: '上学期活动',
+}).batch.downloadedAt = new Date().toISOString();
 addBatch({ value: 100, count: 1, maxUses: 1000, expiresAt: null, note: '开发演示' }, [canonicalCode(DEMO_CODE)]);
 
 function view({ batch, codes }: MockBatch): RedeemBatch {
@@ -72,8 +92,13 @@ export default {
     const body: z.infer<typeof FreeStatusResponse> = {
       success: true,
       data: {
-        amount: FREE_DAILY, enabled: true, claimedToday: claimed, claimedAmount: claimed ? FREE_DAILY : null,
-        nextClaimAt: nextMidnight(), serverTime: new Date().toISOString(), balance,
+        amount: FREE_DAILY,
+        enabled: true,
+        claimedToday: claimed,
+        claimedAmount: claimed ? FREE_DAILY : null,
+        nextClaimAt: nextMidnight(),
+        serverTime: new Date().toISOString(),
+        balance,
       },
     };
     res.json(body);
@@ -82,7 +107,10 @@ export default {
     if (claimedDay === today()) return fail(res, 409, 'CONFLICT', '今天已经领取过了，明天再来吧');
     claimedDay = today();
     balance += FREE_DAILY;
-    const body: z.infer<typeof FreeClaimResponse> = { success: true, data: { amount: FREE_DAILY, balance, nextClaimAt: nextMidnight() } };
+    const body: z.infer<typeof FreeClaimResponse> = {
+      success: true,
+      data: { amount: FREE_DAILY, balance, nextClaimAt: nextMidnight() },
+    };
     res.json(body);
   },
   'POST /api/ocs/redeem': (req: Req, res: Res) => {
@@ -118,7 +146,11 @@ export default {
     if (!q) return;
     const rows = batches.map(view);
     const body: z.infer<typeof RedeemBatchListResponse> = {
-      success: true, data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize), total: rows.length, current: q.current, pageSize: q.pageSize,
+      success: true,
+      data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize),
+      total: rows.length,
+      current: q.current,
+      pageSize: q.pageSize,
     };
     res.json(body);
   },
@@ -128,13 +160,17 @@ export default {
     if (b.expiresAt && Date.parse(b.expiresAt) <= Date.now()) {
       return fail(res, 400, 'BAD_REQUEST', '过期时间必须晚于现在', { expiresAt: ['过期时间必须晚于现在'] });
     }
-    const body: z.infer<typeof RedeemBatchResponse> = { success: true, data: view(addBatch({ ...b, expiresAt: b.expiresAt ?? null })) };
+    const body: z.infer<typeof RedeemBatchResponse> = {
+      success: true,
+      data: view(addBatch({ ...b, expiresAt: b.expiresAt ?? null })),
+    };
     res.json(body);
   },
   'GET /api/ocs/admin/redeem-batches/:id/codes.csv': (req: Req, res: Res & { send(body: string): void }) => {
     const entry = byId(req.params?.id);
     if (!entry) return fail(res, 404, 'NOT_FOUND', '兑换码批次不存在');
-    if (entry.batch.downloadedAt) return fail(res, 410, 'GONE', '该批次的兑换码已经下载过一次，服务器不再保存兑换码明文，无法再次下载');
+    if (entry.batch.downloadedAt)
+      return fail(res, 410, 'GONE', '该批次的兑换码已经下载过一次，服务器不再保存兑换码明文，无法再次下载');
     entry.batch.downloadedAt = new Date().toISOString();
     const { value, maxUses, expiresAt, note } = entry.batch;
     const lines = entry.codes.map((c) => [formatCode(c.code), value, maxUses, expiresAt ?? '永不过期', note].join(','));

@@ -3,14 +3,7 @@
  * One in-memory session: admin/admin123456 logs in; tests/mock validates every answer.
  */
 import type { z } from 'zod';
-import type {
-  AuthSettings,
-  CurrentUser,
-  LoginResponse,
-  MeResponse,
-  OkEmpty,
-  RegisterResponse,
-} from '../src/contract';
+import type { AuthSettings, CurrentUser, LoginResponse, MeResponse, OkEmpty, RegisterResponse } from '../src/contract';
 import { fail, type Req, type Res } from './_lib/http';
 
 const admin: CurrentUser = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin', 'njit'] };

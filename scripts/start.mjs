@@ -16,7 +16,11 @@ if (state.stale) {
   console.log(`[start] UI ${state.reason}; building it now (about a minute)...`);
   const max = require.resolve('@umijs/max/bin/max.js');
   const t0 = Date.now();
-  const res = spawnSync(process.execPath, [max, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, MOCK: 'none' } });
+  const res = spawnSync(process.execPath, [max, 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, MOCK: 'none' },
+  });
   if (res.status !== 0) {
     console.error('[start] UI build failed; see the output above.');
     process.exit(res.status ?? 1);

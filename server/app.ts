@@ -77,7 +77,14 @@ async function registerOcs(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(ocsRoutes, { prefix: '/api/ocs', ...deps });
   // OCS part 2: the AI behind the bank and each user's strategy.
   const preferences = new PreferencesCache(deps.db);
-  service.ai = new OcsAiAnswerer({ db: deps.db, secrets: deps.secrets, bank, preferences, log: app.log, tz: deps.config.PORTAL_TZ });
+  service.ai = new OcsAiAnswerer({
+    db: deps.db,
+    secrets: deps.secrets,
+    bank,
+    preferences,
+    log: app.log,
+    tz: deps.config.PORTAL_TZ,
+  });
   service.strategyOf = (userId) => preferences.strategyOf(userId);
   await app.register(ocsAiRoutes, { prefix: '/api/ocs', ...deps, preferences });
   await app.register(ocsFreeRoutes, { prefix: '/api/ocs', ...deps });

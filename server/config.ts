@@ -17,7 +17,12 @@ export const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  ADMIN_PASSWORD: z.string().min(8).max(128).optional().or(z.literal('').transform(() => undefined)),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8)
+    .max(128)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -31,7 +36,11 @@ export const ConfigSchema = z.object({
   /** NJIT: student searches and detail views per user per minute; 0 turns the limit off. */
   NJIT_QUERY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
   /** Key for stored secrets (webhooks, signing secrets, API keys). Required with DATABASE_URL. */
-  PORTAL_SECRET: z.string().min(16).optional().or(z.literal('').transform(() => undefined)),
+  PORTAL_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Extra webhook base URLs accepted besides https://oapi.dingtalk.com/robot/send (gateways, tests). */
   UMS_WEBHOOK_ALLOWLIST: z.string().default(''),
   UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),

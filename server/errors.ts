@@ -24,7 +24,14 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   });
 
 /** Validates input that Fastify could not (merged query + body): 400 with field errors like any other. */
-export function parseOr400<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+export function parseOr400<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const data: Record<string, string[]> = {};

@@ -22,7 +22,8 @@ function loadSecretBox(config: Config): SecretBox {
     throw new Error('PORTAL_SECRET is required with DATABASE_URL (every instance must use the same one).');
   }
   const file = path.join(config.dataDir, 'secret.key');
-  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  if (!fs.existsSync(file))
+    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   return SecretBox.fromSecret(fs.readFileSync(file, 'utf8').trim());
 }
 
@@ -51,9 +52,7 @@ export async function main(hooks: StartHooks = {}): Promise<void> {
 
   try {
     database = await openDatabase(
-      config.DATABASE_URL
-        ? { url: config.DATABASE_URL }
-        : { pgDataDir: path.join(config.dataDir, 'pgdata') },
+      config.DATABASE_URL ? { url: config.DATABASE_URL } : { pgDataDir: path.join(config.dataDir, 'pgdata') },
     );
     await migrateToLatest(database.db);
     const admin = await ensureFirstAdmin(database.db, config.ADMIN_PASSWORD);

@@ -42,7 +42,14 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
     // The plugin's default right-hand content is replaced by avatarProps/actionsRender.
     rightContentRender: false,
     headerTitleRender: (logo, title, props) => (
-      <Suspense fallback={<span>{logo}{title}</span>}>
+      <Suspense
+        fallback={
+          <span>
+            {logo}
+            {title}
+          </span>
+        }
+      >
         <HeaderTitle logo={logo} isMobile={props?.isMobile} />
       </Suspense>
     ),

@@ -33,7 +33,12 @@ interface Result {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-njit-'));
-  const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, NJIT_QUERY_RATE_LIMIT: '0', UMS_WORKER: 'false' });
+  const server = spawnServer({
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: PASSWORD,
+    NJIT_QUERY_RATE_LIMIT: '0',
+    UMS_WORKER: 'false',
+  });
   const { url, proc } = await server.ready;
   // Stop collecting request logs in memory for the rest of the run.
   proc.stdout!.removeAllListeners('data');

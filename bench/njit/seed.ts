@@ -14,7 +14,8 @@ import { syntheticCsv, syntheticStudents } from '../../server/modules/njit/synth
 
 async function main() {
   const count = Number(process.argv[2] ?? 2000);
-  if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new Error('usage: npm run seed:njit -- <1..1000000>');
+  if (!Number.isInteger(count) || count < 1 || count > 1_000_000)
+    throw new Error('usage: npm run seed:njit -- <1..1000000>');
   const config = loadConfig();
   let lock;
   if (!config.DATABASE_URL) {
@@ -29,9 +30,7 @@ async function main() {
     }
   }
   const database = await openDatabase(
-    config.DATABASE_URL
-      ? { url: config.DATABASE_URL }
-      : { pgDataDir: path.join(config.dataDir, 'pgdata') },
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { pgDataDir: path.join(config.dataDir, 'pgdata') },
   );
   try {
     await migrateToLatest(database.db);
@@ -47,7 +46,9 @@ async function main() {
     const csv = Buffer.from(syntheticCsv(syntheticStudents(count, { seed: Date.now() % 100000 })));
     const preview = await previewImport(database.db, actor, `synthetic-${count}.csv`, csv);
     const summary = await commitImport(database.db, actor, preview.importId);
-    console.log(`seeded ${count} synthetic students: ${summary.inserted} inserted, ${summary.updated} updated (as ${admin.username})`);
+    console.log(
+      `seeded ${count} synthetic students: ${summary.inserted} inserted, ${summary.updated} updated (as ${admin.username})`,
+    );
   } finally {
     await database.close();
     lock?.release();

@@ -22,7 +22,9 @@ async function main() {
   const out = arg('out');
   const check = process.argv.includes('--check');
   if (!out || !Number.isInteger(count) || count < 1 || count > maxQuestions() || !Number.isInteger(seed)) {
-    console.error(`usage: tsx bench/ocs/generate.ts --count <1..${maxQuestions()}> --out <file.jsonl> [--seed N] [--check]`);
+    console.error(
+      `usage: tsx bench/ocs/generate.ts --count <1..${maxQuestions()}> --out <file.jsonl> [--seed N] [--check]`,
+    );
     process.exit(2);
   }
   const stream = fs.createWriteStream(out);

@@ -33,7 +33,10 @@ export async function measureQuality(
   index: FuzzyIndex,
   set: Array<{ kind: PerturbationKind; source: SyntheticQuestion; query: PerturbedQuery }>,
   threshold: number,
-): Promise<{ byKind: KindStats[]; failures: Array<{ kind: string; title: string; got: string | null; want: string | null }> }> {
+): Promise<{
+  byKind: KindStats[];
+  failures: Array<{ kind: string; title: string; got: string | null; want: string | null }>;
+}> {
   const stats = new Map<PerturbationKind, KindStats>();
   const failures: Array<{ kind: string; title: string; got: string | null; want: string | null }> = [];
   for (const { kind, source, query } of set) {
@@ -67,6 +70,9 @@ export function qualityTable(byKind: KindStats[]): string {
   return [
     '| perturbation | expected | n | right | wrong answer | no answer |',
     '|---|---|---|---|---|---|',
-    ...byKind.map((s) => `| ${s.kind} | ${s.expect} | ${s.total} | ${pct(s.hit, s.total)} | ${pct(s.wrong, s.total)} | ${pct(s.none, s.total)} |`),
+    ...byKind.map(
+      (s) =>
+        `| ${s.kind} | ${s.expect} | ${s.total} | ${pct(s.hit, s.total)} | ${pct(s.wrong, s.total)} | ${pct(s.none, s.total)} |`,
+    ),
   ].join('\n');
 }

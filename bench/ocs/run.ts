@@ -52,7 +52,9 @@ async function load(dataDir: string): Promise<{ token: string; seconds: number; 
   let seconds = 0;
   try {
     await migrateToLatest(database.db);
-    const have = Number((await sql<{ n: number }>`select count(*) as n from ocs_questions`.execute(database.db)).rows[0]!.n);
+    const have = Number(
+      (await sql<{ n: number }>`select count(*) as n from ocs_questions`.execute(database.db)).rows[0]!.n,
+    );
     const t0 = performance.now();
     let batch: PreparedQuestion[] = [];
     let i = 0;
@@ -72,8 +74,13 @@ async function load(dataDir: string): Promise<{ token: string; seconds: number; 
     if (batch.length) await upsertQuestions(database.db, batch, 'import');
     seconds = (performance.now() - t0) / 1000;
     if (have >= N) seconds = 0;
-    const user = await createUser(database.db, { username: `bench${Date.now() % 1e8}`, password: 'bench-password-123' });
-    const token = (await createToken(database.db, user.id, { name: 'bench', scopes: ['ocs:query'], expiresInDays: null })).token;
+    const user = await createUser(database.db, {
+      username: `bench${Date.now() % 1e8}`,
+      password: 'bench-password-123',
+    });
+    const token = (
+      await createToken(database.db, user.id, { name: 'bench', scopes: ['ocs:query'], expiresInDays: null })
+    ).token;
     await credit(database.db, user.id, 'topup', 1_000_000_000, 'bench');
     // The per-token limit (10/s) would stop a load test at once.
     await writeSettings(database.db, { ratePerSecond: 1000, rateBurst: 10_000 });
@@ -91,7 +98,14 @@ async function cannon(url: string, name: string, paths: string[], duration: numb
     duration,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
   });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
 }
 
 function queryPath(token: string, title: string, type: string, options: string[]): string {
@@ -103,7 +117,11 @@ async function main() {
   fs.mkdirSync(dataDir, { recursive: true });
   console.log(`OCS bench: ${N.toLocaleString()} questions in ${dataDir}`);
   const { token, seconds, sample } = await load(dataDir);
-  console.log(seconds ? `load: ${seconds.toFixed(1)} s (${Math.round(N / seconds).toLocaleString()} questions/s)` : 'load: reused');
+  console.log(
+    seconds
+      ? `load: ${seconds.toFixed(1)} s (${Math.round(N / seconds).toLocaleString()} questions/s)`
+      : 'load: reused',
+  );
 
   const t0 = performance.now();
   const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'bench-admin-password', UMS_WORKER: 'false' }, [
@@ -133,9 +151,13 @@ async function main() {
     const exact = sample.slice(0, half).map((q) => queryPath(token, q.title, q.type, toOcsOptions(q.options)));
     const pool = sample.slice(half);
     const fuzzySet = [
-      ...buildPerturbationSet(pool, Math.min(600, Math.floor(pool.length / 4)), 3).filter((x) => x.kind === 'truncate' || x.kind === 'typo'),
+      ...buildPerturbationSet(pool, Math.min(600, Math.floor(pool.length / 4)), 3).filter(
+        (x) => x.kind === 'truncate' || x.kind === 'typo',
+      ),
     ];
-    const missSet = buildPerturbationSet(pool, Math.min(300, Math.floor(pool.length / 8)), 4).filter((x) => x.query.expect === 'miss');
+    const missSet = buildPerturbationSet(pool, Math.min(300, Math.floor(pool.length / 8)), 4).filter(
+      (x) => x.query.expect === 'miss',
+    );
     const fuzzy = fuzzySet.map((x) => queryPath(token, x.query.title, x.query.type, x.query.options));
     const miss = missSet.map((x) => queryPath(token, x.query.title, x.query.type, x.query.options));
     const raw = sample.map((q) => `/bench/raw-lookup?h=${titleHash(normalizeTitle(q.title))}`);
@@ -145,7 +167,9 @@ async function main() {
     let wrong = 0;
     let none = 0;
     for (const x of [...fuzzySet, ...missSet]) {
-      const res = (await (await fetch(url + queryPath(token, x.query.title, x.query.type, x.query.options))).json()) as {
+      const res = (await (
+        await fetch(url + queryPath(token, x.query.title, x.query.type, x.query.options))
+      ).json()) as {
         code: number;
         answer?: string;
       };

@@ -9,7 +9,12 @@ run({
   beforeListen: async (app, db) => {
     app.get('/bench/raw-lookup', async (request) => {
       const h = String((request.query as { h?: string }).h ?? '');
-      const row = await db.selectFrom('ocs_questions').select(['id', 'answer']).where('title_hash', '=', h).limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom('ocs_questions')
+        .select(['id', 'answer'])
+        .where('title_hash', '=', h)
+        .limit(1)
+        .executeTakeFirst();
       return { found: !!row };
     });
   },

@@ -58,47 +58,138 @@ function shuffleInPlace<T>(list: T[], rnd: () => number): T[] {
 
 /** A subject with `reserved: true` is never used by the bank; unrelated questions are built from it. */
 const SUBJECT_TABLE: Array<[name: string, terms: string, reserved?: boolean]> = [
-  ['微观经济学', '边际效用 机会成本 需求价格弹性 消费者剩余 生产者剩余 无差异曲线 预算约束线 规模经济 完全竞争市场 垄断竞争 寡头垄断 纳什均衡 帕累托最优 外部性 公共物品 价格歧视 边际成本 沉没成本'],
-  ['宏观经济学', '国内生产总值 通货膨胀 菲利普斯曲线 货币乘数 财政政策 货币政策 流动性陷阱 自然失业率 总需求曲线 挤出效应 投资乘数 国际收支 汇率制度 经济周期 滞胀 边际消费倾向'],
-  ['会计学', '权责发生制 资产负债表 利润表 现金流量表 会计分录 借贷记账法 固定资产折旧 存货计价 应收账款 长期股权投资 所有者权益 坏账准备 会计恒等式 试算平衡 递延所得税 无形资产'],
-  ['管理学', '科学管理理论 霍桑实验 需要层次理论 双因素理论 期望理论 目标管理 SWOT分析 矩阵式组织结构 领导权变理论 决策树 管理幅度 激励机制 波特五力模型 企业文化 人力资源规划'],
-  ['马克思主义基本原理', '剩余价值 唯物辩证法 矛盾的普遍性 量变与质变 否定之否定规律 认识的本质 生产力 生产关系 经济基础 上层建筑 商品的二因素 劳动二重性 社会意识 价值规律 资本积累 资本有机构成'],
-  ['中国近现代史纲要', '鸦片战争 洋务运动 戊戌变法 辛亥革命 新文化运动 五四运动 国民革命 井冈山会师 长征 抗日民族统一战线 皖南事变 双十协定 三大战役 土地改革 抗美援朝'],
-  ['思想道德与法治', '理想信念 社会主义核心价值观 爱国主义 法治思维 宪法权威 公民基本权利 职业道德 家庭美德 社会公德 人生观 诚信原则 法律权利 法律义务 个人品德 集体主义'],
-  ['民法学', '民事法律行为 诉讼时效 无因管理 善意取得 物权法定 债权让与 抵押权 质权 留置权 要约邀请 违约责任 侵权责任 监护制度 法人人格 表见代理 格式条款'],
-  ['刑法学', '犯罪构成 正当防卫 紧急避险 犯罪未遂 犯罪中止 共同犯罪 累犯 自首 立功 缓刑 假释 数罪并罚 罪刑法定原则 故意犯罪 过失犯罪 单位犯罪'],
-  ['高等数学', '函数极限 导数 全微分 定积分 泰勒公式 拉格朗日中值定理 洛必达法则 偏导数 二重积分 幂级数 傅里叶级数 常微分方程 方向导数 曲率 反常积分 格林公式'],
-  ['线性代数', '行列式 矩阵的秩 逆矩阵 特征值 特征向量 线性相关性 向量空间 正交矩阵 二次型 相似矩阵 初等变换 齐次线性方程组 克拉默法则 矩阵的迹 施密特正交化'],
-  ['概率论与数理统计', '条件概率 全概率公式 贝叶斯公式 随机变量 数学期望 方差 协方差 正态分布 泊松分布 二项分布 中心极限定理 大数定律 置信区间 假设检验 极大似然估计'],
-  ['大学物理', '牛顿第二定律 动量守恒定律 角动量 简谐振动 多普勒效应 热力学第一定律 卡诺循环 电场强度 高斯定理 安培环路定理 电磁感应 光的干涉 光的衍射 狭义相对论 光电效应 偏振光'],
-  ['计算机网络', 'TCP协议 UDP协议 三次握手 拥塞控制 滑动窗口 路由选择 子网掩码 域名系统 HTTP协议 ARP协议 以太网 虚拟局域网 网络地址转换 数字签名 对称加密 分组交换'],
-  ['数据结构', '线性表 顺序栈 循环队列 线索二叉树 哈夫曼树 平衡二叉树 B树 红黑树 哈希表 图的遍历 最小生成树 最短路径 拓扑排序 快速排序 堆排序 归并排序 折半查找'],
-  ['操作系统', '进程调度 线程同步 死锁 信号量 虚拟内存 页面置换算法 分页存储管理 临界区 文件系统 中断处理 设备驱动程序 内存碎片 银行家算法 多道程序设计 进程控制块'],
-  ['数据库原理', '关系模型 主键约束 外键约束 第三范式 事务隔离级别 并发控制 两段锁协议 索引 视图 存储过程 触发器 E-R图 关系代数 函数依赖 数据库恢复'],
-  ['C语言程序设计', '指针变量 一维数组 结构体 函数递归 局部变量 全局变量 宏定义 文件操作 动态内存分配 位运算 字符串处理 循环结构 条件编译 头文件 共用体'],
-  ['软件工程', '瀑布模型 敏捷开发 需求分析 黑盒测试 白盒测试 单元测试 模块耦合度 模块内聚度 UML类图 用例图 软件重构 版本控制 持续集成 螺旋模型 软件配置管理'],
-  ['中国古代文学', '诗经 楚辞 汉乐府 建安风骨 盛唐气象 宋词 元杂剧 明清小说 古文运动 婉约派 豪放派 竹林七贤 山水田园诗 边塞诗 唐传奇'],
-  ['生物学', '光合作用 细胞呼吸 有丝分裂 减数分裂 基因突变 自然选择 DNA复制 遗传信息的转录 生态系统 食物链 种群密度 群落演替 内环境稳态 协助扩散 细胞凋亡'],
-  ['市场营销', '市场细分 目标市场 市场定位 产品生命周期 品牌资产 渠道冲突 促销组合 关系营销 营销组合 消费者购买行为 撇脂定价 渗透定价 病毒式营销 服务质量差距模型'],
-  ['财务管理', '货币时间价值 净现值 内含报酬率 资本成本 财务杠杆 经营杠杆 资本结构 股利政策 营运资金管理 现金预算 投资回收期 风险报酬 杜邦分析 经济订货批量'],
-  ['化学', '氧化还原反应 化学平衡 电离平衡 盐类水解 原电池 电解池 同分异构体 共价键 离子键 元素周期律 酯化反应 催化剂 摩尔质量 勒夏特列原理', true],
-  ['教育学', '最近发展区 建构主义 启发式教学 因材施教 形成性评价 终结性评价 班级授课制 课程标准 教育目的 发现学习 有意义学习 先行组织者 掌握学习', true],
-  ['心理学', '经典条件反射 操作性条件反射 认知失调 从众效应 晕轮效应 首因效应 近因效应 短时记忆 遗忘曲线 皮格马利翁效应 自我效能感 习得性无助 心理防御机制', true],
-  ['自然地理学', '季风气候 地中海气候 板块构造学说 喀斯特地貌 洋流 城市热岛效应 厄尔尼诺现象 冲积扇 等高线 大气环流 水循环 地球公转 冻土', true],
+  [
+    '微观经济学',
+    '边际效用 机会成本 需求价格弹性 消费者剩余 生产者剩余 无差异曲线 预算约束线 规模经济 完全竞争市场 垄断竞争 寡头垄断 纳什均衡 帕累托最优 外部性 公共物品 价格歧视 边际成本 沉没成本',
+  ],
+  [
+    '宏观经济学',
+    '国内生产总值 通货膨胀 菲利普斯曲线 货币乘数 财政政策 货币政策 流动性陷阱 自然失业率 总需求曲线 挤出效应 投资乘数 国际收支 汇率制度 经济周期 滞胀 边际消费倾向',
+  ],
+  [
+    '会计学',
+    '权责发生制 资产负债表 利润表 现金流量表 会计分录 借贷记账法 固定资产折旧 存货计价 应收账款 长期股权投资 所有者权益 坏账准备 会计恒等式 试算平衡 递延所得税 无形资产',
+  ],
+  [
+    '管理学',
+    '科学管理理论 霍桑实验 需要层次理论 双因素理论 期望理论 目标管理 SWOT分析 矩阵式组织结构 领导权变理论 决策树 管理幅度 激励机制 波特五力模型 企业文化 人力资源规划',
+  ],
+  [
+    '马克思主义基本原理',
+    '剩余价值 唯物辩证法 矛盾的普遍性 量变与质变 否定之否定规律 认识的本质 生产力 生产关系 经济基础 上层建筑 商品的二因素 劳动二重性 社会意识 价值规律 资本积累 资本有机构成',
+  ],
+  [
+    '中国近现代史纲要',
+    '鸦片战争 洋务运动 戊戌变法 辛亥革命 新文化运动 五四运动 国民革命 井冈山会师 长征 抗日民族统一战线 皖南事变 双十协定 三大战役 土地改革 抗美援朝',
+  ],
+  [
+    '思想道德与法治',
+    '理想信念 社会主义核心价值观 爱国主义 法治思维 宪法权威 公民基本权利 职业道德 家庭美德 社会公德 人生观 诚信原则 法律权利 法律义务 个人品德 集体主义',
+  ],
+  [
+    '民法学',
+    '民事法律行为 诉讼时效 无因管理 善意取得 物权法定 债权让与 抵押权 质权 留置权 要约邀请 违约责任 侵权责任 监护制度 法人人格 表见代理 格式条款',
+  ],
+  [
+    '刑法学',
+    '犯罪构成 正当防卫 紧急避险 犯罪未遂 犯罪中止 共同犯罪 累犯 自首 立功 缓刑 假释 数罪并罚 罪刑法定原则 故意犯罪 过失犯罪 单位犯罪',
+  ],
+  [
+    '高等数学',
+    '函数极限 导数 全微分 定积分 泰勒公式 拉格朗日中值定理 洛必达法则 偏导数 二重积分 幂级数 傅里叶级数 常微分方程 方向导数 曲率 反常积分 格林公式',
+  ],
+  [
+    '线性代数',
+    '行列式 矩阵的秩 逆矩阵 特征值 特征向量 线性相关性 向量空间 正交矩阵 二次型 相似矩阵 初等变换 齐次线性方程组 克拉默法则 矩阵的迹 施密特正交化',
+  ],
+  [
+    '概率论与数理统计',
+    '条件概率 全概率公式 贝叶斯公式 随机变量 数学期望 方差 协方差 正态分布 泊松分布 二项分布 中心极限定理 大数定律 置信区间 假设检验 极大似然估计',
+  ],
+  [
+    '大学物理',
+    '牛顿第二定律 动量守恒定律 角动量 简谐振动 多普勒效应 热力学第一定律 卡诺循环 电场强度 高斯定理 安培环路定理 电磁感应 光的干涉 光的衍射 狭义相对论 光电效应 偏振光',
+  ],
+  [
+    '计算机网络',
+    'TCP协议 UDP协议 三次握手 拥塞控制 滑动窗口 路由选择 子网掩码 域名系统 HTTP协议 ARP协议 以太网 虚拟局域网 网络地址转换 数字签名 对称加密 分组交换',
+  ],
+  [
+    '数据结构',
+    '线性表 顺序栈 循环队列 线索二叉树 哈夫曼树 平衡二叉树 B树 红黑树 哈希表 图的遍历 最小生成树 最短路径 拓扑排序 快速排序 堆排序 归并排序 折半查找',
+  ],
+  [
+    '操作系统',
+    '进程调度 线程同步 死锁 信号量 虚拟内存 页面置换算法 分页存储管理 临界区 文件系统 中断处理 设备驱动程序 内存碎片 银行家算法 多道程序设计 进程控制块',
+  ],
+  [
+    '数据库原理',
+    '关系模型 主键约束 外键约束 第三范式 事务隔离级别 并发控制 两段锁协议 索引 视图 存储过程 触发器 E-R图 关系代数 函数依赖 数据库恢复',
+  ],
+  [
+    'C语言程序设计',
+    '指针变量 一维数组 结构体 函数递归 局部变量 全局变量 宏定义 文件操作 动态内存分配 位运算 字符串处理 循环结构 条件编译 头文件 共用体',
+  ],
+  [
+    '软件工程',
+    '瀑布模型 敏捷开发 需求分析 黑盒测试 白盒测试 单元测试 模块耦合度 模块内聚度 UML类图 用例图 软件重构 版本控制 持续集成 螺旋模型 软件配置管理',
+  ],
+  [
+    '中国古代文学',
+    '诗经 楚辞 汉乐府 建安风骨 盛唐气象 宋词 元杂剧 明清小说 古文运动 婉约派 豪放派 竹林七贤 山水田园诗 边塞诗 唐传奇',
+  ],
+  [
+    '生物学',
+    '光合作用 细胞呼吸 有丝分裂 减数分裂 基因突变 自然选择 DNA复制 遗传信息的转录 生态系统 食物链 种群密度 群落演替 内环境稳态 协助扩散 细胞凋亡',
+  ],
+  [
+    '市场营销',
+    '市场细分 目标市场 市场定位 产品生命周期 品牌资产 渠道冲突 促销组合 关系营销 营销组合 消费者购买行为 撇脂定价 渗透定价 病毒式营销 服务质量差距模型',
+  ],
+  [
+    '财务管理',
+    '货币时间价值 净现值 内含报酬率 资本成本 财务杠杆 经营杠杆 资本结构 股利政策 营运资金管理 现金预算 投资回收期 风险报酬 杜邦分析 经济订货批量',
+  ],
+  [
+    '化学',
+    '氧化还原反应 化学平衡 电离平衡 盐类水解 原电池 电解池 同分异构体 共价键 离子键 元素周期律 酯化反应 催化剂 摩尔质量 勒夏特列原理',
+    true,
+  ],
+  [
+    '教育学',
+    '最近发展区 建构主义 启发式教学 因材施教 形成性评价 终结性评价 班级授课制 课程标准 教育目的 发现学习 有意义学习 先行组织者 掌握学习',
+    true,
+  ],
+  [
+    '心理学',
+    '经典条件反射 操作性条件反射 认知失调 从众效应 晕轮效应 首因效应 近因效应 短时记忆 遗忘曲线 皮格马利翁效应 自我效能感 习得性无助 心理防御机制',
+    true,
+  ],
+  [
+    '自然地理学',
+    '季风气候 地中海气候 板块构造学说 喀斯特地貌 洋流 城市热岛效应 厄尔尼诺现象 冲积扇 等高线 大气环流 水循环 地球公转 冻土',
+    true,
+  ],
 ];
 
-const SURNAMES = [...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范石廖贾夏韦付方白邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃武戴莫孔汤'];
+const SURNAMES = [
+  ...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范石廖贾夏韦付方白邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃武戴莫孔汤',
+];
 // Two characters each, so surname + given name always splits one way.
-const GIVEN_NAMES = ('建国 志强 秀英 桂英 明辉 海燕 晓明 丽娟 俊杰 文静 子轩 雨桐 浩然 欣怡 宇航 思远 嘉怡 天佑 梓涵 一鸣 ' +
+const GIVEN_NAMES = (
+  '建国 志强 秀英 桂英 明辉 海燕 晓明 丽娟 俊杰 文静 子轩 雨桐 浩然 欣怡 宇航 思远 嘉怡 天佑 梓涵 一鸣 ' +
   '婷婷 伟东 春华 秋实 国平 玉兰 振华 立新 晓燕 永强 红梅 家豪 雅琴 博文 若曦 晨阳 佳琪 德胜 淑芬 少华 ' +
   '锦程 鹏飞 世杰 慧敏 静怡 宏伟 思琪 泽宇 梦洁 子墨 安琪 雪松 向东 卫红 丽华 建军 文博 欣然 昊天 诗涵 ' +
-  '俊豪 美玲 志刚 海涛 玉梅 金凤 秀兰 晓峰 凤英 子豪 若兰 明远 怀瑾 书恒 雨萱 景行 清扬 知秋 亦凡 沐阳').split(' ');
-const PLACES = ('北京 上海 天津 重庆 广州 深圳 杭州 南京 苏州 成都 武汉 西安 长沙 郑州 济南 青岛 大连 沈阳 长春 哈尔滨 ' +
+  '俊豪 美玲 志刚 海涛 玉梅 金凤 秀兰 晓峰 凤英 子豪 若兰 明远 怀瑾 书恒 雨萱 景行 清扬 知秋 亦凡 沐阳'
+).split(' ');
+const PLACES = (
+  '北京 上海 天津 重庆 广州 深圳 杭州 南京 苏州 成都 武汉 西安 长沙 郑州 济南 青岛 大连 沈阳 长春 哈尔滨 ' +
   '石家庄 太原 呼和浩特 合肥 福州 厦门 南昌 南宁 昆明 贵阳 兰州 西宁 银川 乌鲁木齐 拉萨 海口 三亚 宁波 温州 无锡 ' +
   '常州 徐州 扬州 镇江 南通 嘉兴 湖州 绍兴 金华 台州 泉州 漳州 赣州 九江 洛阳 开封 襄阳 宜昌 岳阳 常德 ' +
   '株洲 湘潭 桂林 柳州 北海 大理 丽江 曲靖 绵阳 宜宾 泸州 乐山 南充 宝鸡 咸阳 天水 酒泉 包头 ' +
   '鄂尔多斯 大同 秦皇岛 唐山 保定 邯郸 烟台 威海 潍坊 淄博 临沂 芜湖 安庆 黄山 景德镇 鞍山 齐齐哈尔 ' +
-  '牡丹江 大庆 佛山 东莞 珠海 汕头 湛江 惠州 江门 肇庆 梅州 韶关 清远 盐城 连云港 舟山').split(' ');
+  '牡丹江 大庆 佛山 东莞 珠海 汕头 湛江 惠州 江门 肇庆 梅州 韶关 清远 盐城 连云港 舟山'
+).split(' ');
 
 /** Every seventh item of a list (and every n ≡ 3 mod 7) is reserved: never used by the bank. */
 const isReservedIndex = (i: number) => i % 7 === 3;
@@ -218,7 +309,11 @@ const TEMPLATE_TABLE: Array<[QuestionType, string, OptionKind?]> = [
   ['single', '{T}最早是在哪一年出现的？已知{P}在{L}发表的相关论文引用了这一概念', 'year'],
   ['single', '根据{P}的研究，{T}在{L}的实际应用中，其主要作用是（ ）', 'stmt'],
   ['single', '在{S}课程的第{K}章中，{P}用{T}可以解释下列哪种现象？', 'stmt'],
-  ['single', '材料：{Y}年{M}月，{L}某研究团队围绕{T}开展了为期{C}天的调查，共收集有效问卷{N}份，{P}据此撰写了研究报告。问题：根据材料，下列说法正确的是（ ）', 'stmt'],
+  [
+    'single',
+    '材料：{Y}年{M}月，{L}某研究团队围绕{T}开展了为期{C}天的调查，共收集有效问卷{N}份，{P}据此撰写了研究报告。问题：根据材料，下列说法正确的是（ ）',
+    'stmt',
+  ],
   ['single', '{P}在解释{T}时使用了“{T2}”这一概念，这说明两者之间的关系是（ ）', 'stmt'],
   ['multiple', '{P}在{Y}年总结了{T}的若干特点，下列说法正确的有（ ）', 'stmt'],
   ['multiple', '以下哪些概念与{T}属于同一学科？{P}在{L}的讲座中曾逐一介绍', 'termSame'],
@@ -226,7 +321,11 @@ const TEMPLATE_TABLE: Array<[QuestionType, string, OptionKind?]> = [
   ['multiple', '某班{C}名学生学习{T}后，{P}老师总结了常见误区，以下说法正确的有', 'stmt'],
   ['multiple', '{P}认为，理解{T}需要掌握下列哪些前置知识？', 'termSame'],
   ['multiple', '关于{T}在{L}的应用，下列表述正确的有哪些？（{Y}年案例）', 'stmt'],
-  ['multiple', '阅读材料：{L}某公司{Y}年营业收入为{N}万元，管理层在年度会议上要求结合{T}分析经营情况，{P}负责撰写报告。下列说法中正确的有（ ）', 'stmt'],
+  [
+    'multiple',
+    '阅读材料：{L}某公司{Y}年营业收入为{N}万元，管理层在年度会议上要求结合{T}分析经营情况，{P}负责撰写报告。下列说法中正确的有（ ）',
+    'stmt',
+  ],
   ['multiple', '{P}的课堂笔记中列出了与{T}直接相关的内容，下列属于{S}研究范畴的有（ ）', 'termSame'],
   ['multiple', '在{S}第{K}章的学习中，关于{T}的下列说法，正确的有哪几项？（{P}）', 'stmt'],
   ['multiple', '{Y}年{M}月，{P}在{L}就{T}发表演讲，下列观点中属于其演讲内容的有', 'stmt'],
@@ -471,7 +570,13 @@ function distinct(n: number, make: () => string): string[] {
 }
 
 /** Option texts plus which of them are correct. */
-function makeOptions(kind: OptionKind, type: QuestionType, v: Values, pool: Pool, rnd: () => number): { options: string[]; correct: number[] } {
+function makeOptions(
+  kind: OptionKind,
+  type: QuestionType,
+  v: Values,
+  pool: Pool,
+  rnd: () => number,
+): { options: string[]; correct: number[] } {
   const r = rnd();
   const n = r < 0.8 ? 4 : r < 0.95 ? 5 : 6;
   const nCorrect = type === 'single' ? 1 : 2 + int(rnd, n - 1);
@@ -500,7 +605,9 @@ function makeOptions(kind: OptionKind, type: QuestionType, v: Values, pool: Pool
     }
     case 'subject': {
       const others = BANK.subjects.filter((s) => s !== subject);
-      options = [subject, ...sampleIndices(others.length, n - 1, rnd).map((i) => others[i]!)].map((s) => SUBJECTS[s]!.name);
+      options = [subject, ...sampleIndices(others.length, n - 1, rnd).map((i) => others[i]!)].map(
+        (s) => SUBJECTS[s]!.name,
+      );
       firstCorrect = true;
       break;
     }
@@ -521,11 +628,19 @@ function makeOptions(kind: OptionKind, type: QuestionType, v: Values, pool: Pool
   if (firstCorrect) {
     correct = Array.from({ length: count }, (_, i) => i);
     // Present the options in random order, keeping track of which are correct.
-    const idx = shuffleInPlace(options.map((_, i) => i), rnd);
+    const idx = shuffleInPlace(
+      options.map((_, i) => i),
+      rnd,
+    );
     options = idx.map((i) => options[i]!);
     correct = idx.flatMap((i, pos) => (i < count ? [pos] : []));
   } else {
-    correct = shuffleInPlace(options.map((_, i) => i), rnd).slice(0, count).sort((a, b) => a - b);
+    correct = shuffleInPlace(
+      options.map((_, i) => i),
+      rnd,
+    )
+      .slice(0, count)
+      .sort((a, b) => a - b);
   }
   return { options, correct };
 }
@@ -618,8 +733,19 @@ export type PerturbationKind =
   | 'unrelated';
 
 export const PERTURBATION_KINDS: readonly PerturbationKind[] = [
-  'width', 'punctuation', 'spaces', 'shuffle', 'prefix', 'html', 'score', 'truncate', 'typo',
-  'near_entity', 'near_number', 'near_negation', 'unrelated',
+  'width',
+  'punctuation',
+  'spaces',
+  'shuffle',
+  'prefix',
+  'html',
+  'score',
+  'truncate',
+  'typo',
+  'near_entity',
+  'near_number',
+  'near_negation',
+  'unrelated',
 ];
 
 export interface PerturbedQuery {
@@ -643,7 +769,16 @@ export function toOcsOptions(options: string[], style: OptionPrefixStyle = 'dot'
   });
 }
 
-const CN_TO_ASCII: Record<string, string> = { '，': ',', '。': '.', '？': '?', '：': ':', '；': ';', '！': '!', '（': '(', '）': ')' };
+const CN_TO_ASCII: Record<string, string> = {
+  '，': ',',
+  '。': '.',
+  '？': '?',
+  '：': ':',
+  '；': ';',
+  '！': '!',
+  '（': '(',
+  '）': ')',
+};
 const ASCII_TO_CN: Record<string, string> = Object.fromEntries(Object.entries(CN_TO_ASCII).map(([a, b]) => [b, a]));
 // Only the Chinese punctuation that has a full-width form (NFKC maps it back to ASCII).
 const WIDTH_CN = new Set(['，', '？', '：', '；', '！', '（', '）']);
@@ -679,7 +814,13 @@ function punctuationTitle(s: string, rnd: () => number): string {
   const last = s.slice(-1);
   if (END_MARKS.includes(last) || last === '！' || last === '!') {
     if (rnd() < 0.5) return flipped.slice(0, -1);
-    return flipped.slice(0, -1) + pick(rnd, END_MARKS.filter((m) => m !== last));
+    return (
+      flipped.slice(0, -1) +
+      pick(
+        rnd,
+        END_MARKS.filter((m) => m !== last),
+      )
+    );
   }
   return flipped + pick(rnd, END_MARKS);
 }
@@ -692,7 +833,12 @@ function insertWhitespace(s: string, times: number, rnd: () => number): string {
   return chars.join('');
 }
 
-const TYPE_MARK: Record<QuestionType, string> = { single: '单选题', multiple: '多选题', judgement: '判断题', completion: '填空题' };
+const TYPE_MARK: Record<QuestionType, string> = {
+  single: '单选题',
+  multiple: '多选题',
+  judgement: '判断题',
+  completion: '填空题',
+};
 
 function prefixTitle(s: string, type: QuestionType, rnd: () => number): string {
   const n = 1 + int(rnd, 60);
@@ -700,8 +846,18 @@ function prefixTitle(s: string, type: QuestionType, rnd: () => number): string {
   // `1.2019年…` would read as a decimal, so a number prefix before a digit gets a space, as pages do.
   const sp = /^\d/.test(s) ? ' ' : '';
   const forms = [
-    `${n}.${sp}`, `${n}. `, `${n}、`, `（${n}）`, `(${n})`, `第${n}题 `, `第${n}题：`,
-    `【${mark}】`, `[${mark}]`, `(${mark}) `, `${n}.【${mark}】`, `【${mark}】${n}、`,
+    `${n}.${sp}`,
+    `${n}. `,
+    `${n}、`,
+    `（${n}）`,
+    `(${n})`,
+    `第${n}题 `,
+    `第${n}题：`,
+    `【${mark}】`,
+    `[${mark}]`,
+    `(${mark}) `,
+    `${n}.【${mark}】`,
+    `【${mark}】${n}、`,
   ];
   return pick(rnd, forms) + s;
 }
@@ -729,7 +885,9 @@ function htmlTitle(s: string, rnd: () => number): string {
 
 function scoreTitle(s: string, rnd: () => number): string {
   const pts = pick(rnd, [1, 2, 3, 5, 10]);
-  return s + pick(rnd, [`（${pts}分）`, `(${pts}.0分)`, `（${pts}.0分）`, '（ ）', '(  )', ` (${pts}分)`, `【${pts}分】`]);
+  return (
+    s + pick(rnd, [`（${pts}分）`, `(${pts}.0分)`, `（${pts}.0分）`, '（ ）', '(  )', ` (${pts}分)`, `【${pts}分】`])
+  );
 }
 
 /** Function-word swaps that keep the meaning. The first of a pair never contains the second. */
@@ -763,7 +921,11 @@ const TERM_RE = new RegExp(
 );
 
 function termSpans(s: string): Array<{ start: number; end: number; term: number }> {
-  return [...s.matchAll(TERM_RE)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, term: TERM_ID.get(m[0])! }));
+  return [...s.matchAll(TERM_RE)].map((m) => ({
+    start: m.index!,
+    end: m.index! + m[0].length,
+    term: TERM_ID.get(m[0])!,
+  }));
 }
 
 /** Occurrences of `word` in `s` that do not overlap a vocabulary term. */

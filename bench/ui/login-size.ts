@@ -22,7 +22,11 @@ async function main() {
     page.on('response', async (res) => {
       if (res.request().resourceType() !== 'script') return;
       const body = await res.body();
-      scripts.push({ url: new URL(res.url()).pathname, raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
+      scripts.push({
+        url: new URL(res.url()).pathname,
+        raw: body.length,
+        gzip: zlib.gzipSync(body, { level: 9 }).length,
+      });
     });
     await page.goto(`${url}/user/login`);
     await page.getByLabel('用户名').waitFor();

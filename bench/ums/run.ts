@@ -62,7 +62,9 @@ async function main() {
       ['GET /api/ums/send (enqueue)', enqueue.rps, enqueue.p50, enqueue.p99, enqueue.rps / health.rps],
       ['outbox delivered/s (end to end)', throughput, NaN, NaN, throughput / health.rps],
     ] as const;
-    console.log(`\nUMS bench: ${CONNECTIONS} connections, ${SECONDS} s per load, embedded PGlite, fake DingTalk on 127.0.0.1`);
+    console.log(
+      `\nUMS bench: ${CONNECTIONS} connections, ${SECONDS} s per load, embedded PGlite, fake DingTalk on 127.0.0.1`,
+    );
     console.log('| measure | per second | p50 ms | p99 ms | ratio to /api/health |');
     console.log('|---|---|---|---|---|');
     for (const [name, rate, p50, p99, ratio] of rows) {

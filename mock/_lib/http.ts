@@ -18,7 +18,13 @@ export interface Res {
   json(body: unknown): void;
 }
 
-export function fail(res: Res, status: number, errorCode: string, errorMessage: string, data?: Record<string, string[]>): void {
+export function fail(
+  res: Res,
+  status: number,
+  errorCode: string,
+  errorMessage: string,
+  data?: Record<string, string[]>,
+): void {
   const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2, ...(data ? { data } : {}) };
   res.status(status).json(body);
 }

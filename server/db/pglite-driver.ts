@@ -25,7 +25,15 @@ export class PgliteError extends Error {
   table?: string;
   column?: string;
   severity?: string;
-  constructor(e: { message: string; code?: string; detail?: string; constraint?: string; table?: string; column?: string; severity?: string }) {
+  constructor(e: {
+    message: string;
+    code?: string;
+    detail?: string;
+    constraint?: string;
+    table?: string;
+    column?: string;
+    severity?: string;
+  }) {
     super(e.message);
     Object.assign(this, e);
   }
@@ -44,17 +52,29 @@ function toBuffers(rows: Record<string, unknown>[]): Record<string, unknown>[] {
 
 export class WorkerChannel {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: { rows: Record<string, unknown>[]; affectedRows: number }) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: { rows: Record<string, unknown>[]; affectedRows: number }) => void; reject: (e: Error) => void }
+  >();
 
   constructor(private readonly worker: Worker) {
-    worker.on('message', (msg: { type: string; id?: number; rows?: Record<string, unknown>[]; affectedRows?: number; error?: ConstructorParameters<typeof PgliteError>[0] }) => {
-      if (msg.id === undefined) return;
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      if (msg.type === 'error') p.reject(new PgliteError(msg.error!));
-      else p.resolve({ rows: msg.rows ?? [], affectedRows: msg.affectedRows ?? 0 });
-    });
+    worker.on(
+      'message',
+      (msg: {
+        type: string;
+        id?: number;
+        rows?: Record<string, unknown>[];
+        affectedRows?: number;
+        error?: ConstructorParameters<typeof PgliteError>[0];
+      }) => {
+        if (msg.id === undefined) return;
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        if (msg.type === 'error') p.reject(new PgliteError(msg.error!));
+        else p.resolve({ rows: msg.rows ?? [], affectedRows: msg.affectedRows ?? 0 });
+      },
+    );
     worker.on('exit', () => {
       for (const p of this.pending.values()) p.reject(new Error('PGlite worker exited'));
       this.pending.clear();
@@ -154,7 +174,9 @@ class WorkerDriver implements Driver {
     c.inTransaction = true;
     try {
       await c.executeQuery(
-        CompiledQuery.raw(settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'),
+        CompiledQuery.raw(
+          settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin',
+        ),
       );
     } catch (err) {
       c.inTransaction = false;

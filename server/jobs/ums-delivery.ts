@@ -133,7 +133,8 @@ export class DeliveryWorker {
         .where('id', '=', channelId)
         .forUpdate()
         .executeTakeFirst();
-      if (ch?.throttled_until && ch.throttled_until.getTime() > now.getTime()) return { deferUntil: ch.throttled_until };
+      if (ch?.throttled_until && ch.throttled_until.getTime() > now.getTime())
+        return { deferUntil: ch.throttled_until };
       if (this.o.robotPerMinute > 0) {
         const recent = await trx
           .selectFrom('ums_attempts')
@@ -165,7 +166,12 @@ export class DeliveryWorker {
       const slot = await this.reserve(m, m.channel_id);
       if ('deferUntil' in slot) return await this.defer(m, slot.deferUntil);
 
-      const result = await sendToRobot(secrets.webhook, secrets.secret, robotBody(m, secrets.keyword), this.o.ums.timeoutMs);
+      const result = await sendToRobot(
+        secrets.webhook,
+        secrets.secret,
+        robotBody(m, secrets.keyword),
+        this.o.ums.timeoutMs,
+      );
       await this.record(m, m.channel_id, slot.attemptId, result);
     } catch (err) {
       // A database or decryption problem: leave the message to be retried after its lease.
@@ -179,21 +185,44 @@ export class DeliveryWorker {
     await this.o.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('ums_attempts')
-        .set({ http_status: r.httpStatus, errcode: r.errcode, errmsg: r.errmsg, duration_ms: r.durationMs, outcome: r.outcome })
+        .set({
+          http_status: r.httpStatus,
+          errcode: r.errcode,
+          errmsg: r.errmsg,
+          duration_ms: r.durationMs,
+          outcome: r.outcome,
+        })
         .where('id', '=', attemptId)
         .execute();
       const base = trx.updateTable('ums_messages').where('id', '=', m.id).where('status', '=', 'sending');
       if (r.outcome === 'delivered') {
-        await base.set({ status: 'delivered', delivered_at: now, locked_until: null, last_error: null, next_attempt_at: null }).execute();
+        await base
+          .set({ status: 'delivered', delivered_at: now, locked_until: null, last_error: null, next_attempt_at: null })
+          .execute();
       } else if (r.outcome === 'permanent') {
         await base.set({ status: 'failed', last_error: reason, locked_until: null, next_attempt_at: null }).execute();
       } else if (r.outcome === 'rate_limited') {
         const until = new Date(now.getTime() + THROTTLE_MS);
         await trx.updateTable('ums_channels').set({ throttled_until: until }).where('id', '=', channelId).execute();
         // A throttled attempt does not count against the message's retry budget.
-        await base.set({ status: 'retrying', next_attempt_at: until, locked_until: null, attempts: m.attempts - 1, last_error: reason }).execute();
+        await base
+          .set({
+            status: 'retrying',
+            next_attempt_at: until,
+            locked_until: null,
+            attempts: m.attempts - 1,
+            last_error: reason,
+          })
+          .execute();
       } else if (m.attempts >= this.o.maxAttempts) {
-        await base.set({ status: 'failed', last_error: `重试 ${m.attempts} 次后仍失败：${reason}`, locked_until: null, next_attempt_at: null }).execute();
+        await base
+          .set({
+            status: 'failed',
+            last_error: `重试 ${m.attempts} 次后仍失败：${reason}`,
+            locked_until: null,
+            next_attempt_at: null,
+          })
+          .execute();
       } else {
         const next = new Date(now.getTime() + this.backoffMs(m.attempts));
         await base.set({ status: 'retrying', next_attempt_at: next, locked_until: null, last_error: reason }).execute();
@@ -201,7 +230,10 @@ export class DeliveryWorker {
     });
     await recordChannelHealth(this.o.db, channelId, r.outcome === 'delivered', reason);
     if (r.outcome !== 'delivered') {
-      this.o.log.warn({ messageId: m.id, channelId, outcome: r.outcome, errcode: r.errcode, httpStatus: r.httpStatus }, 'ums attempt failed');
+      this.o.log.warn(
+        { messageId: m.id, channelId, outcome: r.outcome, errcode: r.errcode, httpStatus: r.httpStatus },
+        'ums attempt failed',
+      );
     }
   }
 

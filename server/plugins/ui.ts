@@ -39,7 +39,10 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
       });
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && hasUi) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html', { cacheControl: false });
     }
     return reply
       .status(404)

@@ -39,9 +39,7 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
 
   return (
     <Dropdown menu={{ items, onClick }} {...DROPDOWN_DELAYS} placement="bottomRight">
-      <span style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center' }}>
-        {children}
-      </span>
+      <span style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center' }}>{children}</span>
     </Dropdown>
   );
 }

@@ -20,10 +20,7 @@ interface State {
   attempt: number;
 }
 
-export default class ChunkErrorBoundary extends React.Component<
-  { children?: React.ReactNode },
-  State
-> {
+export default class ChunkErrorBoundary extends React.Component<{ children?: React.ReactNode }, State> {
   state: State = { error: null, attempt: 0 };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {

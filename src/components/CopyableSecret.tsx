@@ -24,8 +24,12 @@ export default function CopyableSecret({ value, label = '令牌', warning }: Cop
           text: value,
           tooltips: ['复制', '已复制'],
           icon: [
-            <span key="copy"><CopyOutlined /> 复制</span>,
-            <span key="copied"><CheckOutlined /> 已复制</span>,
+            <span key="copy">
+              <CopyOutlined /> 复制
+            </span>,
+            <span key="copied">
+              <CheckOutlined /> 已复制
+            </span>,
           ],
         }}
       >

@@ -21,7 +21,7 @@ function useWindowWidth(): number {
 export default function HeaderTitle({ logo, isMobile }: { logo?: React.ReactNode; isMobile?: boolean }) {
   const width = useWindowWidth();
   const screens = Grid.useBreakpoint();
-  const mobile = Boolean(isMobile) || (screens.md === false);
+  const mobile = Boolean(isMobile) || screens.md === false;
   return (
     <Link to="/home" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
       {logo}

@@ -48,12 +48,7 @@ const optionalText = (max: number) =>
 
 export const StudentSearchQuery = z.object({
   current: z.coerce.number().int().min(1).max(1000).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(NJIT_MAX_PAGE_SIZE, `每页最多 ${NJIT_MAX_PAGE_SIZE} 条`)
-    .default(10),
+  pageSize: z.coerce.number().int().min(1).max(NJIT_MAX_PAGE_SIZE, `每页最多 ${NJIT_MAX_PAGE_SIZE} 条`).default(10),
   studentNo: optionalText(20),
   /** prefix (default): 学号以此开头；exact: 学号完全一致。 */
   studentNoMode: z.enum(['prefix', 'exact']).default('prefix'),
@@ -79,7 +74,11 @@ export const RevealField = z.enum(['phone', 'idCard']);
 export type RevealField = z.infer<typeof RevealField>;
 export const RevealBody = z.object({
   field: RevealField,
-  reason: z.string({ error: '请填写查看原因' }).trim().min(2, '请填写查看原因（至少 2 个字）').max(200, '原因最多 200 个字'),
+  reason: z
+    .string({ error: '请填写查看原因' })
+    .trim()
+    .min(2, '请填写查看原因（至少 2 个字）')
+    .max(200, '原因最多 200 个字'),
 });
 export type RevealBody = z.infer<typeof RevealBody>;
 export const RevealResponse = ok(z.object({ field: RevealField, value: z.string().nullable() }));

@@ -47,7 +47,10 @@ export type OcsQueryResult = z.infer<typeof OcsQueryResult>;
 export const AskBody = z.object({
   title: z.string().trim().min(1, '请输入题目').max(OCS_TITLE_MAX, `题目不能超过 ${OCS_TITLE_MAX} 个字符`),
   type: z.enum([...OCS_TYPES, 'any']).default('any'),
-  options: z.array(z.string().max(500, '选项不能超过 500 个字符')).max(OCS_OPTIONS_MAX, `选项不能超过 ${OCS_OPTIONS_MAX} 个`).default([]),
+  options: z
+    .array(z.string().max(500, '选项不能超过 500 个字符'))
+    .max(OCS_OPTIONS_MAX, `选项不能超过 ${OCS_OPTIONS_MAX} 个`)
+    .default([]),
 });
 export type AskBody = z.input<typeof AskBody>;
 export const AskResponse = ok(OcsQueryResult);
@@ -148,7 +151,13 @@ export const BankImportPreview = z.object({
   existing: z.number().int(),
   issues: z.array(BankImportIssue),
   sample: z.array(
-    z.object({ row: z.number().int(), title: z.string(), type: z.string(), options: z.array(z.string()), answer: z.array(z.string()) }),
+    z.object({
+      row: z.number().int(),
+      title: z.string(),
+      type: z.string(),
+      options: z.array(z.string()),
+      answer: z.array(z.string()),
+    }),
   ),
 });
 export type BankImportPreview = z.infer<typeof BankImportPreview>;

@@ -69,7 +69,11 @@ export const BANK_SOURCE_LABELS: Record<BankSource, string> = { import: '导入'
 export const BANK_STATUSES = ['verified', 'unverified', 'wrong'] as const;
 export const BankStatus = z.enum(BANK_STATUSES);
 export type BankStatus = z.infer<typeof BankStatus>;
-export const BANK_STATUS_LABELS: Record<BankStatus, string> = { verified: '已核实', unverified: '未核实', wrong: '错误（不参与匹配）' };
+export const BANK_STATUS_LABELS: Record<BankStatus, string> = {
+  verified: '已核实',
+  unverified: '未核实',
+  wrong: '错误（不参与匹配）',
+};
 
 export const BankType = z.enum([...OCS_TYPES, 'any']);
 export type BankType = z.infer<typeof BankType>;
@@ -104,7 +108,10 @@ export const BankQuestionResponse = ok(BankQuestion);
 export const BankQuestionUpdateBody = z.object({
   title: z.string().trim().min(1, '请输入题目').max(OCS_TITLE_MAX, `题目不能超过 ${OCS_TITLE_MAX} 个字符`),
   type: BankType,
-  options: z.array(z.string().max(500, '选项不能超过 500 个字符')).max(OCS_OPTIONS_MAX, `选项不能超过 ${OCS_OPTIONS_MAX} 个`).default([]),
+  options: z
+    .array(z.string().max(500, '选项不能超过 500 个字符'))
+    .max(OCS_OPTIONS_MAX, `选项不能超过 ${OCS_OPTIONS_MAX} 个`)
+    .default([]),
   answer: z.array(z.string().max(4000)).min(1, '请输入答案').max(100),
 });
 export type BankQuestionUpdateBody = z.input<typeof BankQuestionUpdateBody>;
@@ -117,7 +124,9 @@ export const BankStats = z.object({
   total: z.number().int(),
   bySource: z.record(BankSource, z.number().int()),
   byStatus: z.record(BankStatus, z.number().int()),
-  topHits: z.array(BankQuestion.pick({ id: true, title: true, type: true, source: true, status: true, hitCount: true })),
+  topHits: z.array(
+    BankQuestion.pick({ id: true, title: true, type: true, source: true, status: true, hitCount: true }),
+  ),
 });
 export type BankStats = z.infer<typeof BankStats>;
 export const BankStatsResponse = ok(BankStats);

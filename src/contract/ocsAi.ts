@@ -41,7 +41,9 @@ export const AiProviderBody = z.object({
 });
 export type AiProviderBody = z.infer<typeof AiProviderBody>;
 /** Every field optional; an absent (or empty) apiKey keeps the stored one. */
-export const AiProviderPatchBody = AiProviderBody.extend({ apiKey: z.string().trim().max(500, 'API 密钥过长').optional() }).partial();
+export const AiProviderPatchBody = AiProviderBody.extend({
+  apiKey: z.string().trim().max(500, 'API 密钥过长').optional(),
+}).partial();
 export type AiProviderPatchBody = z.infer<typeof AiProviderPatchBody>;
 
 export const AiProvider = z.object({
@@ -73,18 +75,26 @@ export const AiModelBody = z.object({
     .max(OCS_MODEL_TIMEOUT.max, '超时最多 300 秒')
     .default(OCS_MODEL_TIMEOUT.default),
   /** null: the provider's default. */
-  maxTokens: z.number().int().min(1, '最大 Token 数至少为 1').max(1_000_000, '最大 Token 数过大').nullable().default(null),
+  maxTokens: z
+    .number()
+    .int()
+    .min(1, '最大 Token 数至少为 1')
+    .max(1_000_000, '最大 Token 数过大')
+    .nullable()
+    .default(null),
 });
 export type AiModelBody = z.input<typeof AiModelBody>;
-export const AiModelPatchBody = z.object({
-  providerId: AiModelBody.shape.providerId,
-  model: AiModelBody.shape.model,
-  displayName: AiModelBody.shape.displayName,
-  price: AiModelBody.shape.price,
-  enabled: z.boolean(),
-  timeoutMs: AiModelBody.shape.timeoutMs.unwrap(),
-  maxTokens: AiModelBody.shape.maxTokens.unwrap(),
-}).partial();
+export const AiModelPatchBody = z
+  .object({
+    providerId: AiModelBody.shape.providerId,
+    model: AiModelBody.shape.model,
+    displayName: AiModelBody.shape.displayName,
+    price: AiModelBody.shape.price,
+    enabled: z.boolean(),
+    timeoutMs: AiModelBody.shape.timeoutMs.unwrap(),
+    maxTokens: AiModelBody.shape.maxTokens.unwrap(),
+  })
+  .partial();
 export type AiModelPatchBody = z.infer<typeof AiModelPatchBody>;
 
 export const AiAdminModel = z.object({
@@ -163,7 +173,12 @@ export const OcsPreferencesBody = z
     promptTemplate: z.string().max(20_000, '提示词模板过长').nullable(),
     modelId: z.number().int().positive().nullable(),
     strategy: OcsStrategy,
-    dailyAiCap: z.number({ error: '请输入整数' }).int('每日上限须为整数').min(0, '每日上限不能为负').max(1_000_000_000, '每日上限过大').nullable(),
+    dailyAiCap: z
+      .number({ error: '请输入整数' })
+      .int('每日上限须为整数')
+      .min(0, '每日上限不能为负')
+      .max(1_000_000_000, '每日上限过大')
+      .nullable(),
   })
   .partial();
 export type OcsPreferencesBody = z.infer<typeof OcsPreferencesBody>;

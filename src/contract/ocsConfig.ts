@@ -118,7 +118,10 @@ export const OcsScriptInfoResponse = ok(OcsScriptInfo);
 export type OcsScriptInfoResponse = z.infer<typeof OcsScriptInfoResponse>;
 
 /** The subscription URL OCS can import the configuration from. */
-export function subscriptionUrl(subscriptionBase: string, q: { token: string; type: OcsRequestType; method: OcsMethod }): string {
+export function subscriptionUrl(
+  subscriptionBase: string,
+  q: { token: string; type: OcsRequestType; method: OcsMethod },
+): string {
   const params = new URLSearchParams({ token: q.token, type: q.type, method: q.method });
   return `${subscriptionBase}?${params.toString()}`;
 }

@@ -43,9 +43,21 @@ export const REDEEM_MAX_VALUE = 1_000_000;
 export const REDEEM_NOTE_MAX = 200;
 
 export const RedeemBatchBody = z.object({
-  value: z.number({ error: '请输入面值' }).int('面值必须是整数').min(1, '面值至少 1 积分').max(REDEEM_MAX_VALUE, `面值不能超过 ${REDEEM_MAX_VALUE}`),
-  count: z.number({ error: '请输入数量' }).int('数量必须是整数').min(1, '至少生成 1 个').max(REDEEM_MAX_COUNT, `一批最多 ${REDEEM_MAX_COUNT} 个`),
-  maxUses: z.number({ error: '请输入可用次数' }).int('次数必须是整数').min(1, '每个兑换码至少可用 1 次').max(1_000_000, '次数过大'),
+  value: z
+    .number({ error: '请输入面值' })
+    .int('面值必须是整数')
+    .min(1, '面值至少 1 积分')
+    .max(REDEEM_MAX_VALUE, `面值不能超过 ${REDEEM_MAX_VALUE}`),
+  count: z
+    .number({ error: '请输入数量' })
+    .int('数量必须是整数')
+    .min(1, '至少生成 1 个')
+    .max(REDEEM_MAX_COUNT, `一批最多 ${REDEEM_MAX_COUNT} 个`),
+  maxUses: z
+    .number({ error: '请输入可用次数' })
+    .int('次数必须是整数')
+    .min(1, '每个兑换码至少可用 1 次')
+    .max(1_000_000, '次数过大'),
   expiresAt: z.iso.datetime({ offset: true, error: '过期时间格式不正确' }).nullable().optional(),
   note: z.string().trim().max(REDEEM_NOTE_MAX, `备注不能超过 ${REDEEM_NOTE_MAX} 个字符`).default(''),
 });

@@ -88,7 +88,10 @@ export const NewMessageBody = z.object({
   channel: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   /** ISO time or epoch milliseconds; between now and 30 days ahead. */
   sendAt: z.union([z.string().max(40), z.number()]).optional(),
-  atMobiles: z.array(z.string().regex(/^\+?\d{5,20}$/, '手机号格式不正确')).max(20).optional(),
+  atMobiles: z
+    .array(z.string().regex(/^\+?\d{5,20}$/, '手机号格式不正确'))
+    .max(20)
+    .optional(),
   isAtAll: z.boolean().optional(),
 });
 export type NewMessageBody = z.input<typeof NewMessageBody>;
@@ -155,7 +158,14 @@ export const UmsStats = z.object({
   byStatus: z.record(z.string(), z.number().int()),
   daily: z.array(z.object({ day: z.string(), delivered: z.number().int(), failed: z.number().int() })),
   channels: z.array(
-    Channel.pick({ id: true, name: true, lastSuccessAt: true, lastErrorAt: true, lastError: true, throttledUntil: true }),
+    Channel.pick({
+      id: true,
+      name: true,
+      lastSuccessAt: true,
+      lastErrorAt: true,
+      lastError: true,
+      throttledUntil: true,
+    }),
   ),
   total: z.number().int(),
 });

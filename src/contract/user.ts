@@ -11,10 +11,7 @@ export const Username = z
   .max(32, '用户名最多 32 个字符')
   .regex(USERNAME_RE, '用户名只能包含字母、数字、下划线和连字符');
 
-export const Password = z
-  .string({ error: '请输入密码' })
-  .min(8, '密码至少 8 个字符')
-  .max(128, '密码最多 128 个字符');
+export const Password = z.string({ error: '请输入密码' }).min(8, '密码至少 8 个字符').max(128, '密码最多 128 个字符');
 
 export const Nickname = z.string().trim().max(32, '昵称最多 32 个字符');
 

@@ -64,7 +64,12 @@ export function fetchWallet(options?: RequestOptions) {
 
 /** GET /api/ocs/ledger — newest first. */
 export function fetchLedger(params: LedgerListParams, options?: RequestOptions) {
-  return request<LedgerListAnswer>('/api/ocs/ledger', { method: 'GET', params, paramsSerializer: toQueryString, ...options });
+  return request<LedgerListAnswer>('/api/ocs/ledger', {
+    method: 'GET',
+    params,
+    paramsSerializer: toQueryString,
+    ...options,
+  });
 }
 
 /**

@@ -48,7 +48,11 @@ export function adjustBalance(userId: number, body: AdjustBalanceBody, options?:
 }
 
 /** GET /api/ocs/admin/users/:id/ledger — newest first. */
-export function fetchUserLedger(userId: number, params: { current?: number; pageSize?: number }, options?: RequestOptions) {
+export function fetchUserLedger(
+  userId: number,
+  params: { current?: number; pageSize?: number },
+  options?: RequestOptions,
+) {
   return request<OcsAdminLedgerAnswer>(`${BASE}/users/${userId}/ledger`, { method: 'GET', params, ...options });
 }
 
@@ -76,7 +80,11 @@ export function updateBankQuestion(id: number, body: BankQuestionUpdateBody, opt
 
 /** wrong takes the question out of matching; verified marks an AI answer as checked. */
 export function setBankQuestionStatus(id: number, status: BankStatus, options?: RequestOptions) {
-  return request<BankQuestionAnswer>(`${BASE}/bank/questions/${id}/status`, { method: 'POST', data: { status }, ...options });
+  return request<BankQuestionAnswer>(`${BASE}/bank/questions/${id}/status`, {
+    method: 'POST',
+    data: { status },
+    ...options,
+  });
 }
 
 export function deleteBankQuestion(id: number, options?: RequestOptions) {
@@ -106,7 +114,11 @@ export function uploadBankFile(file: File, onProgress?: (percent: number) => voi
 
 /** POST …/imports/:id/commit — starts the background write; poll fetchBankImportJob for progress. */
 export function commitBankImport(id: string, options?: RequestOptions) {
-  return request<BankImportJobAnswer>(`${BASE}/bank/imports/${encodeURIComponent(id)}/commit`, { method: 'POST', data: {}, ...options });
+  return request<BankImportJobAnswer>(`${BASE}/bank/imports/${encodeURIComponent(id)}/commit`, {
+    method: 'POST',
+    data: {},
+    ...options,
+  });
 }
 
 export function fetchBankImportJob(id: string, options?: RequestOptions) {

@@ -12,10 +12,9 @@ export const ADMIN_PASSWORD = 'e2e-admin-password';
 export default async function globalSetup(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const started = Date.now();
-  const server = spawnServer(
-    { DATA_DIR: dataDir, ADMIN_PASSWORD, REGISTER_RATE_LIMIT: '0', DATABASE_URL: '' },
-    [path.resolve(__dirname, '../../scripts/start.mjs')],
-  );
+  const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD, REGISTER_RATE_LIMIT: '0', DATABASE_URL: '' }, [
+    path.resolve(__dirname, '../../scripts/start.mjs'),
+  ]);
   const ready = await server.ready;
   process.env.E2E_BASE_URL = ready.url;
   process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;

@@ -12,7 +12,10 @@ const PASSWORD = 'njit-e2e-password';
 async function api(path: string, init: { method?: string; cookie?: string; json?: unknown; body?: FormData } = {}) {
   const res = await fetch(`${BASE()}${path}`, {
     method: init.method ?? 'GET',
-    headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.json ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+      ...(init.json ? { 'content-type': 'application/json' } : {}),
+    },
     body: init.json ? JSON.stringify(init.json) : init.body,
   });
   return res;
@@ -20,15 +23,28 @@ async function api(path: string, init: { method?: string; cookie?: string; json?
 
 beforeAll(async () => {
   browser = await launch();
-  const login = await api('/api/user/login', { method: 'POST', json: { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD } });
+  const login = await api('/api/user/login', {
+    method: 'POST',
+    json: { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD },
+  });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
   const uid = ((await login.json()) as { data: { uid: number } }).data.uid;
-  expect((await api(`/api/user/admin/users/${uid}`, { method: 'PATCH', cookie, json: { roles: ['admin', 'njit'] } })).status).toBe(200);
-  for (const [name, roles] of [[`njit_${suffix}`, ['njit']], [`plain_${suffix}`, []]] as const) {
-    const res = await api('/api/user/admin/users', { method: 'POST', cookie, json: { username: name, password: PASSWORD, roles } });
+  expect(
+    (await api(`/api/user/admin/users/${uid}`, { method: 'PATCH', cookie, json: { roles: ['admin', 'njit'] } })).status,
+  ).toBe(200);
+  for (const [name, roles] of [
+    [`njit_${suffix}`, ['njit']],
+    [`plain_${suffix}`, []],
+  ] as const) {
+    const res = await api('/api/user/admin/users', {
+      method: 'POST',
+      cookie,
+      json: { username: name, password: PASSWORD, roles },
+    });
     expect(res.status).toBe(200);
   }
-  const csv = '学号,姓名,性别,学院,手机号\r\n202101010001,张三,男,计算机工程学院,13812341234\r\n202101010002,李四,女,计算机工程学院,15011112222\r\n';
+  const csv =
+    '学号,姓名,性别,学院,手机号\r\n202101010001,张三,男,计算机工程学院,13812341234\r\n202101010002,李四,女,计算机工程学院,15011112222\r\n';
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'e2e.csv');
   const up = await api('/api/njit/imports', { method: 'POST', cookie, body: form });

@@ -14,28 +14,51 @@ const PASSWORD = 'ocs-e2e-password';
 async function api(path: string, init: { method?: string; cookie?: string; json?: unknown; body?: FormData } = {}) {
   return fetch(`${BASE()}${path}`, {
     method: init.method ?? 'GET',
-    headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.json ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+      ...(init.json ? { 'content-type': 'application/json' } : {}),
+    },
     body: init.json ? JSON.stringify(init.json) : init.body,
   });
 }
 
 beforeAll(async () => {
   browser = await launch();
-  const login = await api('/api/user/login', { method: 'POST', json: { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD } });
+  const login = await api('/api/user/login', {
+    method: 'POST',
+    json: { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD },
+  });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-  expect((await api('/api/user/admin/users', { method: 'POST', cookie, json: { username: USER, password: PASSWORD, roles: [] } })).status).toBe(200);
+  expect(
+    (
+      await api('/api/user/admin/users', {
+        method: 'POST',
+        cookie,
+        json: { username: USER, password: PASSWORD, roles: [] },
+      })
+    ).status,
+  ).toBe(200);
   const bank = JSON.stringify([
-    { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: ['北京', '上海', '广州', '深圳'], answer: 'A' },
+    {
+      title: '中华人民共和国的首都是哪座城市？',
+      type: 'single',
+      options: ['北京', '上海', '广州', '深圳'],
+      answer: 'A',
+    },
   ]);
   const form = new FormData();
   form.append('file', new Blob([bank], { type: 'application/json' }), 'e2e-bank.json');
   const up = await api('/api/ocs/admin/bank/imports', { method: 'POST', cookie, body: form });
   expect(up.status).toBe(200);
   const { id } = ((await up.json()) as { data: { id: string } }).data;
-  expect((await api(`/api/ocs/admin/bank/imports/${id}/commit`, { method: 'POST', cookie, json: {} })).status).toBe(200);
+  expect((await api(`/api/ocs/admin/bank/imports/${id}/commit`, { method: 'POST', cookie, json: {} })).status).toBe(
+    200,
+  );
   // The commit runs in the background: poll its job until done.
   for (let i = 0; i < 100; i++) {
-    const job = ((await (await api(`/api/ocs/admin/bank/imports/${id}`, { cookie })).json()) as { data: { status: string } }).data;
+    const job = (
+      (await (await api(`/api/ocs/admin/bank/imports/${id}`, { cookie })).json()) as { data: { status: string } }
+    ).data;
     if (job.status === 'done') return;
     expect(job.status).toBe('running');
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -14,7 +14,9 @@ afterAll(async () => {
 });
 
 async function tokenWorks(token: string): Promise<number> {
-  const res = await fetch(`${BASE()}/api/token/check?scope=ums:send`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${BASE()}/api/token/check?scope=ums:send`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return res.status;
 }
 

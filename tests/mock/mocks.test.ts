@@ -96,7 +96,14 @@ import { z as zod } from 'zod';
 interface Case {
   schema: z.ZodTypeAny;
   /** Requests to replay, in order, with the status each must get. */
-  calls: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; status: number; error?: boolean; retryAfter?: boolean }[];
+  calls: {
+    body?: unknown;
+    params?: Record<string, string>;
+    query?: Record<string, string>;
+    status: number;
+    error?: boolean;
+    retryAfter?: boolean;
+  }[];
 }
 
 const CASES: Record<string, Case> = {
@@ -171,7 +178,18 @@ const CASES: Record<string, Case> = {
     schema: AdminUserListResponse,
     calls: [
       { status: 200 },
-      { query: { current: '1', pageSize: '10', keyword: 'ali', role: 'njit', status: 'active', sortBy: 'lastLoginAt', order: 'ascend' }, status: 200 },
+      {
+        query: {
+          current: '1',
+          pageSize: '10',
+          keyword: 'ali',
+          role: 'njit',
+          status: 'active',
+          sortBy: 'lastLoginAt',
+          order: 'ascend',
+        },
+        status: 200,
+      },
     ],
   },
   'POST /api/user/admin/users': {
@@ -224,7 +242,15 @@ const CASES: Record<string, Case> = {
   'POST /api/ums/channels': {
     schema: UmsChannelResponse,
     calls: [
-      { body: { name: '新群', webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789abcd', secret: 'SECabc123def456', isDefault: false }, status: 200 },
+      {
+        body: {
+          name: '新群',
+          webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789abcd',
+          secret: 'SECabc123def456',
+          isDefault: false,
+        },
+        status: 200,
+      },
       { body: { name: '坏地址', webhook: 'https://example.com/hook' }, status: 400, error: true },
       { body: { name: '', webhook: '' }, status: 400, error: true },
     ],
@@ -264,7 +290,13 @@ const CASES: Record<string, Case> = {
   },
   'GET /api/ums/messages': {
     schema: UmsMessageListResponse,
-    calls: [{ status: 200 }, { query: { current: '1', pageSize: '5', status: 'failed', keyword: '告警', from: '2020-01-01T00:00:00Z' }, status: 200 }],
+    calls: [
+      { status: 200 },
+      {
+        query: { current: '1', pageSize: '5', status: 'failed', keyword: '告警', from: '2020-01-01T00:00:00Z' },
+        status: 200,
+      },
+    ],
   },
   'GET /api/ums/messages/:id': {
     schema: UmsMessageDetailResponse,
@@ -339,7 +371,10 @@ const CASES: Record<string, Case> = {
     ],
   },
   'GET /api/njit/imports': { schema: NjitImportListResponse, calls: [{ status: 200 }] },
-  'GET /api/njit/audit': { schema: NjitAuditListResponse, calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }] },
+  'GET /api/njit/audit': {
+    schema: NjitAuditListResponse,
+    calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }],
+  },
 
   // ---- OCS script (mock/ocsScript.ts) ----
   'GET /api/ocs/script-info': { schema: OcsScriptInfoResponse, calls: [{ status: 200 }] },
@@ -358,11 +393,18 @@ const CASES: Record<string, Case> = {
   },
   'GET /api/ocs/ledger.csv': {
     schema: zod.string().startsWith('\uFEFF时间,类型,金额,余额,说明\r\n'),
-    calls: [{ query: { kind: 'free' }, status: 200 }, { query: { to: 'yesterday' }, status: 400, error: true }],
+    calls: [
+      { query: { kind: 'free' }, status: 200 },
+      { query: { to: 'yesterday' }, status: 400, error: true },
+    ],
   },
   'GET /api/ocs/queries': {
     schema: OcsQueryListResponse,
-    calls: [{ status: 200 }, { query: { outcome: 'miss', pageSize: '5' }, status: 200 }, { query: { outcome: 'x' }, status: 400, error: true }],
+    calls: [
+      { status: 200 },
+      { query: { outcome: 'miss', pageSize: '5' }, status: 200 },
+      { query: { outcome: 'x' }, status: 400, error: true },
+    ],
   },
   'POST /api/ocs/ask': {
     schema: OcsAskResponse,
@@ -391,7 +433,11 @@ const CASES: Record<string, Case> = {
   },
   'GET /api/ocs/admin/redeem-batches': {
     schema: OcsRedeemBatchListResponse,
-    calls: [{ status: 200 }, { query: { current: '1', pageSize: '2' }, status: 200 }, { query: { pageSize: '101' }, status: 400, error: true }],
+    calls: [
+      { status: 200 },
+      { query: { current: '1', pageSize: '2' }, status: 200 },
+      { query: { pageSize: '101' }, status: 400, error: true },
+    ],
   },
   'POST /api/ocs/admin/redeem-batches': {
     schema: OcsRedeemBatchResponse,
@@ -411,7 +457,10 @@ const CASES: Record<string, Case> = {
   },
   'POST /api/ocs/admin/redeem-batches/:id/disable': {
     schema: OcsRedeemBatchResponse,
-    calls: [{ params: { id: '1' }, status: 200 }, { params: { id: '999' }, status: 404, error: true }],
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
   },
 
   // ---- OCS AI (mock/ocsAi.ts); model 3 is disabled, provider 2 is deleted last ----
@@ -495,7 +544,11 @@ const CASES: Record<string, Case> = {
   // ---- OCS administration: users, settings, bank (mock/ocsAdmin.ts); order matters: import commit before polls ----
   'GET /api/ocs/admin/users': {
     schema: OcsAdminUserListResponse,
-    calls: [{ status: 200 }, { query: { keyword: 'ali', sortBy: 'balance', order: 'ascend' }, status: 200 }, { query: { sortBy: 'x' }, status: 400, error: true }],
+    calls: [
+      { status: 200 },
+      { query: { keyword: 'ali', sortBy: 'balance', order: 'ascend' }, status: 200 },
+      { query: { sortBy: 'x' }, status: 400, error: true },
+    ],
   },
   'POST /api/ocs/admin/users/:id/adjust': {
     schema: OcsAdjustBalanceResponse,
@@ -506,52 +559,91 @@ const CASES: Record<string, Case> = {
       { params: { id: '999' }, body: { amount: 5, reason: '不存在' }, status: 404, error: true },
     ],
   },
-  'GET /api/ocs/admin/users/:id/ledger': { schema: OcsAdminLedgerResponse, calls: [{ params: { id: '2' }, status: 200 }] },
+  'GET /api/ocs/admin/users/:id/ledger': {
+    schema: OcsAdminLedgerResponse,
+    calls: [{ params: { id: '2' }, status: 200 }],
+  },
   'GET /api/ocs/admin/settings': { schema: OcsSettingsResponse, calls: [{ status: 200 }] },
   'PUT /api/ocs/admin/settings': {
     schema: OcsSettingsResponse,
     calls: [
       { body: { bankPrice: 2, freeDaily: 10, fuzzyThreshold: 0.6, ratePerSecond: 10, rateBurst: 20 }, status: 200 },
-      { body: { bankPrice: 2, freeDaily: 10, fuzzyThreshold: 0.1, ratePerSecond: 10, rateBurst: 20 }, status: 400, error: true },
+      {
+        body: { bankPrice: 2, freeDaily: 10, fuzzyThreshold: 0.1, ratePerSecond: 10, rateBurst: 20 },
+        status: 400,
+        error: true,
+      },
     ],
   },
   'GET /api/ocs/admin/bank/stats': { schema: OcsBankStatsResponse, calls: [{ status: 200 }] },
   'GET /api/ocs/admin/bank/questions': {
     schema: OcsBankQuestionListResponse,
-    calls: [{ status: 200 }, { query: { keyword: '首都', type: 'single', status: 'verified', sortBy: 'hits' }, status: 200 }, { query: { status: 'x' }, status: 400, error: true }],
+    calls: [
+      { status: 200 },
+      { query: { keyword: '首都', type: 'single', status: 'verified', sortBy: 'hits' }, status: 200 },
+      { query: { status: 'x' }, status: 400, error: true },
+    ],
   },
   'GET /api/ocs/admin/bank/questions/:id': {
     schema: OcsBankQuestionResponse,
-    calls: [{ params: { id: '1' }, status: 200 }, { params: { id: '999' }, status: 404, error: true }],
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
   },
   'PUT /api/ocs/admin/bank/questions/:id': {
     schema: OcsBankQuestionResponse,
     calls: [
-      { params: { id: '1' }, body: { title: '中华人民共和国的首都是？', type: 'single', options: ['上海', '北京'], answer: ['B'] }, status: 200 },
-      { params: { id: '2' }, body: { title: '中华人民共和国的首都是？', type: 'single', options: ['上海', '北京'], answer: ['B'] }, status: 409, error: true },
+      {
+        params: { id: '1' },
+        body: { title: '中华人民共和国的首都是？', type: 'single', options: ['上海', '北京'], answer: ['B'] },
+        status: 200,
+      },
+      {
+        params: { id: '2' },
+        body: { title: '中华人民共和国的首都是？', type: 'single', options: ['上海', '北京'], answer: ['B'] },
+        status: 409,
+        error: true,
+      },
       { params: { id: '1' }, body: { title: '', type: 'single', answer: [] }, status: 400, error: true },
     ],
   },
   'POST /api/ocs/admin/bank/questions/:id/status': {
     schema: OcsBankQuestionResponse,
-    calls: [{ params: { id: '3' }, body: { status: 'verified' }, status: 200 }, { params: { id: '3' }, body: { status: 'x' }, status: 400, error: true }],
+    calls: [
+      { params: { id: '3' }, body: { status: 'verified' }, status: 200 },
+      { params: { id: '3' }, body: { status: 'x' }, status: 400, error: true },
+    ],
   },
   'DELETE /api/ocs/admin/bank/questions/:id': {
     schema: OcsBankQuestionDeleteResponse,
-    calls: [{ params: { id: '4' }, status: 200 }, { params: { id: '4' }, status: 404, error: true }],
+    calls: [
+      { params: { id: '4' }, status: 200 },
+      { params: { id: '4' }, status: 404, error: true },
+    ],
   },
   'GET /api/ocs/admin/bank/export': {
     schema: zod.string().min(2),
-    calls: [{ query: { format: 'json' }, status: 200 }, { query: { format: 'csv' }, status: 200 }, { query: { format: 'xml' }, status: 400, error: true }],
+    calls: [
+      { query: { format: 'json' }, status: 200 },
+      { query: { format: 'csv' }, status: 200 },
+      { query: { format: 'xml' }, status: 400, error: true },
+    ],
   },
   'POST /api/ocs/admin/bank/imports': { schema: OcsBankImportPreviewResponse, calls: [{ status: 200 }] },
   'POST /api/ocs/admin/bank/imports/:id/commit': {
     schema: OcsBankImportJobResponse,
-    calls: [{ params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 }, { params: { id: 'other' }, status: 404, error: true }],
+    calls: [
+      { params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 },
+      { params: { id: 'other' }, status: 404, error: true },
+    ],
   },
   'GET /api/ocs/admin/bank/imports/:id': {
     schema: OcsBankImportJobResponse,
-    calls: [{ params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 }, { params: { id: 'other' }, status: 404, error: true }],
+    calls: [
+      { params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 },
+      { params: { id: 'other' }, status: 404, error: true },
+    ],
   },
 };
 
@@ -620,7 +712,9 @@ describe('umi mocks match the contract', () => {
   });
 
   it('lists what the account mocks changed: filters, revocations, audit rows newest first', () => {
-    const found = AdminUserListResponse.parse(call('GET /api/user/admin/users', undefined, {}, { keyword: 'car' }).body);
+    const found = AdminUserListResponse.parse(
+      call('GET /api/user/admin/users', undefined, {}, { keyword: 'car' }).body,
+    );
     expect(found.data.map((u) => u.username)).toEqual(['carol']);
     const expired = TokenListResponse.parse(call('GET /api/user/tokens', undefined, {}, { status: 'revoked' }).body);
     expect(expired.data.map((t) => t.id)).toEqual([1]);
@@ -633,16 +727,23 @@ describe('umi mocks match the contract', () => {
     const all = OcsLedgerListResponse.parse(call('GET /api/ocs/ledger', undefined, {}, { pageSize: '100' }).body);
     const wallet = OcsWalletResponse.parse(call('GET /api/ocs/wallet').body);
     expect(all.data[0].balanceAfter).toBe(wallet.data.balance);
-    all.data.slice(1).forEach((older, i) => expect(all.data[i].balanceAfter).toBe(older.balanceAfter + all.data[i].amount));
-    const some = OcsLedgerListResponse.parse(call('GET /api/ocs/ledger', undefined, {}, { pageSize: '100', kind: ['free', 'redeem'] }).body);
+    all.data
+      .slice(1)
+      .forEach((older, i) => expect(all.data[i].balanceAfter).toBe(older.balanceAfter + all.data[i].amount));
+    const some = OcsLedgerListResponse.parse(
+      call('GET /api/ocs/ledger', undefined, {}, { pageSize: '100', kind: ['free', 'redeem'] }).body,
+    );
     expect(new Set(some.data.map((l) => l.kind))).toEqual(new Set(['free', 'redeem']));
-    const csv = String(call('GET /api/ocs/ledger.csv', undefined, {}, { kind: ['free', 'redeem'] }).body).trim().split('\r\n');
+    const csv = String(call('GET /api/ocs/ledger.csv', undefined, {}, { kind: ['free', 'redeem'] }).body)
+      .trim()
+      .split('\r\n');
     expect(csv).toHaveLength(some.total + 1);
   });
 
   it('throttles repeated failed logins with 429 and Retry-After', () => {
     let res = call('POST /api/user/login', { username: 'admin', password: 'bad' });
-    for (let i = 0; i < 6 && res.statusCode !== 429; i++) res = call('POST /api/user/login', { username: 'admin', password: 'bad' });
+    for (let i = 0; i < 6 && res.statusCode !== 429; i++)
+      res = call('POST /api/user/login', { username: 'admin', password: 'bad' });
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('900');
     expect(ErrorEnvelope.parse(res.body).errorMessage).toMatch(/次数过多/);

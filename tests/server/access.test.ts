@@ -40,7 +40,9 @@ test('the public routes are exactly the ones meant to be public', () => {
 });
 
 test('every non-public route refuses an anonymous caller with 401', async () => {
-  const guarded = ctx.app.routeAccess.filter((r) => r.auth !== 'public' && r.auth !== 'token' && r.auth !== 'ocs-token');
+  const guarded = ctx.app.routeAccess.filter(
+    (r) => r.auth !== 'public' && r.auth !== 'token' && r.auth !== 'ocs-token',
+  );
   expect(guarded.length).toBeGreaterThan(0);
   for (const r of guarded) {
     const res = await ctx.app.inject({
@@ -48,7 +50,10 @@ test('every non-public route refuses an anonymous caller with 401', async () => 
       url: concreteUrl(r.url),
       ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }),
     });
-    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 401 });
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 401,
+    });
     expect(res.json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
   }
 });
@@ -58,11 +63,14 @@ test('every token route refuses a caller without a token with 401', async () => 
   expect(tokenRoutes.length).toBeGreaterThan(0);
   for (const r of tokenRoutes) {
     const res = await ctx.app.inject({ method: r.method as 'GET', url: concreteUrl(r.url) });
-    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 401 });
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 401,
+    });
   }
 });
 
-test('OCS-script routes refuse a caller without a token in the script\'s shape (HTTP 200, code 0)', async () => {
+test("OCS-script routes refuse a caller without a token in the script's shape (HTTP 200, code 0)", async () => {
   const ocsRoutes = ctx.app.routeAccess.filter((r) => r.auth === 'ocs-token' && r.method !== 'OPTIONS');
   expect(ocsRoutes.length).toBeGreaterThan(0);
   for (const r of ocsRoutes) {
@@ -83,7 +91,10 @@ test('role routes refuse a logged-in user without the role with 403', async () =
       url: concreteUrl(r.url),
       ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }),
     });
-    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 403 });
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 403,
+    });
   }
 });
 

@@ -19,7 +19,13 @@ const SERVER_ARGS = ['--import', 'tsx', path.join(ROOT, 'server/main.ts')];
 export function spawnServer(
   env: Record<string, string>,
   args: string[] = SERVER_ARGS,
-): { proc: ChildProcess; ready: Promise<ServerProcess>; exited: ServerProcess['exited']; stdout: string[]; stderr: string[] } {
+): {
+  proc: ChildProcess;
+  ready: Promise<ServerProcess>;
+  exited: ServerProcess['exited'];
+  stdout: string[];
+  stderr: string[];
+} {
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

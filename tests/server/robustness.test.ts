@@ -75,7 +75,11 @@ pgliteOnly('server process on a data directory', () => {
 
     const database = await openDatabase({ pgDataDir: path.join(dataDir, 'pgdata') });
     try {
-      const rows = await database.db.selectFrom('users').select('username').where('username', 'like', 'burst_%').execute();
+      const rows = await database.db
+        .selectFrom('users')
+        .select('username')
+        .where('username', 'like', 'burst_%')
+        .execute();
       const stored = new Set(rows.map((r) => r.username));
       const missing = answered.filter((u) => !stored.has(u));
       expect(missing).toEqual([]);

@@ -17,7 +17,16 @@ jest.mock('@/services/user', () => ({
 jest.mock('@/services/njit', () => ({
   fetchNjitOverview: jest.fn().mockResolvedValue({
     success: true,
-    data: { total: 12, byCollege: [], byGrade: [], byStatus: [], lastImport: null, queriesToday: 0, queriesThisMinute: 0, queryLimitPerMinute: 30 },
+    data: {
+      total: 12,
+      byCollege: [],
+      byGrade: [],
+      byStatus: [],
+      lastImport: null,
+      queriesToday: 0,
+      queriesThisMinute: 0,
+      queryLimitPerMinute: 30,
+    },
   }),
 }));
 

@@ -27,7 +27,12 @@ describe('avatar menu', () => {
   });
 
   it('logged out: 登录 goes to the login page with the current path as redirect', async () => {
-    renderAt('/OCS/bill?page=2', <AvatarDropdown currentUser={null}><span>头像</span></AvatarDropdown>);
+    renderAt(
+      '/OCS/bill?page=2',
+      <AvatarDropdown currentUser={null}>
+        <span>头像</span>
+      </AvatarDropdown>,
+    );
     const item = await openMenu();
     expect(item).toHaveTextContent('登录');
     expect(screen.queryByText('退出登录')).not.toBeInTheDocument();
@@ -37,7 +42,12 @@ describe('avatar menu', () => {
 
   it('logged in: 退出登录 calls the logout API and reloads on success', async () => {
     logoutMock.mockResolvedValue({ success: true });
-    renderAt('/home', <AvatarDropdown currentUser={admin}><span>头像</span></AvatarDropdown>);
+    renderAt(
+      '/home',
+      <AvatarDropdown currentUser={admin}>
+        <span>头像</span>
+      </AvatarDropdown>,
+    );
     const item = await openMenu();
     expect(item).toHaveTextContent('退出登录');
     await act(async () => fireEvent.click(item));
@@ -47,7 +57,12 @@ describe('avatar menu', () => {
 
   it('logged in: a failed logout does not reload', async () => {
     logoutMock.mockRejectedValue(new Error('Network Error'));
-    renderAt('/home', <AvatarDropdown currentUser={admin}><span>头像</span></AvatarDropdown>);
+    renderAt(
+      '/home',
+      <AvatarDropdown currentUser={admin}>
+        <span>头像</span>
+      </AvatarDropdown>,
+    );
     const item = await openMenu();
     await act(async () => fireEvent.click(item));
     expect(logoutMock).toHaveBeenCalledTimes(1);

@@ -35,7 +35,11 @@ describe('chunk load errors', () => {
   });
 
   it('shows retry and reload instead of a white screen, and retry re-renders', () => {
-    render(<ChunkErrorBoundary><Page /></ChunkErrorBoundary>);
+    render(
+      <ChunkErrorBoundary>
+        <Page />
+      </ChunkErrorBoundary>,
+    );
     expect(screen.getByText('页面资源加载失败')).toBeInTheDocument();
     shouldFail = false;
     fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
@@ -43,7 +47,11 @@ describe('chunk load errors', () => {
   });
 
   it('reload reloads the page', () => {
-    render(<ChunkErrorBoundary><Page /></ChunkErrorBoundary>);
+    render(
+      <ChunkErrorBoundary>
+        <Page />
+      </ChunkErrorBoundary>,
+    );
     fireEvent.click(screen.getByRole('button', { name: /刷新页面/ }));
     expect(reload).toHaveBeenCalledTimes(1);
   });
@@ -52,7 +60,11 @@ describe('chunk load errors', () => {
     function Broken(): JSX.Element {
       throw new TypeError('boom');
     }
-    render(<ChunkErrorBoundary><Broken /></ChunkErrorBoundary>);
+    render(
+      <ChunkErrorBoundary>
+        <Broken />
+      </ChunkErrorBoundary>,
+    );
     expect(screen.getByText('页面出错了')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /刷新页面/ })).toBeInTheDocument();
   });

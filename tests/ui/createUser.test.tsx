@@ -54,13 +54,26 @@ describe('create user', () => {
 
   it('puts a taken username (409) on the form', async () => {
     createMock.mockRejectedValue({
-      response: { status: 409, data: { success: false, errorCode: 'USERNAME_TAKEN', errorMessage: '用户名已被占用', data: { username: ['用户名已被占用'] } } },
+      response: {
+        status: 409,
+        data: {
+          success: false,
+          errorCode: 'USERNAME_TAKEN',
+          errorMessage: '用户名已被占用',
+          data: { username: ['用户名已被占用'] },
+        },
+      },
     });
     renderAt('/user/admin/createUser', <CreateUserPage />);
     fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'admin' } });
     fireEvent.change(screen.getByLabelText('初始密码'), { target: { value: 'password123' } });
     await submit();
-    expect(createMock.mock.calls[0][0]).toEqual({ username: 'admin', generatePassword: false, password: 'password123', roles: [] });
+    expect(createMock.mock.calls[0][0]).toEqual({
+      username: 'admin',
+      generatePassword: false,
+      password: 'password123',
+      roles: [],
+    });
     const field = screen.getByLabelText('用户名').closest('.ant-form-item') as HTMLElement;
     await waitFor(() => expect(field).toHaveTextContent('用户名已被占用'));
     expect(screen.getByText('用户名已被占用', { selector: '.ant-alert-message' })).toBeInTheDocument();

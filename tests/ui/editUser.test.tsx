@@ -4,7 +4,11 @@ import { adminResetPassword, adminUpdateUser, fetchAdminUser } from '@/services/
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from './helpers';
 
-jest.mock('@/services/account', () => ({ fetchAdminUser: jest.fn(), adminUpdateUser: jest.fn(), adminResetPassword: jest.fn() }));
+jest.mock('@/services/account', () => ({
+  fetchAdminUser: jest.fn(),
+  adminUpdateUser: jest.fn(),
+  adminResetPassword: jest.fn(),
+}));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const getMock = jest.mocked(fetchAdminUser);
@@ -25,7 +29,9 @@ const alice = {
 const admin = { ...alice, uid: 1, username: 'admin', nickname: null, roles: ['admin' as const] };
 
 function loggedInAs(uid: number) {
-  jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: { uid, username: 'x', roles: ['admin'] } } } as never);
+  jest
+    .mocked(useModel)
+    .mockReturnValue({ initialState: { currentUser: { uid, username: 'x', roles: ['admin'] } } } as never);
 }
 
 beforeEach(() => {
@@ -36,7 +42,8 @@ beforeEach(() => {
   loggedInAs(1);
 });
 
-const button = (text: RegExp | string) => screen.getByText(text, { selector: 'button span' }).closest('button') as HTMLElement;
+const button = (text: RegExp | string) =>
+  screen.getByText(text, { selector: 'button span' }).closest('button') as HTMLElement;
 const save = () => act(async () => fireEvent.click(button(/^保\s?存$/)));
 
 describe('edit user', () => {
@@ -58,13 +65,20 @@ describe('edit user', () => {
   });
 
   it('sends only the changed fields', async () => {
-    updateMock.mockResolvedValue({ success: true, data: { ...alice, nickname: null, roles: ['admin', 'njit'], endedSessions: 0 } });
+    updateMock.mockResolvedValue({
+      success: true,
+      data: { ...alice, nickname: null, roles: ['admin', 'njit'], endedSessions: 0 },
+    });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     fireEvent.change(await screen.findByLabelText('昵称'), { target: { value: '  ' } });
     fireEvent.click(screen.getByLabelText('管理员（admin）'));
     await save();
     await waitFor(() => expect(updateMock).toHaveBeenCalled());
-    expect(updateMock).toHaveBeenCalledWith(2, { nickname: null, roles: ['admin', 'njit'] }, { skipErrorHandler: true });
+    expect(updateMock).toHaveBeenCalledWith(
+      2,
+      { nickname: null, roles: ['admin', 'njit'] },
+      { skipErrorHandler: true },
+    );
   });
 
   it('confirms before disabling, saying sessions end and tokens stop working', async () => {
@@ -84,7 +98,10 @@ describe('edit user', () => {
   it('shows the server refusal (last active admin)', async () => {
     getMock.mockResolvedValue({ success: true, data: { ...alice, roles: ['admin'] } });
     updateMock.mockRejectedValue({
-      response: { status: 409, data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能移除' } },
+      response: {
+        status: 409,
+        data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能移除' },
+      },
     });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     fireEvent.click(await screen.findByLabelText('管理员（admin）'));

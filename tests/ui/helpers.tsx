@@ -12,7 +12,15 @@ export function renderAt(path: string, element: React.ReactElement, routePath = 
   return render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
-        <Route path={routePath} element={<>{element}<LocationProbe /></>} />
+        <Route
+          path={routePath}
+          element={
+            <>
+              {element}
+              <LocationProbe />
+            </>
+          }
+        />
         <Route path="*" element={<LocationProbe />} />
       </Routes>
     </MemoryRouter>,

@@ -62,7 +62,10 @@ describe('login page', () => {
 
   it('shows the server message when throttled and stays on the page', async () => {
     loginMock.mockRejectedValue({
-      response: { status: 429, data: { success: false, errorCode: 'TOO_MANY', errorMessage: '登录失败次数过多，请 15 分钟后再试' } },
+      response: {
+        status: 429,
+        data: { success: false, errorCode: 'TOO_MANY', errorMessage: '登录失败次数过多，请 15 分钟后再试' },
+      },
     });
     renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
     await submit('admin', 'wrong-password');

@@ -43,8 +43,10 @@ const session = (id: number, current: boolean, userAgent: string) => ({
   persistent: true,
   current,
 });
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1';
 
 let state: { currentUser: typeof profile | null };
 const setInitialState = jest.fn((update: (s: typeof state) => typeof state) => {
@@ -57,10 +59,13 @@ beforeEach(() => {
   state = { currentUser: profile };
   jest.mocked(useModel).mockImplementation(() => ({ initialState: state, setInitialState }) as never);
   jest.mocked(fetchProfile).mockResolvedValue({ success: true, data: profile });
-  jest.mocked(fetchSessions).mockResolvedValue({ success: true, data: [session(1, true, CHROME), session(2, false, IPHONE)] });
+  jest
+    .mocked(fetchSessions)
+    .mockResolvedValue({ success: true, data: [session(1, true, CHROME), session(2, false, IPHONE)] });
 });
 
-const button = (text: RegExp | string) => screen.getByText(text, { selector: 'button span' }).closest('button') as HTMLElement;
+const button = (text: RegExp | string) =>
+  screen.getByText(text, { selector: 'button span' }).closest('button') as HTMLElement;
 
 describe('personal center', () => {
   it('asks a logged-out visitor to log in', async () => {
@@ -90,7 +95,9 @@ describe('personal center', () => {
     await screen.findByText('alice');
     // rc-upload replaces its <input> after every pick: look it up each time.
     const input = () => document.querySelector('input[type=file]') as HTMLInputElement;
-    await act(async () => fireEvent.change(input(), { target: { files: [new File(['hello'], 'a.txt', { type: 'text/plain' })] } }));
+    await act(async () =>
+      fireEvent.change(input(), { target: { files: [new File(['hello'], 'a.txt', { type: 'text/plain' })] } }),
+    );
     expect(await screen.findByText('只支持 PNG、JPEG 或 WebP 格式的图片')).toBeInTheDocument();
     const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
     await act(async () => fireEvent.change(input(), { target: { files: [big] } }));
@@ -121,7 +128,15 @@ describe('personal center', () => {
 
   it('puts a wrong current password under its field', async () => {
     jest.mocked(changePassword).mockRejectedValue({
-      response: { status: 400, data: { success: false, errorCode: 'WRONG_PASSWORD', errorMessage: '当前密码不正确', data: { oldPassword: ['当前密码不正确'] } } },
+      response: {
+        status: 400,
+        data: {
+          success: false,
+          errorCode: 'WRONG_PASSWORD',
+          errorMessage: '当前密码不正确',
+          data: { oldPassword: ['当前密码不正确'] },
+        },
+      },
     });
     renderAt('/user/me', <PersonalCenterPage />);
     await screen.findByText('alice');

@@ -4,7 +4,14 @@ import type { MenuDataItem } from '@ant-design/pro-components';
 const menu: MenuDataItem[] = [
   { path: '/home', name: '首页' },
   { path: '/user', name: '用户中心', children: [{ path: '/user/me', name: '个人中心' }] },
-  { path: '/OCS', name: 'OCS 网课助手', children: [{ path: '/OCS/overview', name: '概览' }, { path: '/OCS/bill', name: '账单' }] },
+  {
+    path: '/OCS',
+    name: 'OCS 网课助手',
+    children: [
+      { path: '/OCS/overview', name: '概览' },
+      { path: '/OCS/bill', name: '账单' },
+    ],
+  },
   { path: '/UMS', name: 'UMS 消息推送', children: [{ path: '/UMS/overview', name: '概览' }] },
   { path: '/njit', name: 'NJIT 学生信息', children: [{ path: '/njit/queryStuInfo', name: '学生信息查询' }] },
 ];

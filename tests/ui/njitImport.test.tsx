@@ -86,7 +86,16 @@ describe('roster import', () => {
 
     jest.mocked(commitRosterImport).mockResolvedValue({
       success: true,
-      data: { id: 1, userName: 'admin', fileName: '名单.csv', totalRows: 6, inserted: 3, updated: 1, rejected: 2, createdAt: '2025-01-01T00:00:00.000Z' },
+      data: {
+        id: 1,
+        userName: 'admin',
+        fileName: '名单.csv',
+        totalRows: 6,
+        inserted: 3,
+        updated: 1,
+        rejected: 2,
+        createdAt: '2025-01-01T00:00:00.000Z',
+      },
     });
     await act(async () => fireEvent.click(screen.getByText('确认导入 4 行')));
     await waitFor(() => expect(commitRosterImport).toHaveBeenCalledWith('imp_abc'));

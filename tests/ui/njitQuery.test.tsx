@@ -34,14 +34,21 @@ const zhang = {
 };
 
 function as(roles: string[]) {
-  jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: { uid: 2, username: 'staff', roles } } } as never);
+  jest
+    .mocked(useModel)
+    .mockReturnValue({ initialState: { currentUser: { uid: 2, username: 'staff', roles } } } as never);
 }
 
 beforeEach(() => {
-  jest.mocked(searchStudents).mockReset().mockResolvedValue({ success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
+  jest
+    .mocked(searchStudents)
+    .mockReset()
+    .mockResolvedValue({ success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
   jest.mocked(fetchStudent).mockReset().mockResolvedValue({ success: true, data: zhang });
   jest.mocked(revealStudentField).mockReset();
-  jest.mocked(fetchNjitOptions).mockResolvedValue({ success: true, data: { colleges: ['计算机工程学院'], majors: [], grades: [2021] } });
+  jest
+    .mocked(fetchNjitOptions)
+    .mockResolvedValue({ success: true, data: { colleges: ['计算机工程学院'], majors: [], grades: [2021] } });
 });
 
 async function searchByName(text: string) {
@@ -80,7 +87,9 @@ describe('student lookup page', () => {
 
   it('lets an administrator reveal a field only after giving a reason', async () => {
     as(['njit', 'admin']);
-    jest.mocked(revealStudentField).mockResolvedValue({ success: true, data: { field: 'phone', value: '13812341234' } });
+    jest
+      .mocked(revealStudentField)
+      .mockResolvedValue({ success: true, data: { field: 'phone', value: '13812341234' } });
     renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
     expect(screen.getByText('名单导入')).toBeInTheDocument();
     await searchByName('张三');

@@ -28,13 +28,27 @@ jest.mock('@/services/ocsAdmin', () => ({
 
 const q = question;
 const capital = q(1, '中华人民共和国的首都是哪座城市？', { hitCount: 42 });
-const aiOne = q(2, '光在真空中的传播速度约为每秒 30 万千米。', { type: 'judgement', options: [], answer: ['正确'], source: 'ai', status: 'unverified', hitCount: 5 });
+const aiOne = q(2, '光在真空中的传播速度约为每秒 30 万千米。', {
+  type: 'judgement',
+  options: [],
+  answer: ['正确'],
+  source: 'ai',
+  status: 'unverified',
+  hitCount: 5,
+});
 
 const stats = {
   total: 1234,
   bySource: { import: 1000, manual: 34, ai: 200 },
   byStatus: { verified: 1100, unverified: 120, wrong: 14 },
-  topHits: [capital, aiOne].map(({ id, title, type, source, status, hitCount }) => ({ id, title, type, source, status, hitCount })),
+  topHits: [capital, aiOne].map(({ id, title, type, source, status, hitCount }) => ({
+    id,
+    title,
+    type,
+    source,
+    status,
+    hitCount,
+  })),
 };
 
 const preview = {
@@ -48,9 +62,29 @@ const preview = {
     { row: 7, message: '题目为空' },
     { row: 19, message: '答案不在选项中（可写选项字母或选项原文）' },
   ],
-  sample: [{ row: 2, title: '细胞膜的主要成分是', type: 'single', options: ['脂质和蛋白质', '糖类'], answer: ['脂质和蛋白质'] }],
+  sample: [
+    {
+      row: 2,
+      title: '细胞膜的主要成分是',
+      type: 'single',
+      options: ['脂质和蛋白质', '糖类'],
+      answer: ['脂质和蛋白质'],
+    },
+  ],
 };
-const job = (over: object) => ({ success: true as const, data: { id: preview.id, status: 'running' as const, total: 4997, done: 0, inserted: 0, updated: 0, error: null, ...over } });
+const job = (over: object) => ({
+  success: true as const,
+  data: {
+    id: preview.id,
+    status: 'running' as const,
+    total: 4997,
+    done: 0,
+    inserted: 0,
+    updated: 0,
+    error: null,
+    ...over,
+  },
+});
 
 beforeEach(() => {
   jest.clearAllMocks();
@@ -58,7 +92,11 @@ beforeEach(() => {
   jest.mocked(fetchBankQuestions).mockResolvedValue(page([capital, aiOne]));
 });
 
-const row = (title: string) => screen.getAllByText(title).map((e) => e.closest('tr')).find(Boolean) as HTMLElement;
+const row = (title: string) =>
+  screen
+    .getAllByText(title)
+    .map((e) => e.closest('tr'))
+    .find(Boolean) as HTMLElement;
 
 describe('bank statistics', () => {
   it('shows size, sources, statuses and the most-hit questions', async () => {
@@ -66,7 +104,9 @@ describe('bank statistics', () => {
     const total = (await screen.findByText('题目总数')).closest('.ant-statistic') as HTMLElement;
     await waitFor(() => expect(total).toHaveTextContent('1,234'));
     expect(screen.getByText('来源：AI').closest('.ant-statistic')).toHaveTextContent('200');
-    expect(screen.getByText('标为错误', { selector: '.ant-statistic-title' }).closest('.ant-statistic')).toHaveTextContent('14');
+    expect(
+      screen.getByText('标为错误', { selector: '.ant-statistic-title' }).closest('.ant-statistic'),
+    ).toHaveTextContent('14');
     const top = screen.getByText('命中最多的题目').closest('.ant-card') as HTMLElement;
     const items = top.querySelectorAll('.ant-list-item');
     expect(items[0]).toHaveTextContent('中华人民共和国的首都是哪座城市？');
@@ -84,7 +124,10 @@ describe('question table', () => {
     jest.mocked(fetchBankQuestions).mockClear();
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
     await waitFor(() => expect(fetchBankQuestions).toHaveBeenCalledWith(expect.objectContaining({ keyword: '首都' })));
-    expect(screen.getByText('导出 JSON').closest('a')).toHaveAttribute('href', '/api/ocs/admin/bank/export?format=json');
+    expect(screen.getByText('导出 JSON').closest('a')).toHaveAttribute(
+      'href',
+      '/api/ocs/admin/bank/export?format=json',
+    );
     expect(screen.getByText('导出 CSV').closest('a')).toHaveAttribute('href', '/api/ocs/admin/bank/export?format=csv');
   });
 
@@ -117,7 +160,12 @@ describe('question table', () => {
     fireEvent.change(within(drawer).getByLabelText('答案'), { target: { value: 'B' } });
     await act(async () => fireEvent.click(within(drawer).getByText('保存题目')));
     await waitFor(() =>
-      expect(updateBankQuestion).toHaveBeenCalledWith(1, { title: capital.title, type: 'single', options: ['上海', '北京', '广州', '深圳'], answer: ['B'] }),
+      expect(updateBankQuestion).toHaveBeenCalledWith(1, {
+        title: capital.title,
+        type: 'single',
+        options: ['上海', '北京', '广州', '深圳'],
+        answer: ['B'],
+      }),
     );
   });
 });
@@ -149,12 +197,15 @@ describe('import', () => {
     expect(commitBankImport).not.toHaveBeenCalled();
 
     jest.mocked(commitBankImport).mockResolvedValue(job({ done: 0 }));
-    jest.mocked(fetchBankImportJob)
+    jest
+      .mocked(fetchBankImportJob)
       .mockResolvedValueOnce(job({ done: 2000, inserted: 800, updated: 1200 }))
       .mockResolvedValue(job({ status: 'done', done: 4997, inserted: 3797, updated: 1200 }));
     await act(async () => fireEvent.click(screen.getByText('确认导入 4997 题')));
     expect(commitBankImport).toHaveBeenCalledWith(preview.id);
-    expect(await screen.findByText('正在导入 题库.csv：已写入 2000 / 4997 题', undefined, { timeout: 3000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('正在导入 题库.csv：已写入 2000 / 4997 题', undefined, { timeout: 3000 }),
+    ).toBeInTheDocument();
     expect(screen.getByText('40%')).toBeInTheDocument();
     expect(await screen.findByText('导入完成', undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(screen.getByText('题库.csv：新增 3797 题，更新 1200 题，跳过 3 行')).toBeInTheDocument();
@@ -165,9 +216,20 @@ describe('import', () => {
 
   it('shows a failed job with what was written', async () => {
     jest.mocked(uploadBankFile).mockResolvedValue({ success: true, data: preview });
-    jest.mocked(commitBankImport).mockResolvedValue(job({ status: 'failed', done: 2000, inserted: 2000, error: '导入在第 2001 条附近中断（之前的 2000 条已写入；重新导入同一文件是安全的）' }));
+    jest
+      .mocked(commitBankImport)
+      .mockResolvedValue(
+        job({
+          status: 'failed',
+          done: 2000,
+          inserted: 2000,
+          error: '导入在第 2001 条附近中断（之前的 2000 条已写入；重新导入同一文件是安全的）',
+        }),
+      );
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
-    fireEvent.change(document.querySelector('input[type=file]') as HTMLInputElement, { target: { files: [new File(['x'], '题库.csv')] } });
+    fireEvent.change(document.querySelector('input[type=file]') as HTMLInputElement, {
+      target: { files: [new File(['x'], '题库.csv')] },
+    });
     const confirm = await screen.findByText('确认导入 4997 题', undefined, { timeout: 3000 });
     await act(async () => fireEvent.click(confirm));
     expect(await screen.findByText('导入失败')).toBeInTheDocument();

@@ -31,9 +31,15 @@ beforeEach(() => {
   jest.mocked(fetchAdminModels).mockResolvedValue({ success: true, data: MODELS });
 });
 
-const row = (text: string) => screen.getAllByText(text).map((e) => e.closest('tr')).find(Boolean) as HTMLElement;
-const drawer = async (title: string) => (await screen.findByText(title, { selector: '.ant-drawer-title' })).closest('.ant-drawer') as HTMLElement;
-const submit = (d: HTMLElement, text: RegExp) => act(async () => fireEvent.click(within(d).getByText(text, { selector: 'button span' })));
+const row = (text: string) =>
+  screen
+    .getAllByText(text)
+    .map((e) => e.closest('tr'))
+    .find(Boolean) as HTMLElement;
+const drawer = async (title: string) =>
+  (await screen.findByText(title, { selector: '.ant-drawer-title' })).closest('.ant-drawer') as HTMLElement;
+const submit = (d: HTMLElement, text: RegExp) =>
+  act(async () => fireEvent.click(within(d).getByText(text, { selector: 'button span' })));
 
 it('lists providers with the masked key only, and models with price and state', async () => {
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
@@ -57,7 +63,11 @@ it('edits a provider without showing the key; an empty key field keeps the store
   fireEvent.change(within(d).getByLabelText('名称'), { target: { value: 'DeepSeek 官方' } });
   await submit(d, /^保\s?存$/);
   await waitFor(() => expect(updateAiProvider).toHaveBeenCalled());
-  expect(jest.mocked(updateAiProvider).mock.calls[0]).toEqual([1, { name: 'DeepSeek 官方', baseURL: 'https://api.deepseek.com/v1' }, { skipErrorHandler: true }]);
+  expect(jest.mocked(updateAiProvider).mock.calls[0]).toEqual([
+    1,
+    { name: 'DeepSeek 官方', baseURL: 'https://api.deepseek.com/v1' },
+    { skipErrorHandler: true },
+  ]);
 });
 
 it('adds a provider only with a key and an http(s) address', async () => {
@@ -76,7 +86,11 @@ it('adds a provider only with a key and an http(s) address', async () => {
   fireEvent.change(within(d).getByLabelText('API 密钥'), { target: { value: 'sk-vllm-secret' } });
   await submit(d, /^添\s?加$/);
   await waitFor(() => expect(createAiProvider).toHaveBeenCalled());
-  expect(jest.mocked(createAiProvider).mock.calls[0][0]).toEqual({ name: 'vLLM', baseURL: 'http://10.0.0.2:8000/v1', apiKey: 'sk-vllm-secret' });
+  expect(jest.mocked(createAiProvider).mock.calls[0][0]).toEqual({
+    name: 'vLLM',
+    baseURL: 'http://10.0.0.2:8000/v1',
+    apiKey: 'sk-vllm-secret',
+  });
 });
 
 it('deletes a provider only after confirmation, warning about its models', async () => {
@@ -109,7 +123,14 @@ it('测试 shows the latency, the raw reply and the parsed answer', async () => 
 it('a failed test shows why', async () => {
   jest.mocked(testAdminModel).mockResolvedValue({
     success: true,
-    data: { ok: false, latencyMs: 120000, question: OCS_AI_SAMPLES.single, raw: null, answer: null, error: 'AI 服务超时，未扣费' },
+    data: {
+      ok: false,
+      latencyMs: 120000,
+      question: OCS_AI_SAMPLES.single,
+      raw: null,
+      answer: null,
+      error: 'AI 服务超时，未扣费',
+    },
   });
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
   await screen.findByText('DeepSeek R1');
@@ -132,6 +153,12 @@ it('adds a model with the timeout given in seconds', async () => {
   await submit(d, /^添\s?加$/);
   await waitFor(() => expect(createAdminModel).toHaveBeenCalled());
   expect(jest.mocked(createAdminModel).mock.calls[0][0]).toEqual({
-    providerId: 1, model: 'qwen-max', displayName: '通义千问 Max', price: 4, enabled: true, timeoutMs: 30_000, maxTokens: null,
+    providerId: 1,
+    model: 'qwen-max',
+    displayName: '通义千问 Max',
+    price: 4,
+    enabled: true,
+    timeoutMs: 30_000,
+    maxTokens: null,
   });
 });

@@ -20,8 +20,24 @@ const disableMock = jest.mocked(disableRedeemBatch);
 const downloadMock = jest.mocked(downloadRedeemCodes);
 
 const fresh = batch(3, { note: '开学活动' });
-const downloaded = batch(2, { note: '老用户回馈', downloadedAt: '2025-01-03T01:00:00.000Z', expiresAt: '2025-02-01T16:00:00.000Z', maxUses: 3, codeCount: 10, uses: 30, remainingUses: 0, remainingCodes: 0, redeemedBy: 25, status: 'used_up' });
-const stopped = batch(1, { note: '已停用的', disabled: true, status: 'disabled', downloadedAt: '2025-01-01T01:00:00.000Z' });
+const downloaded = batch(2, {
+  note: '老用户回馈',
+  downloadedAt: '2025-01-03T01:00:00.000Z',
+  expiresAt: '2025-02-01T16:00:00.000Z',
+  maxUses: 3,
+  codeCount: 10,
+  uses: 30,
+  remainingUses: 0,
+  remainingCodes: 0,
+  redeemedBy: 25,
+  status: 'used_up',
+});
+const stopped = batch(1, {
+  note: '已停用的',
+  disabled: true,
+  status: 'disabled',
+  downloadedAt: '2025-01-01T01:00:00.000Z',
+});
 
 beforeEach(() => {
   jest.clearAllMocks();
@@ -31,9 +47,17 @@ beforeEach(() => {
 });
 
 const row = (note: string) => screen.getByText(note).closest('tr') as HTMLElement;
-const bizError = (status: number, errorMessage: string, data?: object) => ({ response: { status, data: { success: false, errorCode: 'X', errorMessage, data } } });
+const bizError = (status: number, errorMessage: string, data?: object) => ({
+  response: { status, data: { success: false, errorCode: 'X', errorMessage, data } },
+});
 const confirm = (okText: RegExp) =>
-  act(async () => fireEvent.click(within(document.querySelector('.ant-popover:not(.ant-popover-hidden)') as HTMLElement).getByRole('button', { name: okText })));
+  act(async () =>
+    fireEvent.click(
+      within(document.querySelector('.ant-popover:not(.ant-popover-hidden)') as HTMLElement).getByRole('button', {
+        name: okText,
+      }),
+    ),
+  );
 
 it('lists batches with uses, remaining, expiry and status; downloaded and disabled batches lose their buttons', async () => {
   renderAt('/OCS/OCSAdmin/redeem', <RedeemAdminPage />);
@@ -76,7 +100,7 @@ it('downloads the codes once, after a confirmation that says it works only once'
   click.mockRestore();
 });
 
-it('a second download shows the server\'s refusal', async () => {
+it("a second download shows the server's refusal", async () => {
   renderAt('/OCS/OCSAdmin/redeem', <RedeemAdminPage />);
   await screen.findByText('开学活动');
   downloadMock.mockRejectedValue(bizError(410, '该批次的兑换码已经下载过一次，服务器不再保存兑换码明文，无法再次下载'));
@@ -115,12 +139,15 @@ describe('create', () => {
     fireEvent.change(field('备注'), { target: { value: ' 期末活动 ' } });
     await submit();
     await waitFor(() => expect(createMock).toHaveBeenCalledTimes(1));
-    expect(createMock).toHaveBeenCalledWith({ value: 50, count: 20, maxUses: 1, expiresAt: null, note: '期末活动' }, { skipErrorHandler: true });
+    expect(createMock).toHaveBeenCalledWith(
+      { value: 50, count: 20, maxUses: 1, expiresAt: null, note: '期末活动' },
+      { skipErrorHandler: true },
+    );
     expect(await screen.findByText('已生成 20 个兑换码，请在列表中下载（只能下载一次）')).toBeInTheDocument();
     await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
   });
 
-  it('refuses a count above 10,000 before sending, and shows the server\'s field errors', async () => {
+  it("refuses a count above 10,000 before sending, and shows the server's field errors", async () => {
     renderAt('/OCS/OCSAdmin/redeem', <RedeemAdminPage />);
     await screen.findByText('开学活动');
     fireEvent.click(screen.getByRole('button', { name: /生成兑换码/ }));
@@ -128,7 +155,9 @@ describe('create', () => {
     fireEvent.change(field('面值（积分）'), { target: { value: '5' } });
     fireEvent.change(field('数量'), { target: { value: '10001' } });
     await submit();
-    expect(await within(modal()).findByText('一批最多 10000 个', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
+    expect(
+      await within(modal()).findByText('一批最多 10000 个', { selector: '.ant-form-item-explain-error' }),
+    ).toBeInTheDocument();
     expect(createMock).not.toHaveBeenCalled();
 
     fireEvent.change(field('数量'), { target: { value: '10' } });
@@ -141,7 +170,11 @@ describe('create', () => {
   it('turns the picked expiry into an ISO timestamp', () => {
     const at = dayjs('2030-06-01T12:00:00Z');
     expect(toBatchBody({ value: 1, count: 2, maxUses: 3, expiresAt: at, note: '' })).toEqual({
-      value: 1, count: 2, maxUses: 3, expiresAt: '2030-06-01T12:00:00.000Z', note: '',
+      value: 1,
+      count: 2,
+      maxUses: 3,
+      expiresAt: '2030-06-01T12:00:00.000Z',
+      note: '',
     });
   });
 });

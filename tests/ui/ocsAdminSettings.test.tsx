@@ -23,18 +23,24 @@ describe('OCS service settings', () => {
     expect(field('每日免费领取（积分）')).toHaveValue('10');
     expect(field('每个令牌每秒查询次数')).toHaveValue('10');
     expect(field('突发额度')).toHaveValue('20');
-    expect(screen.getByText(/调高：更少误答、但更多“未找到”；调低：能匹配改动更大的题目，但更容易答错/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/调高：更少误答、但更多“未找到”；调低：能匹配改动更大的题目，但更容易答错/),
+    ).toBeInTheDocument();
     expect(screen.getByText(/未找到、出错或 10 分钟内重复提问不扣费/)).toBeInTheDocument();
   });
 
   it('saves the edited values as numbers', async () => {
-    jest.mocked(saveOcsSettings).mockResolvedValue({ success: true, data: { ...current, bankPrice: 2, fuzzyThreshold: 0.6 } });
+    jest
+      .mocked(saveOcsSettings)
+      .mockResolvedValue({ success: true, data: { ...current, bankPrice: 2, fuzzyThreshold: 0.6 } });
     renderAt('/OCS/OCSAdmin/settings', <OcsSettingsPage />);
     await waitFor(() => expect(field('模糊匹配阈值')).toHaveValue('0.50'));
     fireEvent.change(field('题库单价（积分/题）'), { target: { value: '2' } });
     fireEvent.change(field('模糊匹配阈值'), { target: { value: '0.6' } });
     await save();
-    await waitFor(() => expect(saveOcsSettings).toHaveBeenCalledWith({ ...current, bankPrice: 2, fuzzyThreshold: 0.6 }));
+    await waitFor(() =>
+      expect(saveOcsSettings).toHaveBeenCalledWith({ ...current, bankPrice: 2, fuzzyThreshold: 0.6 }),
+    );
   });
 
   it('refuses values outside the allowed range with the reason, without saving', async () => {

@@ -4,13 +4,35 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderAt } from './helpers';
 import { ledgerRow, page } from './ocsFixtures';
 
-jest.mock('@/services/ocsAdmin', () => ({ fetchOcsUsers: jest.fn(), adjustBalance: jest.fn(), fetchUserLedger: jest.fn() }));
+jest.mock('@/services/ocsAdmin', () => ({
+  fetchOcsUsers: jest.fn(),
+  adjustBalance: jest.fn(),
+  fetchUserLedger: jest.fn(),
+}));
 
 const listMock = jest.mocked(fetchOcsUsers);
 const adjustMock = jest.mocked(adjustBalance);
 
-const alice = { id: 2, username: 'alice', nickname: '爱丽丝', balance: 18, queriesToday: 12, queriesTotal: 860, aiSpend: 95, lastQueryAt: '2025-03-01T16:30:00.000Z' };
-const bob = { id: 3, username: 'bob', nickname: null, balance: 0, queriesToday: 0, queriesTotal: 0, aiSpend: 0, lastQueryAt: null };
+const alice = {
+  id: 2,
+  username: 'alice',
+  nickname: '爱丽丝',
+  balance: 18,
+  queriesToday: 12,
+  queriesTotal: 860,
+  aiSpend: 95,
+  lastQueryAt: '2025-03-01T16:30:00.000Z',
+};
+const bob = {
+  id: 3,
+  username: 'bob',
+  nickname: null,
+  balance: 0,
+  queriesToday: 0,
+  queriesTotal: 0,
+  aiSpend: 0,
+  lastQueryAt: null,
+};
 
 beforeEach(() => {
   listMock.mockReset();

@@ -23,7 +23,8 @@ beforeEach(() => {
   saveMock.mockImplementation(async (body) => prefs(body as object));
 });
 
-const radio = (label: RegExp | string) => screen.getByText(label).closest('label')!.querySelector('input') as HTMLInputElement;
+const radio = (label: RegExp | string) =>
+  screen.getByText(label).closest('label')!.querySelector('input') as HTMLInputElement;
 const save = () => act(async () => fireEvent.click(screen.getByText('保 存', { selector: 'button span' })));
 
 it('offers the enabled models with their price, the strategies, and an unlimited cap by default', async () => {
@@ -85,5 +86,7 @@ it('shows the server’s field error', async () => {
   await screen.findByText('DeepSeek V3');
   fireEvent.click(radio('DeepSeek V3'));
   await save();
-  expect(await screen.findByText('所选模型不存在或已停用', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
+  expect(
+    await screen.findByText('所选模型不存在或已停用', { selector: '.ant-form-item-explain-error' }),
+  ).toBeInTheDocument();
 });

@@ -20,9 +20,12 @@ beforeEach(() => {
   jest.mocked(fetchAiPreferences).mockResolvedValue(prefs());
   // Renders like the server: one pass over the three variables, refusing a template without ${title}.
   previewMock.mockImplementation(async ({ template, type = 'single' }) => {
-    if (!template.includes('${title}')) throw apiError(400, '提示词模板必须包含 ${title}（题目）', { template: ['提示词模板必须包含 ${title}（题目）'] });
+    if (!template.includes('${title}'))
+      throw apiError(400, '提示词模板必须包含 ${title}（题目）', { template: ['提示词模板必须包含 ${title}（题目）'] });
     const q = DEFAULTS.samples[type];
-    const prompt = template.replace(/\$\{(title|type|options)\}/g, (_m, k) => (k === 'title' ? q.title : k === 'type' ? type : q.options.join('|')));
+    const prompt = template.replace(/\$\{(title|type|options)\}/g, (_m, k) =>
+      k === 'title' ? q.title : k === 'type' ? type : q.options.join('|'),
+    );
     return { success: true, data: { prompt, question: q } };
   });
   saveMock.mockImplementation(async (body) => prefs({ promptTemplate: body.promptTemplate ?? null }));
@@ -35,7 +38,8 @@ const type = (value: string) => fireEvent.change(editor(), { target: { value } }
 it('starts on the built-in defaults: variables to insert, a status tag, and the preview of the type’s default', async () => {
   renderAt('/OCS/preferenceSetting/aiPrompt', <AiPromptPage />);
   expect(await screen.findByText('正在使用系统默认模板')).toBeInTheDocument();
-  for (const v of ['${title}', '${type}', '${options}']) expect(screen.getByText(v, { selector: 'button span' })).toBeInTheDocument();
+  for (const v of ['${title}', '${type}', '${options}'])
+    expect(screen.getByText(v, { selector: 'button span' })).toBeInTheDocument();
   expect(editor().value).toBe('');
   expect(await preview()).toHaveTextContent('单选默认：中华人民共和国的首都是哪座城市？');
   expect(screen.getByTestId('char-count')).toHaveTextContent('0 / 4000');
@@ -56,7 +60,9 @@ it('shows the server’s validation problem and will not save it', async () => {
   renderAt('/OCS/preferenceSetting/aiPrompt', <AiPromptPage />);
   await screen.findByText('正在使用系统默认模板');
   type('没有题目变量的模板');
-  await waitFor(() => expect(screen.getByTestId('template-error')).toHaveTextContent('提示词模板必须包含 ${title}（题目）'));
+  await waitFor(() =>
+    expect(screen.getByTestId('template-error')).toHaveTextContent('提示词模板必须包含 ${title}（题目）'),
+  );
   await waitFor(() => expect(screen.getByText('保 存', { selector: 'button span' }).closest('button')).toBeDisabled());
   expect(saveMock).not.toHaveBeenCalled();
 });
@@ -73,13 +79,22 @@ it('resets the editor to the default of the chosen type after confirmation, prev
   await screen.findByText('正在使用系统默认模板');
   type('我的模板 ${title}');
   fireEvent.click(screen.getByText('判断题'));
-  await waitFor(() => expect(previewMock).toHaveBeenLastCalledWith({ template: '我的模板 ${title}', type: 'judgement' }, { skipErrorHandler: true }));
+  await waitFor(() =>
+    expect(previewMock).toHaveBeenLastCalledWith(
+      { template: '我的模板 ${title}', type: 'judgement' },
+      { skipErrorHandler: true },
+    ),
+  );
   fireEvent.click(screen.getByText('恢复为判断题默认模板'));
-  const tip = (await screen.findByText('用「判断题」的默认模板替换编辑框中的内容？')).closest('.ant-popover') as HTMLElement;
+  const tip = (await screen.findByText('用「判断题」的默认模板替换编辑框中的内容？')).closest(
+    '.ant-popover',
+  ) as HTMLElement;
   expect(editor().value).toBe('我的模板 ${title}');
   await act(async () => fireEvent.click(within(tip).getByText(/^替\s?换$/, { selector: 'button span' })));
   expect(editor().value).toBe(DEFAULTS.templates.judgement);
-  await waitFor(async () => expect(await preview()).toHaveTextContent('判断默认：光在真空中的传播速度约为每秒 30 万千米。'));
+  await waitFor(async () =>
+    expect(await preview()).toHaveTextContent('判断默认：光在真空中的传播速度约为每秒 30 万千米。'),
+  );
 });
 
 it('saves the template, and saving an empty editor goes back to the defaults', async () => {
@@ -90,7 +105,10 @@ it('saves the template, and saving an empty editor goes back to the defaults', a
   type('新模板 ${title}\n${options}');
   await waitFor(async () => expect(await preview()).toHaveTextContent('新模板'));
   await act(async () => fireEvent.click(screen.getByText('保 存', { selector: 'button span' })));
-  expect(saveMock).toHaveBeenLastCalledWith({ promptTemplate: '新模板 ${title}\n${options}' }, { skipErrorHandler: true });
+  expect(saveMock).toHaveBeenLastCalledWith(
+    { promptTemplate: '新模板 ${title}\n${options}' },
+    { skipErrorHandler: true },
+  );
   fireEvent.click(screen.getByText('清空（按题型使用默认）'));
   await waitFor(async () => expect(await preview()).toHaveTextContent('单选默认'));
   await act(async () => fireEvent.click(screen.getByText('保 存', { selector: 'button span' })));

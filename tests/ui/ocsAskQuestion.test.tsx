@@ -13,7 +13,9 @@ const TITLE = '中华人民共和国的首都是哪座城市？';
 
 beforeEach(() => {
   jest.clearAllMocks();
-  listMock.mockResolvedValue(page([query(1, 'ai', '细胞膜的主要成分是'), query(2, 'miss', '第三章课后习题 7（图片题）')]));
+  listMock.mockResolvedValue(
+    page([query(1, 'ai', '细胞膜的主要成分是'), query(2, 'miss', '第三章课后习题 7（图片题）')]),
+  );
 });
 
 async function ask(title = TITLE) {
@@ -23,7 +25,10 @@ async function ask(title = TITLE) {
 
 describe('ask a question', () => {
   it('sends title, type and pasted options, shows the answer card and refreshes the history', async () => {
-    askMock.mockResolvedValue({ success: true, data: { code: 1, question: TITLE, answer: '北京', source: 'bank', cost: 1, balance: 99 } });
+    askMock.mockResolvedValue({
+      success: true,
+      data: { code: 1, question: TITLE, answer: '北京', source: 'bank', cost: 1, balance: 99 },
+    });
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     expect(await screen.findByText('细胞膜的主要成分是')).toBeInTheDocument();
     expect(listMock).toHaveBeenCalledTimes(1);
@@ -38,7 +43,10 @@ describe('ask a question', () => {
     fireEvent.click(await screen.findByText('单选题', { selector: '.ant-select-item-option-content' }));
     await ask(`  ${TITLE} `);
 
-    expect(askMock).toHaveBeenCalledWith({ title: TITLE, type: 'single', options: ['上海', '北京', '广州', '深圳'] }, { skipErrorHandler: true });
+    expect(askMock).toHaveBeenCalledWith(
+      { title: TITLE, type: 'single', options: ['上海', '北京', '广州', '深圳'] },
+      { skipErrorHandler: true },
+    );
     const card = await screen.findByTestId('ask-result');
     const item = (label: string) => within(card).getByText(label).closest('tr') as HTMLElement;
     expect(item('答案')).toHaveTextContent('北京');
@@ -61,7 +69,11 @@ describe('ask a question', () => {
 
   it('says 请求过快 with the wait from Retry-After on 429, and adds nothing to the history', async () => {
     askMock.mockRejectedValue({
-      response: { status: 429, headers: { 'retry-after': '3' }, data: { success: false, errorCode: 'RATE_LIMITED', errorMessage: '请求过快' } },
+      response: {
+        status: 429,
+        headers: { 'retry-after': '3' },
+        data: { success: false, errorCode: 'RATE_LIMITED', errorMessage: '请求过快' },
+      },
     });
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     await screen.findByText('细胞膜的主要成分是');
@@ -73,7 +85,15 @@ describe('ask a question', () => {
 
   it('puts the server’s field errors on the fields', async () => {
     askMock.mockRejectedValue({
-      response: { status: 400, data: { success: false, errorCode: 'BAD_REQUEST', errorMessage: '请求参数有误', data: { title: ['题目不能只有空白'] } } },
+      response: {
+        status: 400,
+        data: {
+          success: false,
+          errorCode: 'BAD_REQUEST',
+          errorMessage: '请求参数有误',
+          data: { title: ['题目不能只有空白'] },
+        },
+      },
     });
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     await ask('？');
@@ -103,6 +123,12 @@ describe('ask a question', () => {
 
 describe('pasted options', () => {
   it('takes one option per line and drops letter labels, not letters that belong to the option', () => {
-    expect(splitOptions('A. 北京\r\nB、上海\n\n（C）广州\nD：深圳\nDNA 双螺旋')).toEqual(['北京', '上海', '广州', '深圳', 'DNA 双螺旋']);
+    expect(splitOptions('A. 北京\r\nB、上海\n\n（C）广州\nD：深圳\nDNA 双螺旋')).toEqual([
+      '北京',
+      '上海',
+      '广州',
+      '深圳',
+      'DNA 双螺旋',
+    ]);
   });
 });

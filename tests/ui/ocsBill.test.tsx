@@ -54,7 +54,10 @@ describe('OCS bill', () => {
     fireEvent.click(screen.getByText('免费领取', { selector: '.ant-select-item-option-content' }));
     const [start, end] = [screen.getByPlaceholderText('开始日期'), screen.getByPlaceholderText('结束日期')];
     // Typed dates, as a user may; Enter confirms each end of the range.
-    for (const [input, value] of [[start, '2025-01-01'], [end, '2025-01-31']] as const) {
+    for (const [input, value] of [
+      [start, '2025-01-01'],
+      [end, '2025-01-31'],
+    ] as const) {
       fireEvent.mouseDown(input);
       fireEvent.focus(input);
       fireEvent.change(input, { target: { value } });
@@ -68,7 +71,10 @@ describe('OCS bill', () => {
       ),
     );
     await waitFor(() =>
-      expect(exportLink()).toHaveAttribute('href', '/api/ocs/ledger.csv?kind=charge&kind=free&from=2025-01-01&to=2025-01-31'),
+      expect(exportLink()).toHaveAttribute(
+        'href',
+        '/api/ocs/ledger.csv?kind=charge&kind=free&from=2025-01-01&to=2025-01-31',
+      ),
     );
   });
 
@@ -82,7 +88,9 @@ describe('OCS bill', () => {
 
 describe('ledger CSV address', () => {
   it('repeats kind and leaves unset filters out', () => {
-    expect(ledgerCsvUrl({ kind: ['charge', 'refund'], to: '2025-02-01' })).toBe('/api/ocs/ledger.csv?kind=charge&kind=refund&to=2025-02-01');
+    expect(ledgerCsvUrl({ kind: ['charge', 'refund'], to: '2025-02-01' })).toBe(
+      '/api/ocs/ledger.csv?kind=charge&kind=refund&to=2025-02-01',
+    );
     expect(ledgerCsvUrl({ kind: [], from: '' })).toBe('/api/ocs/ledger.csv');
   });
 });

@@ -6,25 +6,44 @@ import { renderAt } from './helpers';
 
 jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
 // The test button's request is built by the real service; only fetch itself is stubbed.
-jest.mock('@/services/ocsScript', () => ({ ...jest.requireActual('@/services/ocsScript'), fetchOcsScriptInfo: jest.fn() }));
+jest.mock('@/services/ocsScript', () => ({
+  ...jest.requireActual('@/services/ocsScript'),
+  fetchOcsScriptInfo: jest.fn(),
+}));
 
 const BASE = 'https://portal.example.edu';
 const FULL = 'pt_AbC12345_secretpartthatisshownonce';
 const token = (id: number, name: string, prefix: string, scopes: ('ocs:query' | 'ums:send')[]) => ({
-  id, name, prefix, scopes, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null,
-  lastUsedAt: null, lastUsedIp: null, revokedAt: null, status: 'active' as const,
+  id,
+  name,
+  prefix,
+  scopes,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  expiresAt: null,
+  lastUsedAt: null,
+  lastUsedIp: null,
+  revokedAt: null,
+  status: 'active' as const,
 });
 const fetchMock = jest.fn();
 
 beforeEach(() => {
   jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
     success: true,
-    data: { baseUrl: BASE, version: '1.0.0', changelog: [], userscriptUrl: `${BASE}/api/ocs/userscript.user.js`, subscriptionBase: `${BASE}/api/ocs/config` },
+    data: {
+      baseUrl: BASE,
+      version: '1.0.0',
+      changelog: [],
+      userscriptUrl: `${BASE}/api/ocs/userscript.user.js`,
+      subscriptionBase: `${BASE}/api/ocs/config`,
+    },
   });
   jest.mocked(fetchTokens).mockResolvedValue({
     success: true,
     data: [token(7, '笔记本脚本', 'pt_AbC12345', ['ocs:query']), token(8, '推送', 'pt_Ums00000', ['ums:send'])],
-    total: 2, current: 1, pageSize: 100,
+    total: 2,
+    current: 1,
+    pageSize: 100,
   });
   fetchMock.mockReset();
   window.fetch = fetchMock;
@@ -76,7 +95,9 @@ describe('OCS config generation', () => {
     URL.createObjectURL = jest.fn((b: Blob) => (blobs.push(b), 'blob:x'));
     URL.revokeObjectURL = jest.fn();
     const saved: string[] = [];
-    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       saved.push(`${this.download} ${this.href}`);
     });
     fireEvent.click(screen.getByText('下载 .json'));
@@ -89,18 +110,31 @@ describe('OCS config generation', () => {
   it('测试配置 sends the sample question as OCS would and shows the handler result', async () => {
     fetchMock.mockResolvedValue({
       status: 200,
-      text: async () => JSON.stringify({ code: 1, question: '中华人民共和国的首都是哪座城市？', answer: 'A. 北京', source: 'bank', cost: 1, balance: 99 }),
+      text: async () =>
+        JSON.stringify({
+          code: 1,
+          question: '中华人民共和国的首都是哪座城市？',
+          answer: 'A. 北京',
+          source: 'bank',
+          cost: 1,
+          balance: 99,
+        }),
     });
     renderAt(`/OCS/configGen?token=${FULL}`, <ConfigGenPage />);
     await screen.findByTestId('ocs-config-json');
     await act(async () => fireEvent.click(screen.getByText('测试配置')));
     expect(await screen.findByText('配置可用：查到了答案')).toBeInTheDocument();
-    expect(screen.getByTestId('ocs-handler-result')).toHaveTextContent('["中华人民共和国的首都是哪座城市？", "A. 北京"]');
+    expect(screen.getByTestId('ocs-handler-result')).toHaveTextContent(
+      '["中华人民共和国的首都是哪座城市？", "A. 北京"]',
+    );
     const [url, init] = fetchMock.mock.calls[0];
     const sent = new URL(url);
     expect(`${sent.origin}${sent.pathname}`).toBe(`${BASE}/api/ocs/query`);
     expect(Object.fromEntries(sent.searchParams)).toEqual({
-      title: '中华人民共和国的首都是哪座城市？', type: 'single', options: 'A. 北京\nB. 上海\nC. 广州\nD. 深圳', token: FULL,
+      title: '中华人民共和国的首都是哪座城市？',
+      type: 'single',
+      options: 'A. 北京\nB. 上海\nC. 广州\nD. 深圳',
+      token: FULL,
     });
     expect(init).toMatchObject({ method: 'GET' });
 
@@ -126,7 +160,15 @@ describe('OCS config generation', () => {
   });
 
   it('points a user without an ocs:query token to token generation', async () => {
-    jest.mocked(fetchTokens).mockResolvedValue({ success: true, data: [token(8, '推送', 'pt_Ums00000', ['ums:send'])], total: 1, current: 1, pageSize: 100 });
+    jest
+      .mocked(fetchTokens)
+      .mockResolvedValue({
+        success: true,
+        data: [token(8, '推送', 'pt_Ums00000', ['ums:send'])],
+        total: 1,
+        current: 1,
+        pageSize: 100,
+      });
     renderAt('/OCS/configGen', <ConfigGenPage />);
     expect(await screen.findByText('你还没有可用于 OCS 查询（ocs:query）的有效令牌')).toBeInTheDocument();
     expect(screen.getByText('去生成令牌').closest('a')).toHaveAttribute('href', '/OCS/tokenGen');

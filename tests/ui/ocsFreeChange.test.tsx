@@ -19,21 +19,35 @@ function status(over: object = {}) {
   return {
     success: true as const,
     data: {
-      amount: 10, enabled: true, claimedToday: false, claimedAmount: null, balance: 120,
-      nextClaimAt: new Date(now + 3 * HOUR).toISOString(), serverTime: new Date(now).toISOString(), ...over,
+      amount: 10,
+      enabled: true,
+      claimedToday: false,
+      claimedAmount: null,
+      balance: 120,
+      nextClaimAt: new Date(now + 3 * HOUR).toISOString(),
+      serverTime: new Date(now).toISOString(),
+      ...over,
     },
   };
 }
-const bizError = (status: number, errorMessage: string) => ({ response: { status, data: { success: false, errorCode: 'X', errorMessage } } });
+const bizError = (status: number, errorMessage: string) => ({
+  response: { status, data: { success: false, errorCode: 'X', errorMessage } },
+});
 
 beforeEach(() => {
   jest.clearAllMocks();
   statusMock.mockResolvedValue(status());
-  ledgerMock.mockResolvedValue(page([ledgerRow(2, 'redeem', 50, 120, '兑换码：开学活动'), ledgerRow(1, 'free', 10, 70, '每日免费领取（2025-01-02）')]));
+  ledgerMock.mockResolvedValue(
+    page([
+      ledgerRow(2, 'redeem', 50, 120, '兑换码：开学活动'),
+      ledgerRow(1, 'free', 10, 70, '每日免费领取（2025-01-02）'),
+    ]),
+  );
 });
 
 const claimButton = () => screen.getByRole('button', { name: /领取|已领取/ });
-const card = (title: string) => screen.getByText(title, { selector: '.ant-card-head-title' }).closest('.ant-card') as HTMLElement;
+const card = (title: string) =>
+  screen.getByText(title, { selector: '.ant-card-head-title' }).closest('.ant-card') as HTMLElement;
 
 describe('daily claim', () => {
   it('shows the amount and balance, claims once, then disables the button and counts down to the next opening', async () => {
@@ -43,7 +57,10 @@ describe('daily claim', () => {
     expect(card('每日免费领取')).toHaveTextContent('当前余额120积分');
     expect(claimButton()).toBeEnabled();
 
-    claimMock.mockResolvedValue({ success: true, data: { amount: 10, balance: 130, nextClaimAt: status().data.nextClaimAt } });
+    claimMock.mockResolvedValue({
+      success: true,
+      data: { amount: 10, balance: 130, nextClaimAt: status().data.nextClaimAt },
+    });
     statusMock.mockResolvedValue(status({ claimedToday: true, claimedAmount: 10, balance: 130 }));
     await act(async () => fireEvent.click(claimButton()));
     expect(claimMock).toHaveBeenCalledTimes(1);
@@ -61,7 +78,12 @@ describe('daily claim', () => {
     // The browser runs an hour ahead of the server; the next opening is 2 server-hours away.
     const serverNow = Date.now() - HOUR;
     statusMock.mockResolvedValue(
-      status({ claimedToday: true, claimedAmount: 10, serverTime: new Date(serverNow).toISOString(), nextClaimAt: new Date(serverNow + 2 * HOUR).toISOString() }),
+      status({
+        claimedToday: true,
+        claimedAmount: 10,
+        serverTime: new Date(serverNow).toISOString(),
+        nextClaimAt: new Date(serverNow + 2 * HOUR).toISOString(),
+      }),
     );
     renderAt('/OCS/freeChange', <FreeChangePage />);
     await screen.findByText('距下次领取');
@@ -103,7 +125,7 @@ describe('redeem form', () => {
     await waitFor(() => expect(ledgerMock).toHaveBeenCalledTimes(2));
   });
 
-  it('shows the server\'s refusal (here the wrong-code limit) on the field', async () => {
+  it("shows the server's refusal (here the wrong-code limit) on the field", async () => {
     renderAt('/OCS/freeChange', <FreeChangePage />);
     await screen.findByText('领取 10 积分');
     redeemMock.mockRejectedValue(bizError(429, '兑换码输错次数过多，请 42 秒后再试'));
@@ -125,7 +147,10 @@ describe('redeem form', () => {
 it('lists the latest claims and redemptions from the ledger', async () => {
   renderAt('/OCS/freeChange', <FreeChangePage />);
   const row = (await screen.findByText('兑换码：开学活动')).closest('tr') as HTMLElement;
-  expect(ledgerMock).toHaveBeenCalledWith({ kind: ['free', 'redeem'], current: 1, pageSize: 10 }, { skipErrorHandler: true });
+  expect(ledgerMock).toHaveBeenCalledWith(
+    { kind: ['free', 'redeem'], current: 1, pageSize: 10 },
+    { skipErrorHandler: true },
+  );
   expect(within(row).getByText('兑换码')).toBeInTheDocument();
   expect(row).toHaveTextContent('+50');
   expect(row).toHaveTextContent('2025-01-02 12:05');

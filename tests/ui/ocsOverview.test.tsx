@@ -21,7 +21,11 @@ function overview(over: object = {}) {
       price: 1,
       today: { queries: 8, answered: 6, hitRate: 0.75, spent: 5 },
       daily,
-      recent: [query(3, 'bank', '中华人民共和国的首都是哪座城市？'), query(2, 'miss', '第三章课后习题 7（图片题）'), query(1, 'cache', '水的化学式')],
+      recent: [
+        query(3, 'bank', '中华人民共和国的首都是哪座城市？'),
+        query(2, 'miss', '第三章课后习题 7（图片题）'),
+        query(1, 'cache', '水的化学式'),
+      ],
       hasToken: false,
       ...over,
     },
@@ -84,9 +88,15 @@ describe('OCS overview', () => {
   });
 
   it('says so when there is nothing yet', async () => {
-    jest.mocked(fetchOcsOverview).mockResolvedValue(
-      overview({ daily: daily.map((d) => ({ ...d, bank: 0, ai: 0, miss: 0 })), recent: [], today: { queries: 0, answered: 0, hitRate: 0, spent: 0 } }),
-    );
+    jest
+      .mocked(fetchOcsOverview)
+      .mockResolvedValue(
+        overview({
+          daily: daily.map((d) => ({ ...d, bank: 0, ai: 0, miss: 0 })),
+          recent: [],
+          today: { queries: 0, answered: 0, hitRate: 0, spent: 0 },
+        }),
+      );
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText('近 30 天还没有查询')).toBeInTheDocument();
     expect(screen.getByText('还没有查询记录')).toBeInTheDocument();
@@ -95,7 +105,11 @@ describe('OCS overview', () => {
   });
 
   it('offers a retry when the overview cannot load', async () => {
-    jest.mocked(fetchOcsOverview).mockRejectedValueOnce({ response: { status: 500, data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器开小差了' } } });
+    jest
+      .mocked(fetchOcsOverview)
+      .mockRejectedValueOnce({
+        response: { status: 500, data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器开小差了' } },
+      });
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText('概览加载失败：服务器开小差了')).toBeInTheDocument();
   });

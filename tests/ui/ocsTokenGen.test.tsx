@@ -11,16 +11,31 @@ const FULL = 'pt_AbC12345_secret+part/shown=once';
 
 function token(id: number, name: string, scopes: ('ocs:query' | 'ums:send')[], over: object = {}) {
   return {
-    id, name, prefix: `pt_Tok${id}`, scopes, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null,
-    lastUsedAt: '2025-01-02T04:05:00.000Z', lastUsedIp: '10.0.0.8', revokedAt: null, status: 'active' as const, ...over,
+    id,
+    name,
+    prefix: `pt_Tok${id}`,
+    scopes,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    expiresAt: null,
+    lastUsedAt: '2025-01-02T04:05:00.000Z',
+    lastUsedIp: '10.0.0.8',
+    revokedAt: null,
+    status: 'active' as const,
+    ...over,
   };
 }
 
 beforeEach(() => {
   jest.clearAllMocks();
   listMock.mockResolvedValue({
-    success: true, total: 2, current: 1, pageSize: 100,
-    data: [token(1, '宿舍电脑', ['ocs:query'], { expiresAt: '2025-04-01T00:00:00.000Z' }), token(2, '推送脚本', ['ums:send'])],
+    success: true,
+    total: 2,
+    current: 1,
+    pageSize: 100,
+    data: [
+      token(1, '宿舍电脑', ['ocs:query'], { expiresAt: '2025-04-01T00:00:00.000Z' }),
+      token(2, '推送脚本', ['ums:send']),
+    ],
   });
 });
 
@@ -47,7 +62,10 @@ describe('OCS token generation', () => {
     expect(await screen.findByText('OCS 题库查询（ocs:query）')).toBeInTheDocument();
     fireEvent.click(screen.getByLabelText('30 天'));
     await submit(' 笔记本 ');
-    expect(createMock).toHaveBeenCalledWith({ name: '笔记本', scopes: ['ocs:query'], expiresInDays: 30 }, { skipErrorHandler: true });
+    expect(createMock).toHaveBeenCalledWith(
+      { name: '笔记本', scopes: ['ocs:query'], expiresInDays: 30 },
+      { skipErrorHandler: true },
+    );
     const secret = await screen.findByTestId('copyable-secret');
     expect(within(secret).getByText(FULL)).toBeInTheDocument();
     expect(screen.getByText('该令牌只显示这一次，请立即复制保存')).toBeInTheDocument();
@@ -55,12 +73,22 @@ describe('OCS token generation', () => {
     expect(next).toHaveAttribute('href', `/OCS/configGen?token=${encodeURIComponent(FULL)}`);
     await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
     fireEvent.click(next);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/OCS/configGen?token=${encodeURIComponent(FULL)}`));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(`/OCS/configGen?token=${encodeURIComponent(FULL)}`),
+    );
   });
 
   it('shows a 409 (duplicate name or token limit) inline and no token', async () => {
     createMock.mockRejectedValue({
-      response: { status: 409, data: { success: false, errorCode: 'CONFLICT', errorMessage: '已有同名的有效令牌', data: { name: ['名称已被使用'] } } },
+      response: {
+        status: 409,
+        data: {
+          success: false,
+          errorCode: 'CONFLICT',
+          errorMessage: '已有同名的有效令牌',
+          data: { name: ['名称已被使用'] },
+        },
+      },
     });
     renderAt('/OCS/tokenGen', <OcsTokenGenPage />);
     await submit('宿舍电脑');

@@ -86,7 +86,14 @@ describe('token generation', () => {
 
   it('shows the 409 message (limit or duplicate name) and no token', async () => {
     createMock.mockRejectedValue({
-      response: { status: 409, data: { success: false, errorCode: 'TOKEN_LIMIT', errorMessage: '最多只能有 20 个有效令牌，请先撤销不用的令牌' } },
+      response: {
+        status: 409,
+        data: {
+          success: false,
+          errorCode: 'TOKEN_LIMIT',
+          errorMessage: '最多只能有 20 个有效令牌，请先撤销不用的令牌',
+        },
+      },
     });
     renderAt('/user/tokenGen?scope=ums:send', <TokenGenPage />, '/user/tokenGen');
     await submit('再来一个');

@@ -71,7 +71,10 @@ describe('token list', () => {
   });
 
   it('revokes after confirmation and reloads the list', async () => {
-    revokeMock.mockResolvedValue({ success: true, data: { ...active, status: 'revoked', revokedAt: '2025-01-12T00:00:00.000Z' } });
+    revokeMock.mockResolvedValue({
+      success: true,
+      data: { ...active, status: 'revoked', revokedAt: '2025-01-12T00:00:00.000Z' },
+    });
     renderAt('/user/tokenManage', <TokenManagePage />);
     await screen.findByText('脚本令牌');
     fireEvent.click(within(row('脚本令牌')).getByText('撤销'));
@@ -90,6 +93,8 @@ describe('token list', () => {
     fireEvent.mouseDown(select);
     fireEvent.click(await screen.findByText('已过期', { selector: '.ant-select-item-option-content' }));
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith(expect.objectContaining({ status: 'expired', current: 1 })));
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(expect.objectContaining({ status: 'expired', current: 1 })),
+    );
   });
 });

@@ -13,7 +13,8 @@ beforeEach(() => {
   jest.mocked(fetchChannels).mockResolvedValue(channelList());
 });
 
-const sendButton = () => screen.getByText(/^发\s?送$/, { selector: 'button span' }).closest('button') as HTMLButtonElement;
+const sendButton = () =>
+  screen.getByText(/^发\s?送$/, { selector: 'button span' }).closest('button') as HTMLButtonElement;
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 describe('create message', () => {
@@ -56,7 +57,15 @@ describe('create message', () => {
 
   it('shows the server error and stays on the form', async () => {
     createMock.mockRejectedValue({
-      response: { status: 400, data: { success: false, errorCode: 'BAD_REQUEST', errorMessage: '定时发送时间不能早于现在', data: { sendAt: ['不能早于现在'] } } },
+      response: {
+        status: 400,
+        data: {
+          success: false,
+          errorCode: 'BAD_REQUEST',
+          errorMessage: '定时发送时间不能早于现在',
+          data: { sendAt: ['不能早于现在'] },
+        },
+      },
     });
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     await screen.findByLabelText('内容');

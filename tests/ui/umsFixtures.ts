@@ -26,7 +26,10 @@ export const dutyChannel: Channel = {
   isDefault: false,
 };
 
-export const channelList = (channels: Channel[] = [defaultChannel, dutyChannel]) => ({ success: true as const, data: channels });
+export const channelList = (channels: Channel[] = [defaultChannel, dutyChannel]) => ({
+  success: true as const,
+  data: channels,
+});
 
 export function summary(id: number, status: MessageSummary['status'], title: string): MessageSummary {
   return {
@@ -53,9 +56,31 @@ export const failedDetail: MessageDetail = {
   attempts: 2,
   lastError: '消息中没有机器人安全设置里的关键词（310000）',
   attemptLog: [
-    { id: 10, at: '2025-01-02T04:05:00.000Z', httpStatus: 502, errcode: null, errmsg: 'Bad Gateway', durationMs: 87, outcome: 'transient' },
-    { id: 11, at: '2025-01-02T04:06:00.000Z', httpStatus: 200, errcode: 310000, errmsg: 'keywords not in content', durationMs: 143, outcome: 'permanent' },
+    {
+      id: 10,
+      at: '2025-01-02T04:05:00.000Z',
+      httpStatus: 502,
+      errcode: null,
+      errmsg: 'Bad Gateway',
+      durationMs: 87,
+      outcome: 'transient',
+    },
+    {
+      id: 11,
+      at: '2025-01-02T04:06:00.000Z',
+      httpStatus: 200,
+      errcode: 310000,
+      errmsg: 'keywords not in content',
+      durationMs: 143,
+      outcome: 'permanent',
+    },
   ],
 };
 
-export const page = <T,>(rows: T[]) => ({ success: true as const, data: rows, total: rows.length, current: 1, pageSize: 10 });
+export const page = <T>(rows: T[]) => ({
+  success: true as const,
+  data: rows,
+  total: rows.length,
+  current: 1,
+  pageSize: 10,
+});

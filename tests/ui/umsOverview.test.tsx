@@ -5,7 +5,11 @@ import { renderAt } from './helpers';
 
 jest.mock('@/services/ums', () => ({ fetchUmsStats: jest.fn() }));
 
-const daily = Array.from({ length: 14 }, (_, i) => ({ day: `2025-01-${String(i + 1).padStart(2, '0')}`, delivered: i, failed: i % 3 }));
+const daily = Array.from({ length: 14 }, (_, i) => ({
+  day: `2025-01-${String(i + 1).padStart(2, '0')}`,
+  delivered: i,
+  failed: i % 3,
+}));
 
 beforeEach(() => {
   jest.mocked(fetchUmsStats).mockResolvedValue({
@@ -15,8 +19,22 @@ beforeEach(() => {
       total: 16,
       daily,
       channels: [
-        { id: 1, name: '我的提醒群', lastSuccessAt: '2025-01-02T04:05:00.000Z', lastErrorAt: null, lastError: null, throttledUntil: null },
-        { id: 2, name: '值班群', lastSuccessAt: null, lastErrorAt: '2025-01-02T04:06:00.000Z', lastError: '关键词不匹配（310000）', throttledUntil: '2999-01-01T00:00:00.000Z' },
+        {
+          id: 1,
+          name: '我的提醒群',
+          lastSuccessAt: '2025-01-02T04:05:00.000Z',
+          lastErrorAt: null,
+          lastError: null,
+          throttledUntil: null,
+        },
+        {
+          id: 2,
+          name: '值班群',
+          lastSuccessAt: null,
+          lastErrorAt: '2025-01-02T04:06:00.000Z',
+          lastError: '关键词不匹配（310000）',
+          throttledUntil: '2999-01-01T00:00:00.000Z',
+        },
       ],
     },
   });
@@ -52,7 +70,10 @@ describe('UMS overview', () => {
     expect(commands[2]).toContain('Content-Type: application/json');
     expect(screen.getAllByLabelText('复制').length).toBeGreaterThanOrEqual(4);
     expect(screen.getByText(/Retry-After/)).toBeInTheDocument();
-    expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute('href', '/user/tokenGen?scope=ums:send');
+    expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute(
+      'href',
+      '/user/tokenGen?scope=ums:send',
+    );
   });
 
   it('points to /UMS/self when no robot is bound', async () => {

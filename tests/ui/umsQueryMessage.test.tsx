@@ -67,7 +67,9 @@ describe('message list', () => {
     expect(cancelMock).not.toHaveBeenCalled();
 
     fireEvent.click(within(row('明早例会')).getByText('取消发送'));
-    const tip = (await screen.findAllByText('取消后不会再投递，且不能恢复。')).at(-1)!.closest('.ant-popover') as HTMLElement;
+    const tip = (await screen.findAllByText('取消后不会再投递，且不能恢复。'))
+      .at(-1)!
+      .closest('.ant-popover') as HTMLElement;
     listMock.mockClear();
     await act(async () => fireEvent.click(within(tip).getByText('确认取消', { selector: 'button span' })));
     expect(cancelMock).toHaveBeenCalledWith(4);
@@ -94,7 +96,11 @@ describe('message list', () => {
     fireEvent.mouseDown(selects[1]);
     fireEvent.click(await screen.findByText('等待重试', { selector: '.ant-select-item-option-content' }));
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
-    await waitFor(() => expect(listMock).toHaveBeenCalledWith(expect.objectContaining({ keyword: '告警', status: 'retrying', current: 1 })));
+    await waitFor(() =>
+      expect(listMock).toHaveBeenCalledWith(
+        expect.objectContaining({ keyword: '告警', status: 'retrying', current: 1 }),
+      ),
+    );
   });
 });
 

@@ -28,9 +28,17 @@ beforeEach(() => {
   updateMock.mockResolvedValue({ success: true, data: defaultChannel });
 });
 
-const row = (name: string) => screen.getAllByText(name).map((e) => e.closest('tr')).find(Boolean) as HTMLElement;
+const row = (name: string) =>
+  screen
+    .getAllByText(name)
+    .map((e) => e.closest('tr'))
+    .find(Boolean) as HTMLElement;
 const submitModal = (text: RegExp) =>
-  act(async () => fireEvent.click(within(document.querySelector('.ant-modal') as HTMLElement).getByText(text, { selector: 'button span' })));
+  act(async () =>
+    fireEvent.click(
+      within(document.querySelector('.ant-modal') as HTMLElement).getByText(text, { selector: 'button span' }),
+    ),
+  );
 
 async function openEdit(name: string) {
   await screen.findByText(name);
@@ -50,7 +58,10 @@ describe('channel list', () => {
     expect(document.body).not.toHaveTextContent('SEC8');
     // Personal statistics and the way to a ums:send token.
     expect(await screen.findByText('生成 ums:send 令牌')).toBeInTheDocument();
-    expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute('href', '/user/tokenGen?scope=ums:send');
+    expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute(
+      'href',
+      '/user/tokenGen?scope=ums:send',
+    );
   });
 
   it('offers to bind a first robot when there is none', async () => {
@@ -63,7 +74,14 @@ describe('channel list', () => {
   it('shows DingTalk’s own errcode and errmsg for a test message, with our hint', async () => {
     testMock.mockResolvedValue({
       success: true,
-      data: { ok: false, httpStatus: 200, errcode: 310000, errmsg: 'keywords not in content', durationMs: 164, hint: '消息中没有机器人设置的关键词' },
+      data: {
+        ok: false,
+        httpStatus: 200,
+        errcode: 310000,
+        errmsg: 'keywords not in content',
+        durationMs: 164,
+        hint: '消息中没有机器人设置的关键词',
+      },
     });
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('值班群');
@@ -128,7 +146,11 @@ describe('channel form', () => {
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'SECnew123' } });
     await submitModal(/^保\s?存$/);
     await waitFor(() => expect(updateMock).toHaveBeenCalled());
-    expect(updateMock.mock.calls[0]).toEqual([2, { name: '值班群', keyword: '告警', secret: 'SECnew123' }, { skipErrorHandler: true }]);
+    expect(updateMock.mock.calls[0]).toEqual([
+      2,
+      { name: '值班群', keyword: '告警', secret: 'SECnew123' },
+      { skipErrorHandler: true },
+    ]);
   });
 
   it('binds a new robot and checks the secret format first', async () => {
@@ -136,7 +158,9 @@ describe('channel form', () => {
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('我的提醒群');
     fireEvent.click(screen.getByText('绑定钉钉机器人', { selector: 'button span' }));
-    const modal = (await screen.findByText('绑定钉钉机器人', { selector: '.ant-modal-title' })).closest('.ant-modal') as HTMLElement;
+    const modal = (await screen.findByText('绑定钉钉机器人', { selector: '.ant-modal-title' })).closest(
+      '.ant-modal',
+    ) as HTMLElement;
     fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '新群' } });
     fireEvent.change(within(modal).getByLabelText('Webhook 地址'), {
       target: { value: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789' },

@@ -5,7 +5,11 @@ import { adminDeleteUser, fetchAdminUsers, fetchAudit } from '@/services/account
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from './helpers';
 
-jest.mock('@/services/account', () => ({ fetchAdminUsers: jest.fn(), adminDeleteUser: jest.fn(), fetchAudit: jest.fn() }));
+jest.mock('@/services/account', () => ({
+  fetchAdminUsers: jest.fn(),
+  adminDeleteUser: jest.fn(),
+  fetchAudit: jest.fn(),
+}));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const listMock = jest.mocked(fetchAdminUsers);
@@ -32,7 +36,9 @@ beforeEach(() => {
   deleteMock.mockReset();
   auditMock.mockReset();
   listMock.mockResolvedValue({ success: true, data: [admin, alice], total: 2, current: 1, pageSize: 10 });
-  jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: { uid: 1, username: 'admin', roles: ['admin'] } } } as never);
+  jest
+    .mocked(useModel)
+    .mockReturnValue({ initialState: { currentUser: { uid: 1, username: 'admin', roles: ['admin'] } } } as never);
 });
 
 function formItem(label: string) {
@@ -57,7 +63,9 @@ describe('sorter mapping', () => {
       sortBy: 'createdAt',
       order: 'descend',
     });
-    expect(toUserListQuery({ keyword: ' al ', role: 'njit' }, { lastLoginAt: 'ascend', createdAt: null })).toMatchObject({
+    expect(
+      toUserListQuery({ keyword: ' al ', role: 'njit' }, { lastLoginAt: 'ascend', createdAt: null }),
+    ).toMatchObject({
       keyword: 'al',
       role: 'njit',
       sortBy: 'lastLoginAt',
@@ -97,9 +105,17 @@ describe('user table', () => {
     });
 
     listMock.mockClear();
-    await act(async () => fireEvent.click(screen.getAllByText('最后登录', { selector: 'th .ant-table-column-title' })[0]));
+    await act(async () =>
+      fireEvent.click(screen.getAllByText('最后登录', { selector: 'th .ant-table-column-title' })[0]),
+    );
     await waitFor(() => expect(listMock).toHaveBeenCalled());
-    expect(lastQuery()).toMatchObject({ keyword: 'ali', role: 'njit', status: 'disabled', sortBy: 'lastLoginAt', order: 'ascend' });
+    expect(lastQuery()).toMatchObject({
+      keyword: 'ali',
+      role: 'njit',
+      status: 'disabled',
+      sortBy: 'lastLoginAt',
+      order: 'ascend',
+    });
   });
 
   it('deletes only after the exact username is typed', async () => {
@@ -126,7 +142,10 @@ describe('user table', () => {
 
   it('shows the server refusal (last admin) inside the dialog', async () => {
     deleteMock.mockRejectedValue({
-      response: { status: 409, data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能删除' } },
+      response: {
+        status: 409,
+        data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能删除' },
+      },
     });
     renderAt('/user/admin/userManage', <UserManagePage />);
     await screen.findByText('alice');

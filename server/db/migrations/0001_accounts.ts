@@ -11,7 +11,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('avatar', 'text')
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('roles', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('active').check(sql`status in ('active', 'disabled')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('active')
+        .check(sql`status in ('active', 'disabled')`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('last_login_at', 'timestamptz')
@@ -40,7 +45,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('login_failures_key_idx').on('login_failures').columns(['username', 'ip', 'at']).execute();
+  await db.schema
+    .createIndex('login_failures_key_idx')
+    .on('login_failures')
+    .columns(['username', 'ip', 'at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -4,7 +4,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table sessions add column id integer generated always as identity unique`.execute(db);
 
   await sql`alter table users drop constraint users_status_check`.execute(db);
-  await sql`alter table users add constraint users_status_check check (status in ('active', 'disabled', 'deleted'))`.execute(db);
+  await sql`alter table users add constraint users_status_check check (status in ('active', 'disabled', 'deleted'))`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('api_tokens')
@@ -21,7 +23,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_used_ip', 'text')
     .execute();
   // A name is unique among a user's tokens that are not revoked; a revoked name can be reused.
-  await sql`create unique index api_tokens_user_name_key on api_tokens (user_id, lower(name)) where revoked_at is null`.execute(db);
+  await sql`create unique index api_tokens_user_name_key on api_tokens (user_id, lower(name)) where revoked_at is null`.execute(
+    db,
+  );
   await db.schema.createIndex('api_tokens_user_idx').on('api_tokens').columns(['user_id', 'created_at']).execute();
 
   await db.schema

@@ -45,7 +45,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('delivered_at', 'timestamptz')
     .execute();
   // The worker's claim query: due messages in order.
-  await sql`create index ums_messages_due_idx on ums_messages (next_attempt_at) where status in ('queued', 'retrying')`.execute(db);
+  await sql`create index ums_messages_due_idx on ums_messages (next_attempt_at) where status in ('queued', 'retrying')`.execute(
+    db,
+  );
   await sql`create index ums_messages_stuck_idx on ums_messages (locked_until) where status = 'sending'`.execute(db);
   await db.schema.createIndex('ums_messages_user_idx').on('ums_messages').columns(['user_id', 'id']).execute();
   await db.schema.createIndex('ums_messages_created_idx').on('ums_messages').column('created_at').execute();

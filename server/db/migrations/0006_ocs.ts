@@ -15,18 +15,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('options_hash', 'text', (c) => c.notNull())
     .addColumn('norm_title', 'text', (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('single', 'multiple', 'judgement', 'completion', 'any')`))
+    .addColumn('type', 'text', (c) =>
+      c.notNull().check(sql`type in ('single', 'multiple', 'judgement', 'completion', 'any')`),
+    )
     .addColumn('options', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     // Option texts (choices), 正确/错误 (judgement) or the blanks (completion).
     .addColumn('answer', 'jsonb', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('import', 'manual', 'ai')`))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('verified').check(sql`status in ('verified', 'unverified', 'wrong')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('verified')
+        .check(sql`status in ('verified', 'unverified', 'wrong')`),
+    )
     .addColumn('hit_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   // One row per normalized title, type and option set: imports update instead of duplicating.
-  await sql`create unique index ocs_questions_identity_key on ocs_questions (title_hash, type, options_hash)`.execute(db);
+  await sql`create unique index ocs_questions_identity_key on ocs_questions (title_hash, type, options_hash)`.execute(
+    db,
+  );
   // Each instance's in-memory fuzzy index catches up with rows changed since its last look.
   await sql`create index ocs_questions_updated_idx on ocs_questions (updated_at)`.execute(db);
   // No index on hit_count: it would make every counted hit a non-HOT update of a large table.
@@ -34,7 +43,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('ocs_wallets')
     .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
-    .addColumn('balance', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance >= 0`))
+    .addColumn('balance', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`balance >= 0`),
+    )
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
@@ -80,7 +94,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex('ocs_queries_user_idx').on('ocs_queries').columns(['user_id', 'created_at']).execute();
-  await db.schema.createIndex('ocs_queries_cache_idx').on('ocs_queries').columns(['user_id', 'title_hash', 'created_at']).execute();
+  await db.schema
+    .createIndex('ocs_queries_cache_idx')
+    .on('ocs_queries')
+    .columns(['user_id', 'title_hash', 'created_at'])
+    .execute();
   await db.schema.createIndex('ocs_queries_created_idx').on('ocs_queries').column('created_at').execute();
 
   // Charging an answer: one call whose plans the session caches (as one ad-hoc CTE statement the
@@ -164,7 +182,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
     .addColumn('prompt_template', 'text')
     .addColumn('model_id', 'integer', (c) => c.references('ocs_models.id').onDelete('set null'))
-    .addColumn('strategy', 'text', (c) => c.notNull().defaultTo('bank_ai').check(sql`strategy in ('bank_ai', 'bank', 'ai')`))
+    .addColumn('strategy', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('bank_ai')
+        .check(sql`strategy in ('bank_ai', 'bank', 'ai')`),
+    )
     .addColumn('daily_ai_cap', 'integer', (c) => c.check(sql`daily_ai_cap >= 0`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
@@ -200,7 +223,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('code_hash', 'text', (c) => c.notNull().unique())
     // Kept (encrypted) only until the batch's codes are downloaded once.
     .addColumn('code_enc', 'text')
-    .addColumn('uses', 'integer', (c) => c.notNull().defaultTo(0).check(sql`uses >= 0`))
+    .addColumn('uses', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`uses >= 0`),
+    )
     .execute();
   await db.schema.createIndex('ocs_redeem_codes_batch_idx').on('ocs_redeem_codes').column('batch_id').execute();
 
@@ -219,7 +247,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('ocs_redeem_failures_user_idx').on('ocs_redeem_failures').columns(['user_id', 'at']).execute();
+  await db.schema
+    .createIndex('ocs_redeem_failures_user_idx')
+    .on('ocs_redeem_failures')
+    .columns(['user_id', 'at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -8,7 +8,10 @@ import pkg from '../../../package.json';
 const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '/health',
-    { config: { auth: 'public' }, schema: { tags: ['system'], summary: '健康检查', response: { 200: Health, 503: Health } } },
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['system'], summary: '健康检查', response: { 200: Health, 503: Health } },
+    },
     async (_request, reply) => {
       let database: 'ok' | 'down' = 'ok';
       try {

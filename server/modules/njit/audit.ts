@@ -126,7 +126,10 @@ function toEntry(r: AuditRow): NjitAuditEntry {
   };
 }
 
-export async function listNjitAudit(db: Kysely<DB>, q: NjitAuditQuery): Promise<{ rows: NjitAuditEntry[]; total: number }> {
+export async function listNjitAudit(
+  db: Kysely<DB>,
+  q: NjitAuditQuery,
+): Promise<{ rows: NjitAuditEntry[]; total: number }> {
   const base = filtered(db, q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -156,20 +159,23 @@ export async function exportNjitAuditCsv(
   q: Omit<NjitAuditQuery, 'current' | 'pageSize'>,
 ): Promise<{ csv: string; count: number }> {
   const rows = await filtered(db, q).selectAll().orderBy('id', 'desc').limit(AUDIT_EXPORT_MAX_ROWS).execute();
-  const csv = Papa.unparse({
-    fields: ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'],
-    data: rows.map((r) => [
-      r.id,
-      r.created_at.toISOString(),
-      r.user_name,
-      ACTION_LABELS[r.action] ?? r.action,
-      r.ip ?? '',
-      r.criteria ? JSON.stringify(r.criteria) : '',
-      r.result_count ?? '',
-      r.record_ids.join(' '),
-      r.reason ?? '',
-    ]),
-  }, { escapeFormulae: true });
+  const csv = Papa.unparse(
+    {
+      fields: ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'],
+      data: rows.map((r) => [
+        r.id,
+        r.created_at.toISOString(),
+        r.user_name,
+        ACTION_LABELS[r.action] ?? r.action,
+        r.ip ?? '',
+        r.criteria ? JSON.stringify(r.criteria) : '',
+        r.result_count ?? '',
+        r.record_ids.join(' '),
+        r.reason ?? '',
+      ]),
+    },
+    { escapeFormulae: true },
+  );
   return { csv: `\uFEFF${csv}\r\n`, count: rows.length };
 }
 
@@ -179,6 +185,9 @@ export async function pruneNjit(db: Kysely<DB>, retentionDays: number): Promise<
     .deleteFrom('njit_audit')
     .where('created_at', '<', sql<Date>`now() - make_interval(days => ${retentionDays})`)
     .executeTakeFirst();
-  await db.deleteFrom('njit_import_staging').where('expires_at', '<', sql<Date>`now()`).execute();
+  await db
+    .deleteFrom('njit_import_staging')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
   return { audit: Number(audit.numDeletedRows) };
 }

@@ -38,7 +38,11 @@ export async function previewImport(
     if (record) {
       const earlier = firstLine.get(record.student_no);
       if (earlier !== undefined) {
-        problems.push({ row: line, field: FIELD_LABELS.studentNo, message: `学号在文件中重复（与第 ${earlier} 行相同）` });
+        problems.push({
+          row: line,
+          field: FIELD_LABELS.studentNo,
+          message: `学号在文件中重复（与第 ${earlier} 行相同）`,
+        });
       } else {
         firstLine.set(record.student_no, line);
       }
@@ -155,7 +159,9 @@ async function applyImport(db: Kysely<DB>, actor: Actor, importId: string): Prom
           phone = excluded.phone, id_card = excluded.id_card, dormitory = excluded.dormitory, updated_at = now()
         returning (xmax = 0) as inserted
       )
-      select count(*) filter (where inserted)::int as inserted, count(*) filter (where not inserted)::int as updated from up`.execute(trx);
+      select count(*) filter (where inserted)::int as inserted, count(*) filter (where not inserted)::int as updated from up`.execute(
+      trx,
+    );
     const { inserted, updated } = rows[0];
 
     const history = await trx
@@ -184,7 +190,10 @@ async function applyImport(db: Kysely<DB>, actor: Actor, importId: string): Prom
 
 export async function listImports(db: Kysely<DB>, q: { current: number; pageSize: number }) {
   const [{ total }, rows] = await Promise.all([
-    db.selectFrom('njit_imports').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('njit_imports')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('njit_imports')
       .selectAll()

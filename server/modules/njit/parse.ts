@@ -56,7 +56,11 @@ function mapHeader(header: string[]): { index: Map<number, ImportField>; columns
     if (field && !seen.has(field)) {
       seen.add(field);
       index.set(i, field);
-      columns[String(h).replace(/^\uFEFF/, '').trim()] = FIELD_LABELS[field];
+      columns[
+        String(h)
+          .replace(/^\uFEFF/, '')
+          .trim()
+      ] = FIELD_LABELS[field];
     }
   });
   const missing = (['studentNo', 'name'] as const).filter((f) => !seen.has(f));

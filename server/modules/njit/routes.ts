@@ -55,17 +55,32 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     '/students',
     {
       config: njit,
-      schema: { tags, summary: '查询学生（至少一个条件，每页最多 50 条，限频）', querystring: StudentSearchQuery, response: { 200: StudentSearchResponse } },
+      schema: {
+        tags,
+        summary: '查询学生（至少一个条件，每页最多 50 条，限频）',
+        querystring: StudentSearchQuery,
+        response: { 200: StudentSearchResponse },
+      },
     },
     async (request) => {
       const { rows, total, capped } = await students.searchStudents(db, actorOf(request), request.query, limit);
-      return { success: true as const, data: rows, total, capped, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        capped,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
   app.get(
     '/students/:id',
-    { config: njit, schema: { tags, summary: '学生详情（敏感字段已脱敏）', params: IdParams, response: { 200: StudentResponse } } },
+    {
+      config: njit,
+      schema: { tags, summary: '学生详情（敏感字段已脱敏）', params: IdParams, response: { 200: StudentResponse } },
+    },
     async (request) => ({
       success: true as const,
       data: await students.getStudent(db, actorOf(request), request.params.id, limit),
@@ -76,12 +91,21 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     '/students/:id/reveal',
     {
       config: njit,
-      schema: { tags, summary: '查看完整手机号或身份证号（管理员，需填写原因）', params: IdParams, body: RevealBody, response: { 200: RevealResponse } },
+      schema: {
+        tags,
+        summary: '查看完整手机号或身份证号（管理员，需填写原因）',
+        params: IdParams,
+        body: RevealBody,
+        response: { 200: RevealResponse },
+      },
     },
     async (request) => {
       requireAdmin(request, '查看敏感字段');
       const { field, reason } = request.body;
-      return { success: true as const, data: await students.revealField(db, actorOf(request), request.params.id, field, reason) };
+      return {
+        success: true as const,
+        data: await students.revealField(db, actorOf(request), request.params.id, field, reason),
+      };
     },
   );
 
@@ -93,7 +117,10 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
 
   app.get(
     '/overview',
-    { config: njit, schema: { tags, summary: '概览：人数分布、最近导入、我的查询次数', response: { 200: NjitOverviewResponse } } },
+    {
+      config: njit,
+      schema: { tags, summary: '概览：人数分布、最近导入、我的查询次数', response: { 200: NjitOverviewResponse } },
+    },
     async (request) => ({
       success: true as const,
       data: await students.overview(db, request.user!.id, config.PORTAL_TZ, limit),
@@ -104,7 +131,11 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     '/imports',
     {
       config: njit,
-      schema: { tags, summary: '上传名单（multipart，字段 file；CSV 或 XLSX）并预览校验结果', response: { 200: ImportPreviewResponse } },
+      schema: {
+        tags,
+        summary: '上传名单（multipart，字段 file；CSV 或 XLSX）并预览校验结果',
+        response: { 200: ImportPreviewResponse },
+      },
     },
     async (request) => {
       requireAdmin(request, '导入名单');
@@ -116,7 +147,11 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
         buffer = await file.toBuffer();
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, 'FILE_TOO_LARGE', `文件不能超过 ${NJIT_IMPORT_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`);
+          throw new HttpError(
+            413,
+            'FILE_TOO_LARGE',
+            `文件不能超过 ${NJIT_IMPORT_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`,
+          );
         }
         throw err;
       }
@@ -129,7 +164,12 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     '/imports/:id/commit',
     {
       config: njit,
-      schema: { tags, summary: '确认导入（一个事务，按学号更新或新增）', params: ImportIdParams, response: { 200: ImportCommitResponse } },
+      schema: {
+        tags,
+        summary: '确认导入（一个事务，按学号更新或新增）',
+        params: ImportIdParams,
+        response: { 200: ImportCommitResponse },
+      },
     },
     async (request) => {
       requireAdmin(request, '导入名单');
@@ -139,21 +179,44 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
 
   app.get(
     '/imports',
-    { config: njit, schema: { tags, summary: '导入历史', querystring: ImportListQuery, response: { 200: ImportListResponse } } },
+    {
+      config: njit,
+      schema: { tags, summary: '导入历史', querystring: ImportListQuery, response: { 200: ImportListResponse } },
+    },
     async (request) => {
       requireAdmin(request, '查看导入历史');
       const { rows, total } = await listImports(db, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
   app.get(
     '/audit',
-    { config: njit, schema: { tags, summary: '审计日志（管理员）', querystring: NjitAuditQuery, response: { 200: NjitAuditListResponse } } },
+    {
+      config: njit,
+      schema: {
+        tags,
+        summary: '审计日志（管理员）',
+        querystring: NjitAuditQuery,
+        response: { 200: NjitAuditListResponse },
+      },
+    },
     async (request) => {
       requireAdmin(request, '查看审计日志');
       const { rows, total } = await listNjitAudit(db, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
@@ -163,7 +226,11 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     async (request, reply) => {
       requireAdmin(request, '导出审计日志');
       const { csv, count } = await exportNjitAuditCsv(db, request.query);
-      await recordNjitAudit(db, actorOf(request), { action: 'audit_export', criteria: { ...request.query }, resultCount: count });
+      await recordNjitAudit(db, actorOf(request), {
+        action: 'audit_export',
+        criteria: { ...request.query },
+        resultCount: count,
+      });
       const stamp = new Date().toISOString().slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')

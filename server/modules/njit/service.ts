@@ -4,16 +4,18 @@
  * ID-card numbers leave here masked, except through reveal.
  */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
-import {
-  NJIT_MAX_TOTAL,
-  type RevealField,
-  type Student,
-  type StudentSearchQuery,
-} from '../../../src/contract';
+import { NJIT_MAX_TOTAL, type RevealField, type Student, type StudentSearchQuery } from '../../../src/contract';
 import type { DB, NjitStudentsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import type { Actor } from '../audit/service';
-import { assertUnderLimit, checkLookupLimit, effectiveLimit, queryUsage, recentLookups, recordNjitAudit } from './audit';
+import {
+  assertUnderLimit,
+  checkLookupLimit,
+  effectiveLimit,
+  queryUsage,
+  recentLookups,
+  recordNjitAudit,
+} from './audit';
 import { maskIdCard, maskPhone } from './record';
 import { escapeLike } from '../../lib/sql';
 
@@ -53,7 +55,6 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-
 const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'] as const;
 
 /** The criteria actually given, for the audit row and the empty-query check. */
@@ -69,7 +70,11 @@ type Where = SelectQueryBuilder<DB, 'njit_students', object>;
 
 /** Latin input searches the pinyin keys; anything else the Chinese name. */
 /** exactRank (fuzzy modes only) sorts exact matches first. */
-function nameFilter(qb: Where, name: string, mode: 'fuzzy' | 'exact'): { qb: Where; exactRank: RawBuilder<boolean> | null } {
+function nameFilter(
+  qb: Where,
+  name: string,
+  mode: 'fuzzy' | 'exact',
+): { qb: Where; exactRank: RawBuilder<boolean> | null } {
   if (/^[A-Za-z\s']+$/.test(name)) {
     const key = name.toLowerCase().replace(/[^a-z]/g, '');
     if (mode === 'exact') {
@@ -128,7 +133,12 @@ export async function searchStudents(
     .offset(offset);
   const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
   const auditCriteria = JSON.stringify({ ...criteria, current: q.current, pageSize: q.pageSize });
-  const { rows } = await sql<{ recent: number; retry: number; total: number; rows: (RawStudent & { exact_first: boolean })[] }>`
+  const { rows } = await sql<{
+    recent: number;
+    retry: number;
+    total: number;
+    rows: (RawStudent & { exact_first: boolean })[];
+  }>`
     with recent as (${recentLookups(actor.id, limitPerMinute)}),
     allowed as (select n < ${limit} as ok from recent),
     hits as (${hits}),
@@ -152,8 +162,17 @@ export async function searchStudents(
 
 export async function getStudent(db: Kysely<DB>, actor: Actor, id: number, limitPerMinute: number): Promise<Student> {
   await checkLookupLimit(db, actor.id, limitPerMinute);
-  const row = await db.selectFrom('njit_students').select([...COLUMNS]).where('id', '=', id).executeTakeFirst();
-  await recordNjitAudit(db, actor, { action: 'detail', criteria: { id }, resultCount: row ? 1 : 0, recordIds: row ? [id] : [] });
+  const row = await db
+    .selectFrom('njit_students')
+    .select([...COLUMNS])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  await recordNjitAudit(db, actor, {
+    action: 'detail',
+    criteria: { id },
+    resultCount: row ? 1 : 0,
+    recordIds: row ? [id] : [],
+  });
   if (!row) throw notFound('学生不存在');
   return toStudent(row);
 }
@@ -168,15 +187,40 @@ export async function revealField(
 ): Promise<{ field: RevealField; value: string | null }> {
   const row = await db.selectFrom('njit_students').select(['phone', 'id_card']).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('学生不存在');
-  await recordNjitAudit(db, actor, { action: 'reveal', criteria: { id, field }, resultCount: 1, recordIds: [id], reason });
+  await recordNjitAudit(db, actor, {
+    action: 'reveal',
+    criteria: { id, field },
+    resultCount: 1,
+    recordIds: [id],
+    reason,
+  });
   return { field, value: field === 'phone' ? row.phone : row.id_card };
 }
 
 export async function filterOptions(db: Kysely<DB>) {
   const [colleges, majors, grades] = await Promise.all([
-    db.selectFrom('njit_students').select('college').distinct().where('college', 'is not', null).orderBy('college').execute(),
-    db.selectFrom('njit_students').select(['college', 'major']).distinct().where('major', 'is not', null).orderBy('college').orderBy('major').execute(),
-    db.selectFrom('njit_students').select('grade').distinct().where('grade', 'is not', null).orderBy('grade', 'desc').execute(),
+    db
+      .selectFrom('njit_students')
+      .select('college')
+      .distinct()
+      .where('college', 'is not', null)
+      .orderBy('college')
+      .execute(),
+    db
+      .selectFrom('njit_students')
+      .select(['college', 'major'])
+      .distinct()
+      .where('major', 'is not', null)
+      .orderBy('college')
+      .orderBy('major')
+      .execute(),
+    db
+      .selectFrom('njit_students')
+      .select('grade')
+      .distinct()
+      .where('grade', 'is not', null)
+      .orderBy('grade', 'desc')
+      .execute(),
   ]);
   return {
     colleges: colleges.map((c) => c.college!),
@@ -189,12 +233,18 @@ export async function overview(db: Kysely<DB>, userId: number, tz: string, limit
   const bucket = (col: 'college' | 'status') =>
     db
       .selectFrom('njit_students')
-      .select([sql<string>`coalesce(${sql.ref(col)}, '未填写')`.as('name'), (eb) => eb.fn.countAll<number>().as('count')])
+      .select([
+        sql<string>`coalesce(${sql.ref(col)}, '未填写')`.as('name'),
+        (eb) => eb.fn.countAll<number>().as('count'),
+      ])
       .groupBy(col)
       .orderBy('count', 'desc')
       .execute();
   const [total, byCollege, byStatus, byGrade, last, usage] = await Promise.all([
-    db.selectFrom('njit_students').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('njit_students')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     bucket('college'),
     bucket('status'),
     db

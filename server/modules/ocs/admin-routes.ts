@@ -32,7 +32,15 @@ import { badRequest, HttpError } from '../../errors';
 import { actorOf } from '../../plugins/auth';
 import { recordAudit } from '../audit/service';
 import { adjustBalance, getOcsSettings, listOcsUsers, updateOcsSettings } from './admin-users';
-import { bankStats, deleteQuestion, exportBank, getQuestion, searchQuestions, setQuestionStatus, updateQuestion } from './bank-admin';
+import {
+  bankStats,
+  deleteQuestion,
+  exportBank,
+  getQuestion,
+  searchQuestions,
+  setQuestionStatus,
+  updateQuestion,
+} from './bank-admin';
 import { BankImporter } from './bank-import';
 import { listLedger } from './history';
 
@@ -47,10 +55,24 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
 
   app.get(
     '/users',
-    { config, schema: { tags, summary: 'OCS 用户：余额、今日/累计查询、AI 花费、最近查询', querystring: OcsAdminUserListQuery, response: { 200: OcsAdminUserListResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'OCS 用户：余额、今日/累计查询、AI 花费、最近查询',
+        querystring: OcsAdminUserListQuery,
+        response: { 200: OcsAdminUserListResponse },
+      },
+    },
     async (request) => {
       const { rows, total } = await listOcsUsers(db, request.query, appConfig.PORTAL_TZ);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
@@ -58,7 +80,13 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
     '/users/:id/adjust',
     {
       config,
-      schema: { tags, summary: '调整用户余额（正数增加、负数扣减，须填写原因；记入账单与审计）', params: IdParams, body: AdjustBalanceBody, response: { 200: AdjustBalanceResponse } },
+      schema: {
+        tags,
+        summary: '调整用户余额（正数增加、负数扣减，须填写原因；记入账单与审计）',
+        params: IdParams,
+        body: AdjustBalanceBody,
+        response: { 200: AdjustBalanceResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -68,10 +96,25 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
 
   app.get(
     '/users/:id/ledger',
-    { config, schema: { tags, summary: '用户的积分明细（最新在前）', params: IdParams, querystring: PageQuery, response: { 200: OcsAdminLedgerResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: '用户的积分明细（最新在前）',
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: OcsAdminLedgerResponse },
+      },
+    },
     async (request) => {
       const { rows, total } = await listLedger(db, request.params.id, request.query, appConfig.PORTAL_TZ);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
@@ -85,7 +128,15 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
 
   app.put(
     '/settings',
-    { config, schema: { tags, summary: '保存 OCS 服务设置（每次修改记入审计）', body: OcsSettingsBody, response: { 200: OcsSettingsResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: '保存 OCS 服务设置（每次修改记入审计）',
+        body: OcsSettingsBody,
+        response: { 200: OcsSettingsResponse },
+      },
+    },
     async (request) => {
       await updateOcsSettings(db, actorOf(request), request.body);
       app.ocs.settings.invalidate();
@@ -97,16 +148,37 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
 
   app.get(
     '/bank/stats',
-    { config, schema: { tags, summary: '题库统计：总数、按来源、按状态、命中最多的 20 题', response: { 200: BankStatsResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: '题库统计：总数、按来源、按状态、命中最多的 20 题',
+        response: { 200: BankStatsResponse },
+      },
+    },
     async () => ({ success: true as const, data: await bankStats(db) }),
   );
 
   app.get(
     '/bank/questions',
-    { config, schema: { tags, summary: '搜索题目（题目关键字、题型、来源、状态）', querystring: BankQuestionListQuery, response: { 200: BankQuestionListResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: '搜索题目（题目关键字、题型、来源、状态）',
+        querystring: BankQuestionListQuery,
+        response: { 200: BankQuestionListResponse },
+      },
+    },
     async (request) => {
       const { rows, total } = await searchQuestions(db, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
@@ -120,7 +192,13 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
     '/bank/questions/:id',
     {
       config,
-      schema: { tags, summary: '修改题目（与导入相同的校验；与其他题目重复时 409）', params: IdParams, body: BankQuestionUpdateBody, response: { 200: BankQuestionResponse } },
+      schema: {
+        tags,
+        summary: '修改题目（与导入相同的校验；与其他题目重复时 409）',
+        params: IdParams,
+        body: BankQuestionUpdateBody,
+        response: { 200: BankQuestionResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -141,7 +219,13 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
     '/bank/questions/:id/status',
     {
       config,
-      schema: { tags, summary: '标记题目：已核实 / 未核实 / 错误（错误的题目不再参与匹配）', params: IdParams, body: BankQuestionStatusBody, response: { 200: BankQuestionResponse } },
+      schema: {
+        tags,
+        summary: '标记题目：已核实 / 未核实 / 错误（错误的题目不再参与匹配）',
+        params: IdParams,
+        body: BankQuestionStatusBody,
+        response: { 200: BankQuestionResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -166,7 +250,14 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
 
   app.post(
     '/bank/imports',
-    { config, schema: { tags, summary: '上传题库文件（multipart，字段 file；JSON 或 CSV）并预览校验结果', response: { 200: BankImportPreviewResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: '上传题库文件（multipart，字段 file；JSON 或 CSV）并预览校验结果',
+        response: { 200: BankImportPreviewResponse },
+      },
+    },
     async (request) => {
       if (!request.isMultipart()) throw badRequest('请以 multipart/form-data 上传文件（字段 file）');
       const file = await request.file({ limits: { fileSize: OCS_BANK_MAX_BYTES, files: 1 } });
@@ -176,7 +267,11 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
         buffer = await file.toBuffer();
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, 'FILE_TOO_LARGE', `文件不能超过 ${OCS_BANK_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`);
+          throw new HttpError(
+            413,
+            'FILE_TOO_LARGE',
+            `文件不能超过 ${OCS_BANK_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`,
+          );
         }
         throw err;
       }
@@ -187,13 +282,24 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config: appConf
 
   app.post(
     '/bank/imports/:id/commit',
-    { config, schema: { tags, summary: '确认导入：后台分批写入，返回任务（可轮询进度）', params: BankImportIdParams, response: { 200: BankImportJobResponse } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: '确认导入：后台分批写入，返回任务（可轮询进度）',
+        params: BankImportIdParams,
+        response: { 200: BankImportJobResponse },
+      },
+    },
     async (request) => ({ success: true as const, data: importer.commit(actorOf(request), request.params.id) }),
   );
 
   app.get(
     '/bank/imports/:id',
-    { config, schema: { tags, summary: '导入任务进度', params: BankImportIdParams, response: { 200: BankImportJobResponse } } },
+    {
+      config,
+      schema: { tags, summary: '导入任务进度', params: BankImportIdParams, response: { 200: BankImportJobResponse } },
+    },
     async (request) => ({ success: true as const, data: importer.job(request.params.id) }),
   );
 };

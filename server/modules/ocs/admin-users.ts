@@ -84,7 +84,12 @@ export async function adjustBalance(
   reason: string,
 ): Promise<{ balance: number; ledgerId: number }> {
   return db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('users').select(['id', 'username']).where('id', '=', userId).where('status', '<>', 'deleted').executeTakeFirst();
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('id', '=', userId)
+      .where('status', '<>', 'deleted')
+      .executeTakeFirst();
     if (!user) throw notFound('用户不存在');
     const before = await getBalance(trx, userId);
     // credit() guards wallets that exist; a user without one has 0 and must not get a negative row.
@@ -107,7 +112,11 @@ export async function getOcsSettings(db: Kysely<DB>): Promise<OcsSettings> {
 }
 
 /** Writes the settings and the audit row together; returns what changed (empty when nothing did). */
-export async function updateOcsSettings(db: Kysely<DB>, actor: Actor, next: OcsSettings): Promise<Record<string, unknown>> {
+export async function updateOcsSettings(
+  db: Kysely<DB>,
+  actor: Actor,
+  next: OcsSettings,
+): Promise<Record<string, unknown>> {
   return db.transaction().execute(async (trx) => {
     // Serialises concurrent saves so each audit row's "before" is what that save replaced.
     await sql`select pg_advisory_xact_lock(hashtext('ocs_settings'))`.execute(trx);
@@ -115,7 +124,12 @@ export async function updateOcsSettings(db: Kysely<DB>, actor: Actor, next: OcsS
     const d = diff(before, next);
     if (Object.keys(d.after).length === 0) return {};
     await writeSettings(trx, d.after as Partial<OcsSettings>);
-    await recordAudit(trx, actor, { action: 'ocs.settings.update', targetType: 'ocs_settings', targetName: 'OCS 服务设置', ...d });
+    await recordAudit(trx, actor, {
+      action: 'ocs.settings.update',
+      targetType: 'ocs_settings',
+      targetName: 'OCS 服务设置',
+      ...d,
+    });
     return d.after;
   });
 }

@@ -22,7 +22,11 @@ export function optionOverlap(stored: string[], caller: string[]): number {
  * The answer for this caller, or null when it cannot be expressed with the caller's options (then
  * the stored question is not the caller's question, whatever the title says).
  */
-export function formatAnswer(stored: StoredAnswer, callerType: OcsQuestionType, callerOptions: string[]): string | null {
+export function formatAnswer(
+  stored: StoredAnswer,
+  callerType: OcsQuestionType,
+  callerOptions: string[],
+): string | null {
   if (stored.answer.length === 0) return null;
   const judgement = stored.type === 'judgement' || callerType === 'judgement';
   if (judgement && stored.answer.length === 1) {

@@ -88,41 +88,56 @@ export async function updateQuestion(
 ): Promise<BankQuestion> {
   const p = prepareQuestion({ title: body.title, type: body.type, options: body.options, answer: body.answer });
   if ('error' in p) throw badRequest(p.error, { _: [p.error] });
-  const updated = await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('ocs_questions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!before) throw notFound('题目不存在');
-    const clash = await trx
-      .selectFrom('ocs_questions')
-      .select('id')
-      .where('title_hash', '=', p.title_hash)
-      .where('type', '=', p.type)
-      .where('options_hash', '=', p.options_hash)
-      .where('id', '<>', id)
-      .executeTakeFirst();
-    if (clash) throw conflict(`修改后与已有题目 #${clash.id} 相同（题目、题型、选项一致），请直接编辑那一题或删除其一`);
-    const row = await trx
-      .updateTable('ocs_questions')
-      .set({
-        title: p.title,
-        norm_title: p.norm_title,
-        title_hash: p.title_hash,
-        options_hash: p.options_hash,
-        type: p.type,
-        options: JSON.stringify(p.options),
-        answer: JSON.stringify(p.answer),
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const d = diff(editable(toBankQuestion(before)), editable(toBankQuestion(row)));
-    await recordAudit(trx, actor, { action: 'ocs.bank.edit', targetType: 'ocs_question', targetId: id, targetName: row.title.slice(0, 100), ...d });
-    return row;
-  }).catch((err: { code?: string }) => {
-    // A concurrent edit or import took the identity between the check and the update.
-    if (err.code === '23505') throw conflict('修改后与已有题目相同（题目、题型、选项一致）');
-    throw err;
-  });
+  const updated = await db
+    .transaction()
+    .execute(async (trx) => {
+      const before = await trx
+        .selectFrom('ocs_questions')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!before) throw notFound('题目不存在');
+      const clash = await trx
+        .selectFrom('ocs_questions')
+        .select('id')
+        .where('title_hash', '=', p.title_hash)
+        .where('type', '=', p.type)
+        .where('options_hash', '=', p.options_hash)
+        .where('id', '<>', id)
+        .executeTakeFirst();
+      if (clash)
+        throw conflict(`修改后与已有题目 #${clash.id} 相同（题目、题型、选项一致），请直接编辑那一题或删除其一`);
+      const row = await trx
+        .updateTable('ocs_questions')
+        .set({
+          title: p.title,
+          norm_title: p.norm_title,
+          title_hash: p.title_hash,
+          options_hash: p.options_hash,
+          type: p.type,
+          options: JSON.stringify(p.options),
+          answer: JSON.stringify(p.answer),
+          updated_at: sql<Date>`now()`,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const d = diff(editable(toBankQuestion(before)), editable(toBankQuestion(row)));
+      await recordAudit(trx, actor, {
+        action: 'ocs.bank.edit',
+        targetType: 'ocs_question',
+        targetId: id,
+        targetName: row.title.slice(0, 100),
+        ...d,
+      });
+      return row;
+    })
+    .catch((err: { code?: string }) => {
+      // A concurrent edit or import took the identity between the check and the update.
+      if (err.code === '23505') throw conflict('修改后与已有题目相同（题目、题型、选项一致）');
+      throw err;
+    });
   index.add(Number(updated.id), updated.norm_title);
   return toBankQuestion(updated);
 }
@@ -144,9 +159,19 @@ export async function deleteQuestion(db: Kysely<DB>, actor: Actor, id: number): 
 }
 
 /** verified / unverified / wrong; wrong takes the row out of matching without losing it. */
-export async function setQuestionStatus(db: Kysely<DB>, actor: Actor, id: number, status: BankStatus): Promise<BankQuestion> {
+export async function setQuestionStatus(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: number,
+  status: BankStatus,
+): Promise<BankQuestion> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('ocs_questions').select(['status']).where('id', '=', id).forUpdate().executeTakeFirst();
+    const before = await trx
+      .selectFrom('ocs_questions')
+      .select(['status'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!before) throw notFound('题目不存在');
     const row = await trx
       .updateTable('ocs_questions')
@@ -175,7 +200,14 @@ export async function bankStats(db: Kysely<DB>): Promise<BankStats> {
       .select(['source', 'status', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy(['source', 'status'])
       .execute(),
-    db.selectFrom('ocs_questions').selectAll().where('hit_count', '>', 0).orderBy('hit_count', 'desc').orderBy('id').limit(20).execute(),
+    db
+      .selectFrom('ocs_questions')
+      .selectAll()
+      .where('hit_count', '>', 0)
+      .orderBy('hit_count', 'desc')
+      .orderBy('id')
+      .limit(20)
+      .execute(),
   ]);
   const bySource: Record<BankSource, number> = { import: 0, manual: 0, ai: 0 };
   const byStatus: Record<BankStatus, number> = { verified: 0, unverified: 0, wrong: 0 };
@@ -186,7 +218,9 @@ export async function bankStats(db: Kysely<DB>): Promise<BankStats> {
     byStatus[g.status] += n;
     total += n;
   }
-  const topHits = top.map(toBankQuestion).map(({ id, title, type, source, status, hitCount }) => ({ id, title, type, source, status, hitCount }));
+  const topHits = top
+    .map(toBankQuestion)
+    .map(({ id, title, type, source, status, hitCount }) => ({ id, title, type, source, status, hitCount }));
   return { total, bySource, byStatus, topHits };
 }
 
@@ -205,7 +239,13 @@ const EXPORT_PAGE = 2000;
 async function* pages(db: Kysely<DB>): AsyncGenerator<Row[]> {
   let last = 0;
   for (;;) {
-    const rows = await db.selectFrom('ocs_questions').selectAll().where('id', '>', last).orderBy('id').limit(EXPORT_PAGE).execute();
+    const rows = await db
+      .selectFrom('ocs_questions')
+      .selectAll()
+      .where('id', '>', last)
+      .orderBy('id')
+      .limit(EXPORT_PAGE)
+      .execute();
     if (rows.length) yield rows;
     if (rows.length < EXPORT_PAGE) return;
     last = Number(rows[rows.length - 1]!.id);
@@ -222,10 +262,17 @@ export async function* exportBank(db: Kysely<DB>, format: 'json' | 'csv'): Async
   for await (const rows of pages(db)) {
     const items = rows.map(toBankQuestion);
     if (format === 'json') {
-      const text = items.map((q) => JSON.stringify({ title: q.title, type: q.type, options: q.options, answer: exportAnswer(q) })).join(',\n');
+      const text = items
+        .map((q) => JSON.stringify({ title: q.title, type: q.type, options: q.options, answer: exportAnswer(q) }))
+        .join(',\n');
       yield `${first ? '\n' : ',\n'}${text}`;
     } else {
-      const data = items.map((q) => [q.title, q.type, q.options.map((o) => o.replace(/\r?\n/g, ' ')).join('\n'), exportAnswer(q).join('#')]);
+      const data = items.map((q) => [
+        q.title,
+        q.type,
+        q.options.map((o) => o.replace(/\r?\n/g, ' ')).join('\n'),
+        exportAnswer(q).join('#'),
+      ]);
       yield `${Papa.unparse(data, { newline: '\r\n' })}\r\n`;
     }
     first = false;

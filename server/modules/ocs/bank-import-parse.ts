@@ -27,9 +27,14 @@ const ALIASES: Record<Field, string[]> = {
   answer: ['answer', 'answers', 'correct', 'correctanswer', 'key', '答案', '正确答案', '参考答案', '标准答案'],
 };
 const FIELD_OF = new Map<string, Field>();
-for (const [field, names] of Object.entries(ALIASES) as [Field, string[]][]) for (const n of names) FIELD_OF.set(n, field);
+for (const [field, names] of Object.entries(ALIASES) as [Field, string[]][])
+  for (const n of names) FIELD_OF.set(n, field);
 
-const normKey = (k: string) => k.replace(/^\uFEFF/, '').replace(/[\s_\-:：]/g, '').toLowerCase();
+const normKey = (k: string) =>
+  k
+    .replace(/^\uFEFF/, '')
+    .replace(/[\s_\-:：]/g, '')
+    .toLowerCase();
 /** `A`, `选项A`, `option a`, `A选项`: the column of one option. Returns its index (A = 0). */
 function optionColumn(key: string): number | null {
   const m = /^(?:选项|option)?([a-z])(?:选项)?$/.exec(normKey(key));
@@ -58,7 +63,9 @@ function parseType(raw: unknown): OcsQuestionType | { error: string } {
   if (!key) return 'any';
   const t = TYPE_EXTRA[key] ?? normalizeType(key);
   if (t === 'any' && TYPE_EXTRA[key] !== 'any') {
-    return { error: `题型「${raw.slice(0, 20)}」无法识别（可用：single/multiple/judgement/completion 或 单选/多选/判断/填空）` };
+    return {
+      error: `题型「${raw.slice(0, 20)}」无法识别（可用：single/multiple/judgement/completion 或 单选/多选/判断/填空）`,
+    };
   }
   return t;
 }
@@ -114,7 +121,10 @@ export function toQuestion(rec: Record<string, unknown>): QuestionInput | { erro
   if (typeof f.title !== 'string') return { error: '题目必须是文本' };
   const type = parseType(f.type);
   if (typeof type === 'object') return type;
-  const options = parseOptions(f.options, optionCols.filter((o) => o !== undefined));
+  const options = parseOptions(
+    f.options,
+    optionCols.filter((o) => o !== undefined),
+  );
   if (!Array.isArray(options)) return options;
   const answer = parseAnswer(f.answer);
   if (!Array.isArray(answer)) return answer;
@@ -141,13 +151,16 @@ function parseJson(text: string): ParsedRow[] {
     throw badRequest(`JSON 格式有误：${(err as Error).message.slice(0, 120)}`);
   }
   if (data && typeof data === 'object' && !Array.isArray(data)) {
-    const inner = ['questions', 'data', 'items', 'list'].map((k) => (data as Record<string, unknown>)[k]).find(Array.isArray);
+    const inner = ['questions', 'data', 'items', 'list']
+      .map((k) => (data as Record<string, unknown>)[k])
+      .find(Array.isArray);
     if (inner) data = inner;
   }
   if (!Array.isArray(data)) throw badRequest('JSON 顶层应为题目数组，例如 [{"title": "…", "answer": "…"}]');
   return data.map((item, i) => {
     const row = i + 1;
-    if (!item || typeof item !== 'object' || Array.isArray(item)) return { row, error: '每一项应为对象（包含 title、answer 等字段）' };
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+      return { row, error: '每一项应为对象（包含 title、answer 等字段）' };
     const q = toQuestion(item as Record<string, unknown>);
     return 'error' in q ? { row, error: q.error } : { row, question: q };
   });
@@ -162,7 +175,9 @@ function parseCsv(text: string): ParsedRow[] {
   const fields = new Set(header.map((h) => FIELD_OF.get(normKey(String(h ?? '')))));
   const missing = [fields.has('title') ? null : '题目', fields.has('answer') ? null : '答案'].filter(Boolean);
   if (missing.length) {
-    throw badRequest(`表头缺少必需的列：${missing.join('、')}。第一行应为表头，例如：题目,题型,选项,答案 或 题目,题型,A,B,C,D,答案`);
+    throw badRequest(
+      `表头缺少必需的列：${missing.join('、')}。第一行应为表头，例如：题目,题型,选项,答案 或 题目,题型,A,B,C,D,答案`,
+    );
   }
   const rows: ParsedRow[] = [];
   data.forEach((cells, i) => {

@@ -48,7 +48,9 @@ async function countExisting(db: Kysely<DB>, rows: PreparedQuestion[]): Promise<
     const r = await sql<{ n: number }>`
       select count(*)::int as n
       from unnest(${c.map((q) => q.title_hash)}::text[], ${c.map((q) => q.type)}::text[], ${c.map((q) => q.options_hash)}::text[]) as k(th, ty, oh)
-      where exists (select 1 from ocs_questions q where q.title_hash = k.th and q.type = k.ty and q.options_hash = k.oh)`.execute(db);
+      where exists (select 1 from ocs_questions q where q.title_hash = k.th and q.type = k.ty and q.options_hash = k.oh)`.execute(
+      db,
+    );
     n += Number(r.rows[0]!.n);
   }
   return n;
@@ -93,14 +95,22 @@ export class BankImporter {
       }
       firstRow.set(identity(p), r.row);
       valid.push(p);
-      if (sample.length < SAMPLE_ROWS) sample.push({ row: r.row, title: p.title, type: p.type, options: p.options, answer: p.answer });
+      if (sample.length < SAMPLE_ROWS)
+        sample.push({ row: r.row, title: p.title, type: p.type, options: p.options, answer: p.answer });
     }
     const existing = await countExisting(this.deps.db, valid);
     this.sweep();
     // One pending preview per administrator: a new upload replaces the previous one.
     for (const [id, s] of this.staged) if (s.actorId === actor.id) this.staged.delete(id);
     const id = crypto.randomUUID();
-    this.staged.set(id, { actorId: actor.id, fileName, rows: valid, total: parsed.rows.length, rejected, expiresAt: Date.now() + STAGING_MS });
+    this.staged.set(id, {
+      actorId: actor.id,
+      fileName,
+      rows: valid,
+      total: parsed.rows.length,
+      rejected,
+      expiresAt: Date.now() + STAGING_MS,
+    });
     return { id, fileName, total: parsed.rows.length, valid: valid.length, rejected, existing, issues, sample };
   }
 
@@ -171,7 +181,8 @@ export class BankImporter {
     }
     job.expiresAt = Date.now() + STAGING_MS;
     // Fresh planner statistics after a bulk change (the embedded database has no autovacuum).
-    if (job.done >= 1000) await sql`analyze ocs_questions`.execute(db).catch((err) => log.warn({ err }, 'analyze failed'));
+    if (job.done >= 1000)
+      await sql`analyze ocs_questions`.execute(db).catch((err) => log.warn({ err }, 'analyze failed'));
     await recordAudit(db, actor, {
       action: 'ocs.bank.import',
       targetType: 'ocs_bank',

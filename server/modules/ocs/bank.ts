@@ -50,7 +50,10 @@ export function prepareQuestion(q: QuestionInput): PreparedQuestion | { error: s
   let answer = q.answer.map((a) => a.trim()).filter(Boolean);
   if (answer.length === 0) return { error: '答案为空' };
   let type = q.type;
-  if (type === 'judgement' || (type === 'any' && options.length === 0 && answer.length === 1 && judgementOf(answer[0]!))) {
+  if (
+    type === 'judgement' ||
+    (type === 'any' && options.length === 0 && answer.length === 1 && judgementOf(answer[0]!))
+  ) {
     const j = answer.length === 1 ? judgementOf(answer[0]!) : null;
     if (!j) return { error: '判断题答案须为 正确/错误（或 对/错、√/×）' };
     if (type === 'any') type = 'judgement';
@@ -60,9 +63,15 @@ export function prepareQuestion(q: QuestionInput): PreparedQuestion | { error: s
     const keys = options.map(optionKey);
     if (new Set(keys).size !== keys.length) return { error: '选项有重复' };
     // Letters only when the whole answer is letters that all name an option: "ABD", "A,C".
-    const letters = answer.join('').replace(/[\s,，、#;；]/g, '').toUpperCase();
+    const letters = answer
+      .join('')
+      .replace(/[\s,，、#;；]/g, '')
+      .toUpperCase();
     const lettersOk = /^[A-Z]+$/.test(letters) && [...letters].every((l) => l.charCodeAt(0) - 65 < options.length);
-    const byText = answer.flatMap((a) => a.split('#')).map((a) => a.trim()).filter(Boolean);
+    const byText = answer
+      .flatMap((a) => a.split('#'))
+      .map((a) => a.trim())
+      .filter(Boolean);
     if (byText.every((a) => keys.includes(optionKey(a)))) {
       answer = options.filter((_, i) => byText.some((a) => optionKey(a) === keys[i]));
     } else if (lettersOk) {
@@ -72,7 +81,10 @@ export function prepareQuestion(q: QuestionInput): PreparedQuestion | { error: s
     }
     if (type === 'single' && answer.length !== 1) return { error: '单选题只能有一个答案' };
   } else {
-    answer = answer.flatMap((a) => a.split('#')).map((a) => a.trim()).filter(Boolean);
+    answer = answer
+      .flatMap((a) => a.split('#'))
+      .map((a) => a.trim())
+      .filter(Boolean);
   }
   if (answer.join('#').length > 4000) return { error: '答案超过 4000 个字符' };
   return {
@@ -160,7 +172,11 @@ export interface BankMatch {
 const DIGITS = /[0-9]/;
 const NEGATION = /[不非没无未否错误反]/;
 /** Characters of function words whose change does not change a question. */
-const BENIGN = new Set(Array.from('的了是在下列以哪一个些项关于说法中对于和与及或其之为面如选出请问括号内应填入空白处横线上述按照根据那么呢吗吧啊'));
+const BENIGN = new Set(
+  Array.from(
+    '的了是在下列以哪一个些项关于说法中对于和与及或其之为面如选出请问括号内应填入空白处横线上述按照根据那么呢吗吧啊',
+  ),
+);
 
 /**
  * Wordings quiz sites use interchangeably. Both sides are rewritten to the first form before the
@@ -270,7 +286,15 @@ export async function findInBank(
   if (ids.length === 0) return null;
   const scored = await db
     .selectFrom('ocs_questions')
-    .select(['id', 'title', 'norm_title', 'type', 'options', 'answer', sql<number>`similarity(norm_title, ${norm})`.as('sim')])
+    .select([
+      'id',
+      'title',
+      'norm_title',
+      'type',
+      'options',
+      'answer',
+      sql<number>`similarity(norm_title, ${norm})`.as('sim'),
+    ])
     .where('id', 'in', ids)
     .where('status', '<>', 'wrong')
     .execute();
@@ -282,7 +306,13 @@ export async function findInBank(
     q,
   );
   if (!fuzzy) return null;
-  return { id: Number(fuzzy.row.id), question: fuzzy.row.title, answer: fuzzy.answer, via: 'fuzzy', similarity: fuzzy.sim };
+  return {
+    id: Number(fuzzy.row.id),
+    question: fuzzy.row.title,
+    answer: fuzzy.answer,
+    via: 'fuzzy',
+    similarity: fuzzy.sim,
+  };
 }
 
 /** A transaction's now() is its start, older than its commit: re-read that far back. */

@@ -30,35 +30,81 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config, secrets
 
   app.get(
     '/free',
-    { config: user, schema: { tags, summary: '每日免费领取：今天是否已领、数额、下次开放时间', response: { 200: FreeStatusResponse } } },
-    async (request) => ({ success: true as const, data: await freeStatus(db, request.user!.id, await freeDaily(), tz) }),
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '每日免费领取：今天是否已领、数额、下次开放时间',
+        response: { 200: FreeStatusResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await freeStatus(db, request.user!.id, await freeDaily(), tz),
+    }),
   );
 
   app.post(
     '/free/claim',
-    { config: user, schema: { tags, summary: '领取今天的免费积分（每人每天一次）', response: { 200: FreeClaimResponse } } },
+    {
+      config: user,
+      schema: { tags, summary: '领取今天的免费积分（每人每天一次）', response: { 200: FreeClaimResponse } },
+    },
     async (request) => ({ success: true as const, data: await claimFree(db, request.user!.id, await freeDaily(), tz) }),
   );
 
   app.post(
     '/redeem',
-    { config: user, schema: { tags, summary: '兑换兑换码（不区分大小写与分隔符；输错每分钟最多 5 次）', body: RedeemBody, response: { 200: RedeemResponse } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '兑换兑换码（不区分大小写与分隔符；输错每分钟最多 5 次）',
+        body: RedeemBody,
+        response: { 200: RedeemResponse },
+      },
+    },
     async (request) => ({ success: true as const, data: await redeemCode(db, request.user!.id, request.body.code) }),
   );
 
   app.get(
     '/admin/redeem-batches',
-    { config: admin, schema: { tags, summary: '兑换码批次列表', querystring: RedeemBatchListQuery, response: { 200: RedeemBatchListResponse } } },
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: '兑换码批次列表',
+        querystring: RedeemBatchListQuery,
+        response: { 200: RedeemBatchListResponse },
+      },
+    },
     async (request) => {
       const { rows, total } = await listBatches(db, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
   app.post(
     '/admin/redeem-batches',
-    { config: admin, schema: { tags, summary: '生成一批兑换码（之后下载一次 CSV）', body: RedeemBatchBody, response: { 200: RedeemBatchResponse } } },
-    async (request) => ({ success: true as const, data: await createBatch(db, secrets, actorOf(request), request.body) }),
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: '生成一批兑换码（之后下载一次 CSV）',
+        body: RedeemBatchBody,
+        response: { 200: RedeemBatchResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await createBatch(db, secrets, actorOf(request), request.body),
+    }),
   );
 
   app.get(
@@ -78,7 +124,15 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config, secrets
 
   app.post(
     '/admin/redeem-batches/:id/disable',
-    { config: admin, schema: { tags, summary: '停用批次（其中的兑换码都不能再兑换）', params: RedeemBatchIdParams, response: { 200: RedeemBatchResponse } } },
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: '停用批次（其中的兑换码都不能再兑换）',
+        params: RedeemBatchIdParams,
+        response: { 200: RedeemBatchResponse },
+      },
+    },
     async (request) => ({ success: true as const, data: await disableBatch(db, actorOf(request), request.params.id) }),
   );
 };

@@ -129,7 +129,14 @@ function ledgerBase(db: Kysely<DB>, userId: number, f: LedgerFilter, tz: string)
   return base;
 }
 
-const toLedgerItem = (r: { id: number; kind: string; amount: number; balance_after: number; memo: string; created_at: Date }): LedgerItem => ({
+const toLedgerItem = (r: {
+  id: number;
+  kind: string;
+  amount: number;
+  balance_after: number;
+  memo: string;
+  created_at: Date;
+}): LedgerItem => ({
   id: Number(r.id),
   kind: r.kind as LedgerKind,
   amount: Number(r.amount),
@@ -160,14 +167,30 @@ export async function listLedger(
 /** The filtered bills as CSV (UTF-8 with BOM so Excel reads the Chinese), newest first, at most 100k rows. */
 export async function ledgerCsv(db: Kysely<DB>, userId: number, f: LedgerFilter, tz: string): Promise<string> {
   const rows = await ledgerBase(db, userId, f, tz)
-    .select(['id', 'kind', 'amount', 'balance_after', 'memo', sql<string>`to_char(created_at at time zone ${tz}, 'YYYY-MM-DD HH24:MI:SS')`.as('local_time')])
+    .select([
+      'id',
+      'kind',
+      'amount',
+      'balance_after',
+      'memo',
+      sql<string>`to_char(created_at at time zone ${tz}, 'YYYY-MM-DD HH24:MI:SS')`.as('local_time'),
+    ])
     .orderBy('id', 'desc')
     .limit(100_000)
     .execute();
-  const csv = Papa.unparse({
-    fields: ['时间', '类型', '金额', '余额', '说明'],
-    // A leading = + - @ would make a spreadsheet evaluate the memo (a question title) as a formula.
-    data: rows.map((r) => [r.local_time, LEDGER_KIND_LABELS[r.kind as LedgerKind], Number(r.amount), Number(r.balance_after), r.memo]),
-  }, { escapeFormulae: true });
+  const csv = Papa.unparse(
+    {
+      fields: ['时间', '类型', '金额', '余额', '说明'],
+      // A leading = + - @ would make a spreadsheet evaluate the memo (a question title) as a formula.
+      data: rows.map((r) => [
+        r.local_time,
+        LEDGER_KIND_LABELS[r.kind as LedgerKind],
+        Number(r.amount),
+        Number(r.balance_after),
+        r.memo,
+      ]),
+    },
+    { escapeFormulae: true },
+  );
   return `\ufeff${csv}`;
 }

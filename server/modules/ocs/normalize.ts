@@ -148,7 +148,11 @@ const JUDGE_FALSE = new Set(['错误', '错', '否', '×', '✗', '✘', 'x', 'f
 
 /** 正确 / 错误 from the ways banks and pages write them, or null. */
 export function judgementOf(raw: string): '正确' | '错误' | null {
-  const k = raw.normalize('NFKC').trim().toLowerCase().replace(/[\s.。!！]/g, '');
+  const k = raw
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s.。!！]/g, '');
   if (JUDGE_TRUE.has(k)) return '正确';
   if (JUDGE_FALSE.has(k)) return '错误';
   return null;

@@ -11,7 +11,14 @@ import type { DB } from '../../db/schema';
 import { findInBank, optionsHash, type BankIndexSync, type HitCounter } from './bank';
 import { normalizeTitle, normalizeType, splitOptions, titleHash, type OcsQuestionType } from './normalize';
 import type { SettingsCache } from './settings';
-import { chargeForAnswer, logUnanswered, recentAnswer, type ChargeBatcher, type ChargeInput, type ChargeResult } from './wallet';
+import {
+  chargeForAnswer,
+  logUnanswered,
+  recentAnswer,
+  type ChargeBatcher,
+  type ChargeInput,
+  type ChargeResult,
+} from './wallet';
 
 export interface Asker {
   userId: number;
@@ -43,7 +50,8 @@ export type OcsResult = OcsQueryResult;
 const fail = (msg: string): OcsResult => ({ code: 0, msg });
 
 // Control characters (other than tab and newlines), lone surrogates and U+FFFD: not a question.
-const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const GARBAGE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Validates raw OCS parameters into a question, or a Chinese message. */
 export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: unknown }): Question | string {
@@ -51,7 +59,11 @@ export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: 
   if (raw.title.length > 2000) return '题目过长（不能超过 2000 个字符）';
   if (GARBAGE.test(raw.title)) return '题目包含无法识别的字符';
   const rawOptions = raw.options;
-  if (rawOptions !== undefined && typeof rawOptions !== 'string' && !(Array.isArray(rawOptions) && rawOptions.every((o) => typeof o === 'string'))) {
+  if (
+    rawOptions !== undefined &&
+    typeof rawOptions !== 'string' &&
+    !(Array.isArray(rawOptions) && rawOptions.every((o) => typeof o === 'string'))
+  ) {
     return '选项格式不正确';
   }
   const joined = Array.isArray(rawOptions) ? rawOptions.join('\n') : (rawOptions ?? '');
@@ -104,7 +116,11 @@ export class OcsService {
       const extra = Math.max(1, s.rateBurst - s.ratePerSecond);
       this.limiter = new BurstyRateLimiter(
         new RateLimiterMemory({ points: s.ratePerSecond, duration: 1 }),
-        new RateLimiterMemory({ keyPrefix: 'burst', points: extra, duration: Math.max(1, Math.ceil(extra / s.ratePerSecond)) }),
+        new RateLimiterMemory({
+          keyPrefix: 'burst',
+          points: extra,
+          duration: Math.max(1, Math.ceil(extra / s.ratePerSecond)),
+        }),
       );
       this.limiterShape = shape;
     }
@@ -139,7 +155,16 @@ export class OcsService {
     const settings = await this.deps.settings.get();
     const strategy = await this.strategyOf(asker.userId);
     const log = (outcome: 'miss' | 'error' | 'no_balance', msg: string, modelId: number | null = null) =>
-      logUnanswered(db, { userId: asker.userId, tokenId: asker.tokenId, key: q.key, title: q.title, type: q.type, outcome, message: msg, modelId });
+      logUnanswered(db, {
+        userId: asker.userId,
+        tokenId: asker.tokenId,
+        key: q.key,
+        title: q.title,
+        type: q.type,
+        outcome,
+        message: msg,
+        modelId,
+      });
 
     if (strategy !== 'ai') {
       const match = await findInBank(db, this.deps.bank.index, q, settings.fuzzyThreshold);

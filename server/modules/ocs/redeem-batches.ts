@@ -42,7 +42,13 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 function toBatch(r: BatchRow): RedeemBatch {
   const uses = Number(r.uses);
   const remainingCodes = Number(r.remaining_codes);
-  const status: RedeemBatchStatus = r.disabled ? 'disabled' : r.expired ? 'expired' : remainingCodes === 0 ? 'used_up' : 'active';
+  const status: RedeemBatchStatus = r.disabled
+    ? 'disabled'
+    : r.expired
+      ? 'expired'
+      : remainingCodes === 0
+        ? 'used_up'
+        : 'active';
   return {
     id: Number(r.id),
     note: r.note,
@@ -79,15 +85,26 @@ export async function getBatch(db: Db, id: number): Promise<RedeemBatch> {
   return toBatch(r.rows[0]);
 }
 
-export async function listBatches(db: Kysely<DB>, q: { current: number; pageSize: number }): Promise<{ rows: RedeemBatch[]; total: number }> {
+export async function listBatches(
+  db: Kysely<DB>,
+  q: { current: number; pageSize: number },
+): Promise<{ rows: RedeemBatch[]; total: number }> {
   const [r, count] = await Promise.all([
     batchRows(db, sql`true`, q.pageSize, (q.current - 1) * q.pageSize),
-    db.selectFrom('ocs_redeem_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('ocs_redeem_batches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows: r.rows.map(toBatch), total: Number(count.n) };
 }
 
-export async function createBatch(db: Kysely<DB>, secrets: SecretBox, actor: Actor, input: CreateInput): Promise<RedeemBatch> {
+export async function createBatch(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  actor: Actor,
+  input: CreateInput,
+): Promise<RedeemBatch> {
   if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) {
     throw badRequest('过期时间必须晚于现在', { expiresAt: ['过期时间必须晚于现在'] });
   }
@@ -110,7 +127,11 @@ export async function createBatch(db: Kysely<DB>, secrets: SecretBox, actor: Act
     for (let i = 0; i < all.length; i += INSERT_CHUNK) {
       await trx
         .insertInto('ocs_redeem_codes')
-        .values(all.slice(i, i + INSERT_CHUNK).map((c) => ({ batch_id: batch.id, code_hash: hashCode(c), code_enc: secrets.encrypt(c) })))
+        .values(
+          all
+            .slice(i, i + INSERT_CHUNK)
+            .map((c) => ({ batch_id: batch.id, code_hash: hashCode(c), code_enc: secrets.encrypt(c) })),
+        )
         .execute();
     }
     await recordAudit(trx, actor, {
@@ -118,7 +139,13 @@ export async function createBatch(db: Kysely<DB>, secrets: SecretBox, actor: Act
       targetType: TARGET,
       targetId: batch.id,
       targetName: input.note || `批次 #${batch.id}`,
-      after: { value: input.value, count: input.count, maxUses: input.maxUses, expiresAt: input.expiresAt ?? null, note: input.note },
+      after: {
+        value: input.value,
+        count: input.count,
+        maxUses: input.maxUses,
+        expiresAt: input.expiresAt ?? null,
+        note: input.note,
+      },
     });
     return getBatch(trx, batch.id);
   });
@@ -141,7 +168,14 @@ export async function downloadCodes(
       .set({ downloaded_at: new Date() })
       .where('id', '=', id)
       .where('downloaded_at', 'is', null)
-      .returning(['id', 'note', 'value', 'max_uses', 'code_count', sql<string | null>`to_char(expires_at at time zone ${tz}, 'YYYY-MM-DD HH24:MI')`.as('expires')])
+      .returning([
+        'id',
+        'note',
+        'value',
+        'max_uses',
+        'code_count',
+        sql<string | null>`to_char(expires_at at time zone ${tz}, 'YYYY-MM-DD HH24:MI')`.as('expires'),
+      ])
       .executeTakeFirst();
     if (!batch) {
       const exists = await trx.selectFrom('ocs_redeem_batches').select('id').where('id', '=', id).executeTakeFirst();
@@ -160,7 +194,13 @@ export async function downloadCodes(
     const csv = Papa.unparse(
       {
         fields: ['兑换码', '面值', '可用次数', '过期时间', '备注'],
-        data: rows.map((r) => [formatCode(secrets.decrypt(r.code_enc!)), batch.value, batch.max_uses, batch.expires ?? '永不过期', batch.note]),
+        data: rows.map((r) => [
+          formatCode(secrets.decrypt(r.code_enc!)),
+          batch.value,
+          batch.max_uses,
+          batch.expires ?? '永不过期',
+          batch.note,
+        ]),
       },
       { escapeFormulae: true },
     );

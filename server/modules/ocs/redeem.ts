@@ -53,7 +53,9 @@ export async function redeemCode(db: Kysely<DB>, userId: number, input: string):
             'b.note',
             'b.disabled',
             sql<boolean>`b.expires_at is not null and b.expires_at <= now()`.as('expired'),
-            sql<boolean>`exists (select 1 from ocs_redemptions r where r.code_id = c.id and r.user_id = ${userId})`.as('already'),
+            sql<boolean>`exists (select 1 from ocs_redemptions r where r.code_id = c.id and r.user_id = ${userId})`.as(
+              'already',
+            ),
           ])
           .where('c.code_hash', '=', hashCode(canonical))
           .executeTakeFirst()
@@ -61,7 +63,9 @@ export async function redeemCode(db: Kysely<DB>, userId: number, input: string):
     if (!code) {
       await trx.insertInto('ocs_redeem_failures').values({ user_id: userId }).execute();
       // Old rows count for nothing; keep the table from growing with them.
-      await sql`delete from ocs_redeem_failures where user_id = ${userId} and at < now() - interval '1 hour'`.execute(trx);
+      await sql`delete from ocs_redeem_failures where user_id = ${userId} and at < now() - interval '1 hour'`.execute(
+        trx,
+      );
       return { failed: isWellFormed(canonical) ? REDEEM_MESSAGES.unknown : REDEEM_MESSAGES.malformed };
     }
     if (code.disabled) throw conflict(REDEEM_MESSAGES.disabled);

@@ -92,16 +92,29 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
       void reply
         .code(200)
         .headers(CORS)
-        .send({ code: 0, msg: err.statusCode && err.statusCode < 500 ? '请求格式不正确' : '服务暂时不可用，请稍后再试（未扣费）' });
+        .send({
+          code: 0,
+          msg: err.statusCode && err.statusCode < 500 ? '请求格式不正确' : '服务暂时不可用，请稍后再试（未扣费）',
+        });
     },
   };
   app.get('/query', queryOptions, query);
   app.post('/query', queryOptions, query);
-  app.options('/query', { config: { auth: 'ocs-token' } }, async (_request, reply) => reply.code(204).headers(CORS).send());
+  app.options('/query', { config: { auth: 'ocs-token' } }, async (_request, reply) =>
+    reply.code(204).headers(CORS).send(),
+  );
 
   app.post(
     '/ask',
-    { config: user, schema: { tags, summary: '在门户中提问（与 OCS 接口同一服务，按题扣费）', body: AskBody, response: { 200: AskResponse } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '在门户中提问（与 OCS 接口同一服务，按题扣费）',
+        body: AskBody,
+        response: { 200: AskResponse },
+      },
+    },
     async (request) => {
       const userId = request.user!.id;
       try {
@@ -118,7 +131,14 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
 
   app.get(
     '/overview',
-    { config: user, schema: { tags, summary: 'OCS 概览：余额、今日统计、30 天趋势、最近查询', response: { 200: OcsOverviewResponse } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'OCS 概览：余额、今日统计、30 天趋势、最近查询',
+        response: { 200: OcsOverviewResponse },
+      },
+    },
     async (request) => {
       const s = await ocs().settings.get();
       return { success: true as const, data: await overview(db, request.user!.id, config.PORTAL_TZ, s.bankPrice) };
@@ -136,30 +156,63 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
 
   app.get(
     '/queries',
-    { config: user, schema: { tags, summary: '我的查询记录', querystring: QueryListQuery, response: { 200: QueryListResponse } } },
+    {
+      config: user,
+      schema: { tags, summary: '我的查询记录', querystring: QueryListQuery, response: { 200: QueryListResponse } },
+    },
     async (request) => {
       const { rows, total } = await listQueries(db, request.user!.id, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
   app.get(
     '/ledger',
-    { config: user, schema: { tags, summary: '我的账单（按类型、日期筛选）', querystring: LedgerQuery, response: { 200: LedgerListResponse } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '我的账单（按类型、日期筛选）',
+        querystring: LedgerQuery,
+        response: { 200: LedgerListResponse },
+      },
+    },
     async (request) => {
       const { rows, total } = await listLedger(db, request.user!.id, request.query, config.PORTAL_TZ);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
   app.get(
     '/ledger.csv',
-    { config: user, schema: { tags, summary: '导出账单 CSV（与列表相同的筛选）', querystring: LedgerQuery.omit({ current: true, pageSize: true }) } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '导出账单 CSV（与列表相同的筛选）',
+        querystring: LedgerQuery.omit({ current: true, pageSize: true }),
+      },
+    },
     async (request, reply) => {
       const csv = await ledgerCsv(db, request.user!.id, request.query, config.PORTAL_TZ);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="ocs-bills.csv"; filename*=UTF-8''${encodeURIComponent('OCS账单.csv')}`)
+        .header(
+          'content-disposition',
+          `attachment; filename="ocs-bills.csv"; filename*=UTF-8''${encodeURIComponent('OCS账单.csv')}`,
+        )
         .send(csv);
     },
   );

@@ -39,7 +39,8 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
       schema: {
         tags,
         summary: 'OCS 题库配置（订阅地址；令牌 ocs:query）',
-        description: '返回 OCS 可直接导入的 AnswererWrapper 数组（无信封）。type：GM_xmlhttpRequest（默认）或 fetch；method：get（默认）或 post。',
+        description:
+          '返回 OCS 可直接导入的 AnswererWrapper 数组（无信封）。type：GM_xmlhttpRequest（默认）或 fetch；method：get（默认）或 post。',
         querystring: OcsConfigQuery,
         response: { 200: OcsConfigResponse },
       },
@@ -71,7 +72,10 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
 
   app.get(
     '/script-info',
-    { config: { auth: 'user' }, schema: { tags, summary: '用户脚本与配置订阅信息', response: { 200: OcsScriptInfoResponse } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: '用户脚本与配置订阅信息', response: { 200: OcsScriptInfoResponse } },
+    },
     async (request) => {
       const baseUrl = publicBaseUrl(config, request);
       return {

@@ -22,7 +22,9 @@ export const USERSCRIPT_CHANGELOG: Array<{ version: string; date: string; change
 
 /** A JSON string literal that is also valid JavaScript in every engine (U+2028/2029 ended strings before ES2019). */
 function jsString(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Metadata values live in `//` comments: a line terminator would end the comment and start code. */

@@ -86,7 +86,16 @@ export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeRes
 /** A query that ended without an answer (miss, error): logged, never charged. */
 export async function logUnanswered(
   db: Db,
-  q: { userId: number; tokenId: number | null; key: string; title: string; type: string; outcome: 'miss' | 'error' | 'no_balance'; message: string; modelId?: number | null },
+  q: {
+    userId: number;
+    tokenId: number | null;
+    key: string;
+    title: string;
+    type: string;
+    outcome: 'miss' | 'error' | 'no_balance';
+    message: string;
+    modelId?: number | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('ocs_queries')
@@ -105,7 +114,11 @@ export async function logUnanswered(
 }
 
 /** The cached answer of the same question within 10 minutes, if any (checked before paying an AI). */
-export async function recentAnswer(db: Db, userId: number, key: string): Promise<{ answer: string; question_id: number | null } | null> {
+export async function recentAnswer(
+  db: Db,
+  userId: number,
+  key: string,
+): Promise<{ answer: string; question_id: number | null } | null> {
   const row = await db
     .selectFrom('ocs_queries')
     .select(['answer', 'question_id'])
@@ -116,7 +129,9 @@ export async function recentAnswer(db: Db, userId: number, key: string): Promise
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row && row.answer != null ? { answer: row.answer, question_id: row.question_id == null ? null : Number(row.question_id) } : null;
+  return row && row.answer != null
+    ? { answer: row.answer, question_id: row.question_id == null ? null : Number(row.question_id) }
+    : null;
 }
 
 /**

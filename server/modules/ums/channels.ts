@@ -103,14 +103,20 @@ async function getChannel(db: Kysely<DB> | Transaction<DB>, userId: number, id: 
   return toChannel(row);
 }
 
-export async function createChannel(db: Kysely<DB>, ctx: UmsContext, userId: number, body: ChannelBody): Promise<Channel> {
+export async function createChannel(
+  db: Kysely<DB>,
+  ctx: UmsContext,
+  userId: number,
+  body: ChannelBody,
+): Promise<Channel> {
   const webhook = validateWebhook(body.webhook, ctx.allowlist);
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     const existing = await trx.selectFrom('ums_channels').select(['id']).where('user_id', '=', userId).execute();
     if (existing.length >= MAX_CHANNELS) throw conflict(`最多绑定 ${MAX_CHANNELS} 个渠道`);
     const makeDefault = existing.length === 0 || Boolean(body.isDefault);
-    if (makeDefault) await trx.updateTable('ums_channels').set({ is_default: false }).where('user_id', '=', userId).execute();
+    if (makeDefault)
+      await trx.updateTable('ums_channels').set({ is_default: false }).where('user_id', '=', userId).execute();
     const { id } = await trx
       .insertInto('ums_channels')
       .values({
@@ -171,7 +177,12 @@ export async function deleteChannel(db: Kysely<DB>, userId: number, id: number):
     if (Number(pending.n) > 0) throw conflict(`该渠道还有 ${pending.n} 条待发送的消息，请先取消它们`);
     await trx.deleteFrom('ums_channels').where('id', '=', id).execute();
     if (ch.isDefault) {
-      const next = await trx.selectFrom('ums_channels').select('id').where('user_id', '=', userId).orderBy('id').executeTakeFirst();
+      const next = await trx
+        .selectFrom('ums_channels')
+        .select('id')
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .executeTakeFirst();
       if (next) await trx.updateTable('ums_channels').set({ is_default: true }).where('id', '=', next.id).execute();
     }
   });
@@ -222,10 +233,19 @@ export async function testChannel(
   };
 }
 
-export async function recordChannelHealth(db: Kysely<DB>, channelId: number, success: boolean, error: string | null): Promise<void> {
+export async function recordChannelHealth(
+  db: Kysely<DB>,
+  channelId: number,
+  success: boolean,
+  error: string | null,
+): Promise<void> {
   await db
     .updateTable('ums_channels')
-    .set(success ? { last_success_at: sql`now()` } : { last_error_at: sql`now()`, last_error: error?.slice(0, 500) ?? null })
+    .set(
+      success
+        ? { last_success_at: sql`now()` }
+        : { last_error_at: sql`now()`, last_error: error?.slice(0, 500) ?? null },
+    )
     .where('id', '=', channelId)
     .execute();
 }

@@ -48,12 +48,22 @@ export function robotBody(m: RobotMessage, keyword: string | null): Record<strin
     case 'link':
       return {
         msgtype: 'link',
-        link: { title: withKeyword(title, keyword), text: m.content, messageUrl: m.extra?.messageUrl ?? '', picUrl: m.extra?.picUrl ?? '' },
+        link: {
+          title: withKeyword(title, keyword),
+          text: m.content,
+          messageUrl: m.extra?.messageUrl ?? '',
+          picUrl: m.extra?.picUrl ?? '',
+        },
       };
     case 'actionCard':
       return {
         msgtype: 'actionCard',
-        actionCard: { title, text: withKeyword(m.content, keyword), singleTitle: '查看详情', singleURL: m.extra?.singleURL ?? '' },
+        actionCard: {
+          title,
+          text: withKeyword(m.content, keyword),
+          singleTitle: '查看详情',
+          singleURL: m.extra?.singleURL ?? '',
+        },
       };
     default:
       return {
@@ -85,9 +95,15 @@ export interface SendResult {
   hint: string | null;
 }
 
-export function classify(httpStatus: number | null, errcode: number | null, errmsg: string): Omit<SendResult, 'durationMs'> {
-  if (httpStatus === null) return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '网络错误或超时，将自动重试' };
-  if (httpStatus >= 500) return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '钉钉服务暂时不可用，将自动重试' };
+export function classify(
+  httpStatus: number | null,
+  errcode: number | null,
+  errmsg: string,
+): Omit<SendResult, 'durationMs'> {
+  if (httpStatus === null)
+    return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '网络错误或超时，将自动重试' };
+  if (httpStatus >= 500)
+    return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '钉钉服务暂时不可用，将自动重试' };
   if (errcode === 0) return { outcome: 'delivered', httpStatus, errcode, errmsg, hint: null };
   if (errcode !== null && RATE_LIMIT_ERRCODES.has(errcode)) {
     return { outcome: 'rate_limited', httpStatus, errcode, errmsg, hint: '机器人被钉钉限流，10 分钟后自动继续发送' };
@@ -96,9 +112,16 @@ export function classify(httpStatus: number | null, errcode: number | null, errm
   if (errcode !== null && PERMANENT_ERRCODES[errcode]) {
     return { outcome: 'permanent', httpStatus, errcode, errmsg, hint: PERMANENT_ERRCODES[errcode] };
   }
-  if (httpStatus >= 400) return { outcome: 'permanent', httpStatus, errcode, errmsg, hint: `钉钉返回 HTTP ${httpStatus}` };
+  if (httpStatus >= 400)
+    return { outcome: 'permanent', httpStatus, errcode, errmsg, hint: `钉钉返回 HTTP ${httpStatus}` };
   // An errcode we do not know: do not hammer the robot with retries.
-  return { outcome: 'permanent', httpStatus, errcode, errmsg, hint: errcode === null ? '钉钉返回了无法识别的应答' : null };
+  return {
+    outcome: 'permanent',
+    httpStatus,
+    errcode,
+    errmsg,
+    hint: errcode === null ? '钉钉返回了无法识别的应答' : null,
+  };
 }
 
 export async function sendToRobot(
@@ -120,7 +143,10 @@ export async function sendToRobot(
     });
   } catch (err) {
     const timeout = (err as Error).name === 'TimeoutError';
-    return { ...classify(null, null, timeout ? `超时（${timeoutMs} ms）` : `网络错误：${(err as Error).message}`), durationMs: elapsed() };
+    return {
+      ...classify(null, null, timeout ? `超时（${timeoutMs} ms）` : `网络错误：${(err as Error).message}`),
+      durationMs: elapsed(),
+    };
   }
   let errcode: number | null = null;
   let errmsg = '';

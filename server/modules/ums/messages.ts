@@ -32,7 +32,9 @@ function parseSendAt(raw: string | number | undefined, now: Date): Date | null {
   if (Number.isNaN(at.getTime())) throw badRequest('定时发送时间格式不正确', { sendAt: ['时间格式不正确'] });
   if (at.getTime() < now.getTime() - 60_000) throw badRequest('定时发送时间不能早于现在', { sendAt: ['不能早于现在'] });
   if (at.getTime() > now.getTime() + UMS_MAX_SCHEDULE_DAYS * 86_400_000) {
-    throw badRequest(`定时发送最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天`, { sendAt: [`最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天`] });
+    throw badRequest(`定时发送最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天`, {
+      sendAt: [`最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天`],
+    });
   }
   return at.getTime() <= now.getTime() ? null : at;
 }
@@ -67,7 +69,10 @@ export async function createMessage(
       ? badRequest('渠道不存在', { channel: ['渠道不存在'] })
       : badRequest('还没有绑定钉钉机器人，请先在“我的推送”中添加渠道', { channel: ['请先绑定渠道'] });
   }
-  const extra = input.atMobiles?.length || input.isAtAll ? { atMobiles: input.atMobiles ?? [], isAtAll: Boolean(input.isAtAll) } : null;
+  const extra =
+    input.atMobiles?.length || input.isAtAll
+      ? { atMobiles: input.atMobiles ?? [], isAtAll: Boolean(input.isAtAll) }
+      : null;
   const row = await db
     .insertInto('ums_messages')
     .values({
@@ -131,16 +136,24 @@ function toSummary(r: SummaryRow): MessageSummary {
   };
 }
 
-
 export async function listMessages(
   db: Kysely<DB>,
   userId: number,
-  q: { current: number; pageSize: number; status?: MessageStatus; channel?: number; keyword?: string; from?: string; to?: string },
+  q: {
+    current: number;
+    pageSize: number;
+    status?: MessageStatus;
+    channel?: number;
+    keyword?: string;
+    from?: string;
+    to?: string;
+  },
 ): Promise<{ rows: MessageSummary[]; total: number }> {
   const dates = [q.from, q.to].map((d) => {
     if (!d) return undefined;
     const t = new Date(d);
-    if (Number.isNaN(t.getTime())) throw badRequest('日期格式不正确', { [d === q.from ? 'from' : 'to']: ['日期格式不正确'] });
+    if (Number.isNaN(t.getTime()))
+      throw badRequest('日期格式不正确', { [d === q.from ? 'from' : 'to']: ['日期格式不正确'] });
     return t;
   });
   const filter = <T extends ReturnType<typeof summaryQuery>>(b: T): T =>
@@ -159,7 +172,10 @@ export async function listMessages(
       .$if(!!dates[0], (x) => x.where('m.created_at', '>=', dates[0]!))
       .$if(!!dates[1], (x) => x.where('m.created_at', '<=', dates[1]!)) as T;
   const [countRow, rows] = await Promise.all([
-    filter(summaryQuery(db)).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    filter(summaryQuery(db))
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     filter(summaryQuery(db))
       .orderBy('m.id', 'desc')
       .limit(q.pageSize)
@@ -172,12 +188,7 @@ export async function listMessages(
 export async function getMessage(db: Kysely<DB>, userId: number, id: number): Promise<MessageDetail> {
   const row = await summaryQuery(db).where('m.id', '=', id).where('m.user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound('消息不存在');
-  const attempts = await db
-    .selectFrom('ums_attempts')
-    .selectAll()
-    .where('message_id', '=', id)
-    .orderBy('id')
-    .execute();
+  const attempts = await db.selectFrom('ums_attempts').selectAll().where('message_id', '=', id).orderBy('id').execute();
   return {
     ...toSummary(row),
     attemptLog: attempts.map((a) => ({

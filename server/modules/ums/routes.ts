@@ -39,14 +39,26 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   );
   app.post(
     '/channels',
-    { config: { auth: 'user' }, schema: { tags, summary: '绑定钉钉机器人', body: ChannelBody, response: { 200: ChannelResponse } } },
-    async (request) => ({ success: true as const, data: await channels.createChannel(db, ctx, request.user!.id, request.body) }),
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: '绑定钉钉机器人', body: ChannelBody, response: { 200: ChannelResponse } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await channels.createChannel(db, ctx, request.user!.id, request.body),
+    }),
   );
   app.patch(
     '/channels/:id',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: '修改渠道', params: IdParams, body: ChannelPatchBody, response: { 200: ChannelResponse } },
+      schema: {
+        tags,
+        summary: '修改渠道',
+        params: IdParams,
+        body: ChannelPatchBody,
+        response: { 200: ChannelResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -55,7 +67,10 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   );
   app.delete(
     '/channels/:id',
-    { config: { auth: 'user' }, schema: { tags, summary: '删除渠道', params: IdParams, response: { 200: DeleteChannelResponse } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: '删除渠道', params: IdParams, response: { 200: DeleteChannelResponse } },
+    },
     async (request) => {
       await channels.deleteChannel(db, request.user!.id, request.params.id);
       return { success: true as const };
@@ -65,15 +80,31 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/channels/:id/test',
     {
       config: { auth: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
-      schema: { tags, summary: '发送测试消息（返回钉钉的真实应答）', params: IdParams, response: { 200: ChannelTestResponse } },
+      schema: {
+        tags,
+        summary: '发送测试消息（返回钉钉的真实应答）',
+        params: IdParams,
+        response: { 200: ChannelTestResponse },
+      },
     },
-    async (request) => ({ success: true as const, data: await channels.testChannel(db, ctx, request.user!.id, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: await channels.testChannel(db, ctx, request.user!.id, request.params.id),
+    }),
   );
 
   // ---------- messages ----------
   app.post(
     '/messages',
-    { config: { auth: 'user' }, schema: { tags, summary: '创建消息（写入发件箱）', body: NewMessageBody, response: { 200: MessageCreatedResponse } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: '创建消息（写入发件箱）',
+        body: NewMessageBody,
+        response: { 200: MessageCreatedResponse },
+      },
+    },
     async (request) => {
       const created = await messages.createMessage(db, request.user!.id, request.body, 'ui', now());
       app.umsWorker.wake();
@@ -82,10 +113,19 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   );
   app.get(
     '/messages',
-    { config: { auth: 'user' }, schema: { tags, summary: '我的消息', querystring: MessageListQuery, response: { 200: MessageListResponse } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: '我的消息', querystring: MessageListQuery, response: { 200: MessageListResponse } },
+    },
     async (request) => {
       const { rows, total } = await messages.listMessages(db, request.user!.id, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
   app.get(
@@ -107,7 +147,10 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   );
   app.post(
     '/messages/:id/resend',
-    { config: { auth: 'user' }, schema: { tags, summary: '重新发送失败的消息', params: IdParams, response: { 200: MessageActionResponse } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: '重新发送失败的消息', params: IdParams, response: { 200: MessageActionResponse } },
+    },
     async (request) => {
       const data = await messages.resendMessage(db, request.user!.id, request.params.id, now());
       app.umsWorker.wake();
@@ -116,8 +159,14 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   );
   app.post(
     '/messages/:id/cancel',
-    { config: { auth: 'user' }, schema: { tags, summary: '取消排队或定时的消息', params: IdParams, response: { 200: MessageActionResponse } } },
-    async (request) => ({ success: true as const, data: await messages.cancelMessage(db, request.user!.id, request.params.id) }),
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: '取消排队或定时的消息', params: IdParams, response: { 200: MessageActionResponse } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await messages.cancelMessage(db, request.user!.id, request.params.id),
+    }),
   );
   app.get(
     '/stats',
@@ -128,7 +177,8 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   // ---------- the token API ----------
   // 60 a minute with bursts of at most 20: both windows must have room.
   const perMinute = new RateLimiterMemory({ points: config.UMS_TOKEN_PER_MINUTE, duration: 60 });
-  const burst = config.UMS_TOKEN_BURST > 0 ? new RateLimiterMemory({ points: config.UMS_TOKEN_BURST, duration: 20 }) : null;
+  const burst =
+    config.UMS_TOKEN_BURST > 0 ? new RateLimiterMemory({ points: config.UMS_TOKEN_BURST, duration: 20 }) : null;
   const limit = async (key: string) => {
     try {
       if (burst) await burst.consume(key);
@@ -139,7 +189,11 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     }
   };
 
-  const send = async (request: { query: unknown; body: unknown; tokenAuth: { userId: number; tokenId: number } | null }) => {
+  const send = async (request: {
+    query: unknown;
+    body: unknown;
+    tokenAuth: { userId: number; tokenId: number } | null;
+  }) => {
     const auth = request.tokenAuth!;
     await limit(String(auth.tokenId));
     const input = parseOr400(SendApiInput, { ...(request.query as object), ...((request.body as object) ?? {}) });

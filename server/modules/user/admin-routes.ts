@@ -27,10 +27,19 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
 
   app.get(
     '/users',
-    { config, schema: { tags, summary: '用户列表', querystring: AdminUserListQuery, response: { 200: AdminUserListResponse } } },
+    {
+      config,
+      schema: { tags, summary: '用户列表', querystring: AdminUserListQuery, response: { 200: AdminUserListResponse } },
+    },
     async (request) => {
       const { rows, total } = await admin.listUsers(db, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
@@ -42,15 +51,27 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
 
   app.post(
     '/users',
-    { config, schema: { tags, summary: '创建用户', body: AdminCreateUserBody, response: { 200: AdminCreateUserResponse } } },
-    async (request) => ({ success: true as const, data: await admin.adminCreateUser(db, actorOf(request), request.body) }),
+    {
+      config,
+      schema: { tags, summary: '创建用户', body: AdminCreateUserBody, response: { 200: AdminCreateUserResponse } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await admin.adminCreateUser(db, actorOf(request), request.body),
+    }),
   );
 
   app.patch(
     '/users/:id',
     {
       config,
-      schema: { tags, summary: '修改用户（昵称、角色、状态）', params: IdParams, body: AdminUpdateUserBody, response: { 200: AdminUpdateUserResponse } },
+      schema: {
+        tags,
+        summary: '修改用户（昵称、角色、状态）',
+        params: IdParams,
+        body: AdminUpdateUserBody,
+        response: { 200: AdminUpdateUserResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -62,7 +83,13 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
     '/users/:id/reset-password',
     {
       config,
-      schema: { tags, summary: '重置密码（结束其所有会话）', params: IdParams, body: AdminResetPasswordBody, response: { 200: AdminResetPasswordResponse } },
+      schema: {
+        tags,
+        summary: '重置密码（结束其所有会话）',
+        params: IdParams,
+        body: AdminResetPasswordBody,
+        response: { 200: AdminResetPasswordResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -74,7 +101,13 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
     '/users/:id',
     {
       config,
-      schema: { tags, summary: '删除用户（输入用户名确认）', params: IdParams, body: AdminDeleteUserBody, response: { 200: AdminDeleteUserResponse } },
+      schema: {
+        tags,
+        summary: '删除用户（输入用户名确认）',
+        params: IdParams,
+        body: AdminDeleteUserBody,
+        response: { 200: AdminDeleteUserResponse },
+      },
     },
     async (request) => {
       await admin.adminDeleteUser(db, actorOf(request), request.params.id, request.body.confirm);
@@ -84,10 +117,22 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
 
   app.get(
     '/audit',
-    { config, schema: { tags, summary: '管理操作审计日志', querystring: AuditListQuery, response: { 200: AuditListResponse } } },
+    {
+      config,
+      schema: { tags, summary: '管理操作审计日志', querystring: AuditListQuery, response: { 200: AuditListResponse } },
+    },
     async (request) => {
-      const { rows, total } = await listAudit(db, { ...request.query, targetType: request.query.targetId ? 'user' : undefined });
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      const { rows, total } = await listAudit(db, {
+        ...request.query,
+        targetType: request.query.targetId ? 'user' : undefined,
+      });
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 };

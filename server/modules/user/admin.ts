@@ -5,13 +5,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { z } from 'zod';
-import type {
-  AdminUser,
-  AdminUserListQuery,
-  AdminUpdateUserBody,
-  Role,
-  UserStatus,
-} from '../../../src/contract';
+import type { AdminUser, AdminUserListQuery, AdminUpdateUserBody, Role, UserStatus } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { generatePassword, hashPassword } from '../../lib/password';
@@ -23,7 +17,6 @@ import { escapeLike } from '../../lib/sql';
 const ADMIN_LOCK = 727_001;
 
 type ListQuery = z.output<typeof AdminUserListQuery>;
-
 
 function adminUserQuery(db: Kysely<DB> | Transaction<DB>) {
   return db
@@ -191,7 +184,11 @@ export async function adminResetPassword(
   const hash = await hashPassword(generated ?? input.password!);
   return db.transaction().execute(async (trx) => {
     const target = await getUser(trx, id);
-    await trx.updateTable('users').set({ password_hash: hash, updated_at: sql`now()` }).where('id', '=', id).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
     const res = await trx.deleteFrom('sessions').where('user_id', '=', id).executeTakeFirst();
     const endedSessions = Number(res.numDeletedRows);
     await recordAudit(trx, actor, {

@@ -65,7 +65,12 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
     '/avatar/:id',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: '用户头像图片', params: IdParams, querystring: z.object({ v: z.string().max(16).optional() }) },
+      schema: {
+        tags,
+        summary: '用户头像图片',
+        params: IdParams,
+        querystring: z.object({ v: z.string().max(16).optional() }),
+      },
     },
     async (request, reply) => {
       const avatar = await profile.getAvatar(db, request.params.id);
@@ -82,7 +87,12 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
     '/password',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: '修改密码（结束其他会话）', body: ChangePasswordBody, response: { 200: ChangePasswordResponse } },
+      schema: {
+        tags,
+        summary: '修改密码（结束其他会话）',
+        body: ChangePasswordBody,
+        response: { 200: ChangePasswordResponse },
+      },
     },
     async (request) => {
       const ended = await profile.changePassword(

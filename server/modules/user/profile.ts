@@ -76,7 +76,11 @@ export async function setAvatar(db: Kysely<DB>, userId: number, input: Buffer): 
       .returning('version')
       .executeTakeFirstOrThrow();
     const url = `/api/user/avatar/${userId}?v=${row.version}`;
-    await trx.updateTable('users').set({ avatar: url, updated_at: sql`now()` }).where('id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ avatar: url, updated_at: sql`now()` })
+      .where('id', '=', userId)
+      .execute();
     return url;
   });
 }
@@ -109,7 +113,11 @@ export async function changePassword(
   }
   const hash = await hashPassword(newPassword);
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: hash, updated_at: sql`now()` }).where('id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: sql`now()` })
+      .where('id', '=', userId)
+      .execute();
     const res = await trx
       .deleteFrom('sessions')
       .where('user_id', '=', userId)

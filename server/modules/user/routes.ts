@@ -21,7 +21,10 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
 
   app.get(
     '/settings',
-    { config: { auth: 'public' }, schema: { tags: ['user'], summary: '公开的账号设置', response: { 200: AuthSettings } } },
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['user'], summary: '公开的账号设置', response: { 200: AuthSettings } },
+    },
     async () => ({ success: true as const, data: { registration: config.REGISTRATION } }),
   );
 
@@ -36,7 +39,9 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     {
       config: {
         auth: 'public',
-        ...(config.REGISTER_RATE_LIMIT > 0 ? { rateLimit: { max: config.REGISTER_RATE_LIMIT, timeWindow: '1 minute' } } : {}),
+        ...(config.REGISTER_RATE_LIMIT > 0
+          ? { rateLimit: { max: config.REGISTER_RATE_LIMIT, timeWindow: '1 minute' } }
+          : {}),
       },
       schema: { tags: ['user'], summary: '注册', body: RegisterBody, response: { 200: RegisterResponse } },
     },

@@ -184,7 +184,11 @@ export async function login(
   }
   if (user.status !== 'active') throw forbidden('该账号已被停用，请联系管理员');
   await db.deleteFrom('login_failures').where('username', '=', key).where('ip', '=', ip).execute();
-  await db.updateTable('users').set({ last_login_at: sql`now()` }).where('id', '=', user.id).execute();
+  await db
+    .updateTable('users')
+    .set({ last_login_at: sql`now()` })
+    .where('id', '=', user.id)
+    .execute();
   return { id: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: user.roles };
 }
 

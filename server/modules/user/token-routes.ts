@@ -25,7 +25,13 @@ export const tokenRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
     },
     async (request) => {
       const { rows, total } = await tokens.listTokens(db, request.user!.id, request.query);
-      return { success: true as const, data: rows, total, current: request.query.current, pageSize: request.query.pageSize };
+      return {
+        success: true as const,
+        data: rows,
+        total,
+        current: request.query.current,
+        pageSize: request.query.pageSize,
+      };
     },
   );
 
@@ -33,7 +39,12 @@ export const tokenRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
     '/',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: '生成访问令牌（完整令牌只返回这一次）', body: CreateTokenBody, response: { 200: CreateTokenResponse } },
+      schema: {
+        tags,
+        summary: '生成访问令牌（完整令牌只返回这一次）',
+        body: CreateTokenBody,
+        response: { 200: CreateTokenResponse },
+      },
     },
     async (request) => ({ success: true as const, data: await tokens.createToken(db, request.user!.id, request.body) }),
   );

@@ -50,7 +50,10 @@ const CASES: RouteCase[] = [
     route: 'POST /api/njit/imports/:id/commit',
     send: async (c) => {
       const up = await upload(c);
-      const id = up.statusCode === 200 ? (up as unknown as { json(): { data: { importId: string } } }).json().data.importId : 'x';
+      const id =
+        up.statusCode === 200
+          ? (up as unknown as { json(): { data: { importId: string } } }).json().data.importId
+          : 'x';
       return c.post(`/api/njit/imports/${id}/commit`, {});
     },
     njit: 403,

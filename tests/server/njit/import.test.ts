@@ -23,7 +23,14 @@ beforeEach(async () => {
 });
 
 const count = async () =>
-  Number((await ctx.db.selectFrom('njit_students').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db
+        .selectFrom('njit_students')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('good files', () => {
   it('previews a CSV, writes nothing until commit, then inserts every row and records the import', async () => {
@@ -42,15 +49,39 @@ describe('good files', () => {
     });
     expect(preview.columns).toMatchObject({ 学号: '学号', 姓名: '姓名', 手机号: '手机号' });
     // The preview never shows full sensitive values.
-    expect(preview.sample[0]).toMatchObject({ row: 2, studentNo: '202101010001', name: '张三', phone: '138****1234', idCard: '3201**********123X' });
+    expect(preview.sample[0]).toMatchObject({
+      row: 2,
+      studentNo: '202101010001',
+      name: '张三',
+      phone: '138****1234',
+      idCard: '3201**********123X',
+    });
     expect(await count()).toBe(0);
 
     const commit = await admin.post(`/api/njit/imports/${preview.importId}/commit`, {});
     expect(commit.statusCode).toBe(200);
-    expect(commit.json().data).toMatchObject({ userName: adminName, fileName: 'students.csv', totalRows: 5, inserted: 5, updated: 0, rejected: 0 });
+    expect(commit.json().data).toMatchObject({
+      userName: adminName,
+      fileName: 'students.csv',
+      totalRows: 5,
+      inserted: 5,
+      updated: 0,
+      rejected: 0,
+    });
     expect(await count()).toBe(5);
-    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202101010001').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: '张三', name_pinyin: 'zhangsan', name_initials: 'zs', grade: 2021, status: '在读', phone: '13812341234' });
+    const row = await ctx.db
+      .selectFrom('njit_students')
+      .selectAll()
+      .where('student_no', '=', '202101010001')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      name: '张三',
+      name_pinyin: 'zhangsan',
+      name_initials: 'zs',
+      grade: 2021,
+      status: '在读',
+      phone: '13812341234',
+    });
 
     // The one-time id is spent.
     const again = await admin.post(`/api/njit/imports/${preview.importId}/commit`, {});
@@ -64,7 +95,11 @@ describe('good files', () => {
     const { preview, summary } = await importFile(admin, await xlsx(PEOPLE), '名单.xlsx');
     expect(preview).toMatchObject({ format: 'xlsx', encoding: null, validRows: 5 });
     expect(summary).toMatchObject({ inserted: 5, fileName: '名单.xlsx' });
-    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202101020003').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('njit_students')
+      .selectAll()
+      .where('student_no', '=', '202101020003')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: '李四', id_card: '320104200304041242', dormitory: '西区2栋201' });
   });
 
@@ -86,7 +121,11 @@ describe('good files', () => {
   it('detects and decodes a GBK-encoded CSV (Excel on Chinese Windows)', async () => {
     const { preview } = await importFile(admin, iconv.encode(csv(PEOPLE), 'gbk'));
     expect(preview).toMatchObject({ encoding: 'gbk', validRows: 5, issueCount: 0 });
-    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202202010004').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('njit_students')
+      .selectAll()
+      .where('student_no', '=', '202202010004')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: '王五', college: '电力工程学院', major: '电气工程及其自动化' });
   });
 });
@@ -129,10 +168,15 @@ describe('bad rows', () => {
 
   it('a commit that fails in the database changes nothing', async () => {
     await importFile(admin, csv(PEOPLE.slice(0, 2)));
-    const res = await upload(admin, csv([...PEOPLE.slice(0, 2).map((r) => [...r.slice(0, 1), '改名', ...r.slice(2)]), PEOPLE[2]]));
+    const res = await upload(
+      admin,
+      csv([...PEOPLE.slice(0, 2).map((r) => [...r.slice(0, 1), '改名', ...r.slice(2)]), PEOPLE[2]]),
+    );
     const id = res.json().data.importId;
     // Corrupt the last staged row so the upsert violates the status check after the first rows went in.
-    await sql`update njit_import_staging set rows = jsonb_set(rows, '{2,status}', '"放假"') where id = ${id}`.execute(ctx.db);
+    await sql`update njit_import_staging set rows = jsonb_set(rows, '{2,status}', '"放假"') where id = ${id}`.execute(
+      ctx.db,
+    );
     const commit = await admin.post(`/api/njit/imports/${id}/commit`, {});
     expect(commit.statusCode).toBe(500);
     expect(await count()).toBe(2);
@@ -154,7 +198,11 @@ describe('re-import', () => {
     const commit = await admin.post(`/api/njit/imports/${res.json().data.importId}/commit`, {});
     expect(commit.json().data).toMatchObject({ inserted: 1, updated: 5 });
     expect(await count()).toBe(6);
-    const row = await ctx.db.selectFrom('njit_students').selectAll().where('student_no', '=', '202101010001').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('njit_students')
+      .selectAll()
+      .where('student_no', '=', '202101010001')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: '休学', dormitory: '北区9栋909' });
   });
 });
@@ -214,7 +262,11 @@ describe('refusals', () => {
     const id = res.json().data.importId;
     const { client: other } = await loggedInClient(ctx, ['njit', 'admin']);
     expect((await other.post(`/api/njit/imports/${id}/commit`, {})).statusCode).toBe(404);
-    await ctx.db.updateTable('njit_import_staging').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('njit_import_staging')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', id)
+      .execute();
     const expired = await admin.post(`/api/njit/imports/${id}/commit`, {});
     expect(expired.statusCode).toBe(404);
     expect(expired.json().errorMessage).toMatch(/过期/);

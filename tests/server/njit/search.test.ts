@@ -101,7 +101,12 @@ describe('masking and reveal', () => {
       expect(res.json().data[0]).toMatchObject({ phone: '138****1234', idCard: '3201**********123X' });
       expect(res.body).not.toContain('13812341234');
       const detail = await client.get(`/api/njit/students/${res.json().data[0].id}`);
-      expect(detail.json().data).toMatchObject({ name: '张三', phone: '138****1234', idCard: '3201**********123X', dormitory: '东区1栋101' });
+      expect(detail.json().data).toMatchObject({
+        name: '张三',
+        phone: '138****1234',
+        idCard: '3201**********123X',
+        dormitory: '东区1栋101',
+      });
       expect(detail.body).not.toContain('32010220030101123X');
     }
   });
@@ -115,10 +120,17 @@ describe('masking and reveal', () => {
 
     const phone = await admin.post(`/api/njit/students/${id}/reveal`, { field: 'phone', reason: '核实联系方式' });
     expect(phone.json().data).toEqual({ field: 'phone', value: '13812341234' });
-    expect(await lastAudit()).toMatchObject({ action: 'reveal', record_ids: [id], reason: '核实联系方式', criteria: { id, field: 'phone' } });
+    expect(await lastAudit()).toMatchObject({
+      action: 'reveal',
+      record_ids: [id],
+      reason: '核实联系方式',
+      criteria: { id, field: 'phone' },
+    });
     const idCard = await admin.post(`/api/njit/students/${id}/reveal`, { field: 'idCard', reason: '办理证明' });
     expect(idCard.json().data.value).toBe('32010220030101123X');
-    expect((await admin.post('/api/njit/students/999999/reveal', { field: 'phone', reason: '核实联系方式' })).statusCode).toBe(404);
+    expect(
+      (await admin.post('/api/njit/students/999999/reveal', { field: 'phone', reason: '核实联系方式' })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -136,7 +148,12 @@ describe('audit', () => {
       record_ids: ids,
     });
     await staff.get(`/api/njit/students/${ids[0]}`);
-    expect(await lastAudit()).toMatchObject({ action: 'detail', user_id: staffUid, record_ids: [ids[0]], result_count: 1 });
+    expect(await lastAudit()).toMatchObject({
+      action: 'detail',
+      user_id: staffUid,
+      record_ids: [ids[0]],
+      result_count: 1,
+    });
   });
 
   it('records imports', async () => {
@@ -167,11 +184,26 @@ describe('audit', () => {
     await ctx.db
       .insertInto('njit_audit')
       .values([
-        { user_id: staffUid, user_name: staffName, action: 'search', created_at: new Date(Date.now() - 400 * 86_400_000) },
-        { user_id: staffUid, user_name: staffName, action: 'search', created_at: new Date(Date.now() - 20 * 86_400_000) },
+        {
+          user_id: staffUid,
+          user_name: staffName,
+          action: 'search',
+          created_at: new Date(Date.now() - 400 * 86_400_000),
+        },
+        {
+          user_id: staffUid,
+          user_name: staffName,
+          action: 'search',
+          created_at: new Date(Date.now() - 20 * 86_400_000),
+        },
       ])
       .execute();
-    const old = () => ctx.db.selectFrom('njit_audit').select('id').where('created_at', '<', new Date(Date.now() - 10 * 86_400_000)).execute();
+    const old = () =>
+      ctx.db
+        .selectFrom('njit_audit')
+        .select('id')
+        .where('created_at', '<', new Date(Date.now() - 10 * 86_400_000))
+        .execute();
     expect(await old()).toHaveLength(2);
     const other = await startTestApp({ NJIT_AUDIT_RETENTION_DAYS: '30' }, { db: ctx.db, close: async () => undefined });
     await other.close();
@@ -187,7 +219,14 @@ describe('overview and filter options', () => {
     const res = await client.get('/api/njit/overview');
     expect(res.statusCode).toBe(200);
     const o = res.json().data;
-    const total = Number((await ctx.db.selectFrom('njit_students').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const total = Number(
+      (
+        await ctx.db
+          .selectFrom('njit_students')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(o.total).toBe(total);
     expect(o.byCollege.reduce((s: number, b: { count: number }) => s + b.count, 0)).toBe(total);
     expect(o.byStatus.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['在读', '休学', '毕业']));
@@ -225,7 +264,9 @@ describe('rate limit', () => {
       expect(await ctx.db.selectFrom('njit_audit').select('id').where('user_id', '=', uid).execute()).toHaveLength(30);
       expect((await neighbour.get('/api/njit/students?name=zs')).statusCode).toBe(200);
       // The window slides: once the oldest lookups are a minute old, the user may search again.
-      await sql`update njit_audit set created_at = created_at - interval '61 seconds' where user_id = ${uid}`.execute(ctx.db);
+      await sql`update njit_audit set created_at = created_at - interval '61 seconds' where user_id = ${uid}`.execute(
+        ctx.db,
+      );
       expect((await client.get('/api/njit/students?name=zs')).statusCode).toBe(200);
     } finally {
       await limited.close();

@@ -9,12 +9,24 @@ export function csv(rows: (string | number)[][]): string {
 
 export function upload(client: Client, content: Buffer | string, filename: string) {
   const body = multipart('file', filename, Buffer.isBuffer(content) ? content : Buffer.from(content));
-  return client.request({ method: 'POST', url: '/api/ocs/admin/bank/imports', payload: body.payload, headers: body.headers });
+  return client.request({
+    method: 'POST',
+    url: '/api/ocs/admin/bank/imports',
+    payload: body.payload,
+    headers: body.headers,
+  });
 }
 
 /** Polls the job until it leaves `running`; returns every snapshot seen (the last is final). */
 export async function waitForJob(client: Client, id: string) {
-  const seen: { status: string; done: number; total: number; inserted: number; updated: number; error: string | null }[] = [];
+  const seen: {
+    status: string;
+    done: number;
+    total: number;
+    inserted: number;
+    updated: number;
+    error: string | null;
+  }[] = [];
   for (let i = 0; i < 600; i++) {
     const res = await client.get(`/api/ocs/admin/bank/imports/${id}`);
     if (res.statusCode !== 200) throw new Error(`job ${res.statusCode}: ${res.body}`);
@@ -47,6 +59,10 @@ export async function userWithToken(ctx: TestContext, balance = 100) {
 
 export function ask(ctx: TestContext, token: string, title: string, type?: string, options?: string) {
   return ctx.app
-    .inject({ method: 'GET', url: '/api/ocs/query', query: { token, title, ...(type ? { type } : {}), ...(options ? { options } : {}) } })
+    .inject({
+      method: 'GET',
+      url: '/api/ocs/query',
+      query: { token, title, ...(type ? { type } : {}), ...(options ? { options } : {}) },
+    })
     .then((r) => r.json());
 }

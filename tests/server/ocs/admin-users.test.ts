@@ -21,10 +21,20 @@ afterAll(async () => {
 });
 
 const balanceOf = async (uid: number) =>
-  Number((await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ?? 0);
-const ledgerOf = (uid: number) => ctx.db.selectFrom('ocs_ledger').selectAll().where('user_id', '=', uid).orderBy('id').execute();
+  Number(
+    (await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ??
+      0,
+  );
+const ledgerOf = (uid: number) =>
+  ctx.db.selectFrom('ocs_ledger').selectAll().where('user_id', '=', uid).orderBy('id').execute();
 const auditsOf = (uid: number) =>
-  ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'ocs.balance.adjust').where('target_id', '=', String(uid)).orderBy('id').execute();
+  ctx.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', 'ocs.balance.adjust')
+    .where('target_id', '=', String(uid))
+    .orderBy('id')
+    .execute();
 const adjust = (uid: number, body: object) => admin.post(`/api/ocs/admin/users/${uid}/adjust`, body);
 
 async function logQuery(uid: number, outcome: string, cost: number, ago: string) {
@@ -44,12 +54,26 @@ describe('users list', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, total: 1, current: 1, pageSize: 10 });
-    expect(body.data[0]).toMatchObject({ id: uid, username, balance: 42, queriesToday: 2, queriesTotal: 4, aiSpend: 8 });
+    expect(body.data[0]).toMatchObject({
+      id: uid,
+      username,
+      balance: 42,
+      queriesToday: 2,
+      queriesTotal: 4,
+      aiSpend: 8,
+    });
     expect(Date.now() - Date.parse(body.data[0].lastQueryAt)).toBeLessThan(5 * 60_000);
 
     const { uid: idle, username: idleName } = await loggedInClient(ctx);
     const none = (await admin.get(`/api/ocs/admin/users?keyword=${idleName}`)).json().data[0];
-    expect(none).toMatchObject({ id: idle, balance: 0, queriesToday: 0, queriesTotal: 0, aiSpend: 0, lastQueryAt: null });
+    expect(none).toMatchObject({
+      id: idle,
+      balance: 0,
+      queriesToday: 0,
+      queriesTotal: 0,
+      aiSpend: 0,
+      lastQueryAt: null,
+    });
   });
 
   it('sorts by balance and pages', async () => {
@@ -136,7 +160,12 @@ describe('service settings', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual(good);
     expect(await ctx.app.ocs.settings.get()).toEqual(good);
-    const audit = await ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'ocs.settings.update').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'ocs.settings.update')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({
       actor_name: adminName,
       before: { bankPrice: 1, freeDaily: 10, fuzzyThreshold: 0.5, ratePerSecond: 10, rateBurst: 20 },
@@ -144,7 +173,11 @@ describe('service settings', () => {
     });
     // Saving the same values again changes nothing and is not audited.
     await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: good });
-    const n = await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('action', '=', 'ocs.settings.update').executeTakeFirstOrThrow();
+    const n = await ctx.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('action', '=', 'ocs.settings.update')
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(1);
   });
 
@@ -156,7 +189,11 @@ describe('service settings', () => {
     ['a zero rate', { ratePerSecond: 0 }],
     ['a missing field', { rateBurst: undefined }],
   ])('refuses %s with 400 and keeps the settings', async (_label, patch) => {
-    const res = await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: { ...good, bankPrice: 3, ...patch } });
+    const res = await admin.request({
+      method: 'PUT',
+      url: '/api/ocs/admin/settings',
+      payload: { ...good, bankPrice: 3, ...patch },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, errorCode: 'VALIDATION_FAILED' });
     expect((await admin.get('/api/ocs/admin/settings')).json().data.bankPrice).not.toBe(3);
@@ -171,7 +208,11 @@ describe('non-administrators', () => {
     ['POST', '/api/ocs/admin/users/1/adjust', { amount: 1, reason: 'x' }],
     ['GET', '/api/ocs/admin/users/1/ledger', null],
     ['GET', '/api/ocs/admin/settings', null],
-    ['PUT', '/api/ocs/admin/settings', { bankPrice: 0, freeDaily: 0, fuzzyThreshold: 0.5, ratePerSecond: 1, rateBurst: 1 }],
+    [
+      'PUT',
+      '/api/ocs/admin/settings',
+      { bankPrice: 0, freeDaily: 0, fuzzyThreshold: 0.5, ratePerSecond: 1, rateBurst: 1 },
+    ],
     ['GET', '/api/ocs/admin/bank/stats', null],
     ['GET', '/api/ocs/admin/bank/questions', null],
     ['GET', '/api/ocs/admin/bank/questions/1', null],
@@ -199,8 +240,18 @@ describe('non-administrators', () => {
       .filter((r) => /^\/api\/ocs\/admin\/(users|settings|bank)/.test(r.url))
       .map((r) => `${r.method} ${r.url}`)
       .sort();
-    const listed = ROUTES.map(([m, u]) => `${m} ${u.split('?')[0]!.replace(/\/1(?=\/|$)/, '/:id').replace(ID, ':id')}`).sort();
+    const listed = ROUTES.map(
+      ([m, u]) =>
+        `${m} ${u
+          .split('?')[0]!
+          .replace(/\/1(?=\/|$)/, '/:id')
+          .replace(ID, ':id')}`,
+    ).sort();
     expect(mine).toEqual(listed);
-    expect(ctx.app.routeAccess.filter((r) => /^\/api\/ocs\/admin\/(users|settings|bank)/.test(r.url)).every((r) => r.auth === 'admin')).toBe(true);
+    expect(
+      ctx.app.routeAccess
+        .filter((r) => /^\/api\/ocs\/admin\/(users|settings|bank)/.test(r.url))
+        .every((r) => r.auth === 'admin'),
+    ).toBe(true);
   });
 });

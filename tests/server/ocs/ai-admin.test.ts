@@ -25,14 +25,29 @@ afterAll(async () => {
 const send = (c: Client, method: 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
   c.request({ method, url, ...(payload ? { payload } : {}) });
 const audits = (targetType: string, targetId: number) =>
-  ctx.db.selectFrom('audit_log').selectAll().where('target_type', '=', targetType).where('target_id', '=', String(targetId)).orderBy('id').execute();
+  ctx.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('target_type', '=', targetType)
+    .where('target_id', '=', String(targetId))
+    .orderBy('id')
+    .execute();
 
 describe('providers', () => {
   test('create, update and delete: the key is encrypted, shown masked, and audited without the key', async () => {
-    const created = await admin.post('/api/ocs/admin/providers', { name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1/', apiKey: API_KEY });
+    const created = await admin.post('/api/ocs/admin/providers', {
+      name: 'DeepSeek',
+      baseURL: 'https://api.deepseek.com/v1/',
+      apiKey: API_KEY,
+    });
     expect(created.statusCode).toBe(200);
     const p = created.json().data;
-    expect(p).toMatchObject({ name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1', apiKeyMasked: 'sk-t…cdef', modelCount: 0 });
+    expect(p).toMatchObject({
+      name: 'DeepSeek',
+      baseURL: 'https://api.deepseek.com/v1',
+      apiKeyMasked: 'sk-t…cdef',
+      modelCount: 0,
+    });
     expect(created.body).not.toContain(API_KEY);
     const row = await ctx.db.selectFrom('ocs_providers').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
     expect(row.api_key_enc).not.toContain(API_KEY);
@@ -44,12 +59,19 @@ describe('providers', () => {
     const rekeyed = await send(admin, 'PATCH', `/api/ocs/admin/providers/${p.id}`, { apiKey: 'sk-another-key-wxyz' });
     expect(rekeyed.json().data.apiKeyMasked).toBe('sk-a…wxyz');
 
-    expect((await admin.get('/api/ocs/admin/providers')).json().data.map((x: { name: string }) => x.name)).toContain('DeepSeek 官方');
+    expect((await admin.get('/api/ocs/admin/providers')).json().data.map((x: { name: string }) => x.name)).toContain(
+      'DeepSeek 官方',
+    );
     expect((await send(admin, 'DELETE', `/api/ocs/admin/providers/${p.id}`)).json()).toEqual({ success: true });
     expect((await send(admin, 'DELETE', `/api/ocs/admin/providers/${p.id}`)).statusCode).toBe(404);
 
     const rows = await audits('ocs_provider', p.id);
-    expect(rows.map((r) => r.action)).toEqual(['ocs.provider.create', 'ocs.provider.update', 'ocs.provider.update', 'ocs.provider.delete']);
+    expect(rows.map((r) => r.action)).toEqual([
+      'ocs.provider.create',
+      'ocs.provider.update',
+      'ocs.provider.update',
+      'ocs.provider.delete',
+    ]);
     expect(rows[1]).toMatchObject({ before: { name: 'DeepSeek' }, after: { name: 'DeepSeek 官方' } });
     expect(rows[2]!.after).toMatchObject({ apiKeyMasked: 'sk-a…wxyz', apiKey: '已更换' });
     const all = JSON.stringify(rows);
@@ -83,18 +105,39 @@ describe('models', () => {
   });
 
   test('create with defaults, update, delete, each audited', async () => {
-    const created = await admin.post('/api/ocs/admin/models', { providerId, model: 'deepseek-chat', displayName: 'DeepSeek V3', price: 2 });
+    const created = await admin.post('/api/ocs/admin/models', {
+      providerId,
+      model: 'deepseek-chat',
+      displayName: 'DeepSeek V3',
+      price: 2,
+    });
     expect(created.statusCode).toBe(200);
     const m = created.json().data;
-    expect(m).toMatchObject({ providerId, providerName: 'models-provider', price: 2, enabled: true, timeoutMs: 60_000, maxTokens: null });
-    const updated = await send(admin, 'PATCH', `/api/ocs/admin/models/${m.id}`, { price: 5, enabled: false, maxTokens: 256 });
+    expect(m).toMatchObject({
+      providerId,
+      providerName: 'models-provider',
+      price: 2,
+      enabled: true,
+      timeoutMs: 60_000,
+      maxTokens: null,
+    });
+    const updated = await send(admin, 'PATCH', `/api/ocs/admin/models/${m.id}`, {
+      price: 5,
+      enabled: false,
+      maxTokens: 256,
+    });
     expect(updated.json().data).toMatchObject({ price: 5, enabled: false, maxTokens: 256, timeoutMs: 60_000 });
-    expect((await admin.get('/api/ocs/admin/models')).json().data.find((x: { id: number }) => x.id === m.id)).toMatchObject({ price: 5 });
+    expect(
+      (await admin.get('/api/ocs/admin/models')).json().data.find((x: { id: number }) => x.id === m.id),
+    ).toMatchObject({ price: 5 });
     expect((await send(admin, 'DELETE', `/api/ocs/admin/models/${m.id}`)).statusCode).toBe(200);
     expect((await send(admin, 'PATCH', `/api/ocs/admin/models/${m.id}`, { price: 1 })).statusCode).toBe(404);
     const rows = await audits('ocs_model', m.id);
     expect(rows.map((r) => r.action)).toEqual(['ocs.model.create', 'ocs.model.update', 'ocs.model.delete']);
-    expect(rows[1]).toMatchObject({ before: { price: 2, enabled: true, maxTokens: null }, after: { price: 5, enabled: false, maxTokens: 256 } });
+    expect(rows[1]).toMatchObject({
+      before: { price: 2, enabled: true, maxTokens: null },
+      after: { price: 5, enabled: false, maxTokens: 256 },
+    });
   });
 
   test.each([
@@ -106,7 +149,13 @@ describe('models', () => {
     ['no model id', { model: '' }, 'model'],
     ['an unknown provider', { providerId: 999_999 }, 'providerId'],
   ])('400 for %s', async (_label, over, field) => {
-    const res = await admin.post('/api/ocs/admin/models', { providerId, model: 'm', displayName: '模型', price: 1, ...over });
+    const res = await admin.post('/api/ocs/admin/models', {
+      providerId,
+      model: 'm',
+      displayName: '模型',
+      price: 1,
+      ...over,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().data).toHaveProperty(field);
   });
@@ -131,7 +180,11 @@ describe('models', () => {
     expect((await send(client, 'PUT', '/api/ocs/preferences', { modelId: id })).statusCode).toBe(200);
     await send(admin, 'DELETE', `/api/ocs/admin/providers/${pid}`);
     expect(await ctx.db.selectFrom('ocs_models').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
-    const prefs = await ctx.db.selectFrom('ocs_preferences').select('model_id').where('user_id', '=', uid).executeTakeFirstOrThrow();
+    const prefs = await ctx.db
+      .selectFrom('ocs_preferences')
+      .select('model_id')
+      .where('user_id', '=', uid)
+      .executeTakeFirstOrThrow();
     expect(prefs.model_id).toBeNull();
   });
 });
@@ -167,15 +220,30 @@ describe('preferences', () => {
 
   test('defaults, then a full update that reads back', async () => {
     expect((await user.get('/api/ocs/preferences')).json().data).toEqual({
-      promptTemplate: null, modelId: null, strategy: 'bank_ai', dailyAiCap: null, todayAiSpent: 0,
+      promptTemplate: null,
+      modelId: null,
+      strategy: 'bank_ai',
+      dailyAiCap: null,
+      todayAiSpent: 0,
     });
     const res = await put({ promptTemplate: '请回答：${title}', modelId: enabledId, strategy: 'ai', dailyAiCap: 50 });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ promptTemplate: '请回答：${title}', modelId: enabledId, strategy: 'ai', dailyAiCap: 50 });
+    expect(res.json().data).toMatchObject({
+      promptTemplate: '请回答：${title}',
+      modelId: enabledId,
+      strategy: 'ai',
+      dailyAiCap: 50,
+    });
     // Absent fields stay; null and an empty template go back to the defaults.
-    expect((await put({ strategy: 'bank' })).json().data).toMatchObject({ promptTemplate: '请回答：${title}', strategy: 'bank', dailyAiCap: 50 });
+    expect((await put({ strategy: 'bank' })).json().data).toMatchObject({
+      promptTemplate: '请回答：${title}',
+      strategy: 'bank',
+      dailyAiCap: 50,
+    });
     expect((await put({ promptTemplate: '  ', dailyAiCap: null, modelId: null })).json().data).toMatchObject({
-      promptTemplate: null, dailyAiCap: null, modelId: null,
+      promptTemplate: null,
+      dailyAiCap: null,
+      modelId: null,
     });
   });
 
@@ -199,8 +267,17 @@ describe('preferences', () => {
   });
 
   test('the picker lists enabled models with their price only', async () => {
-    const models = (await user.get('/api/ocs/models')).json().data as Array<{ id: number; displayName: string; price: number }>;
-    expect(models.find((m) => m.id === enabledId)).toEqual({ id: enabledId, displayName: '便宜模型', model: 'fake-model', price: 2 });
+    const models = (await user.get('/api/ocs/models')).json().data as Array<{
+      id: number;
+      displayName: string;
+      price: number;
+    }>;
+    expect(models.find((m) => m.id === enabledId)).toEqual({
+      id: enabledId,
+      displayName: '便宜模型',
+      model: 'fake-model',
+      price: 2,
+    });
     expect(models.find((m) => m.id === disabledId)).toBeUndefined();
   });
 
@@ -210,8 +287,13 @@ describe('preferences', () => {
     expect(d.templates.judgement).toContain('正确');
     expect(d.variables.map((v: { name: string }) => v.name)).toEqual(['${title}', '${type}', '${options}']);
     expect(d.maxLength).toBe(4000);
-    const preview = await user.post('/api/ocs/prompt-preview', { template: '${type}：${title}\n${options}', type: 'single' });
-    expect(preview.json().data.prompt).toBe('单选题：中华人民共和国的首都是哪座城市？\nA. 上海\nB. 北京\nC. 广州\nD. 深圳');
+    const preview = await user.post('/api/ocs/prompt-preview', {
+      template: '${type}：${title}\n${options}',
+      type: 'single',
+    });
+    expect(preview.json().data.prompt).toBe(
+      '单选题：中华人民共和国的首都是哪座城市？\nA. 上海\nB. 北京\nC. 广州\nD. 深圳',
+    );
     const bad = await user.post('/api/ocs/prompt-preview', { template: '没有题目变量' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().data.template[0]).toMatch(/\$\{title\}/);

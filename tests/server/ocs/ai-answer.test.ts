@@ -39,14 +39,22 @@ afterAll(async () => {
 beforeEach(() => fake.script({ kind: 'auto' }));
 
 const CAPITAL = { title: '法国的首都是哪座城市？', type: 'single', options: 'A. 伦敦\nB. 巴黎\nC. 柏林' };
-const setPrefs = (client: Client, body: object) => client.request({ method: 'PUT', url: '/api/ocs/preferences', payload: body });
+const setPrefs = (client: Client, body: object) =>
+  client.request({ method: 'PUT', url: '/api/ocs/preferences', payload: body });
 
 test('an AI answer charges the model price with a ledger row, is kept as ai/unverified, and is a bank hit next time', async () => {
   const { uid, token } = await userWithToken(ctx, 10);
   fake.script({ kind: 'answer', text: '巴黎' });
   const calls = fake.calls.length;
   const res = await query(ctx, { token, ...CAPITAL });
-  expect(res.json()).toEqual({ code: 1, question: '法国的首都是哪座城市？', answer: '巴黎', source: 'ai', cost: PRICE, balance: 10 - PRICE });
+  expect(res.json()).toEqual({
+    code: 1,
+    question: '法国的首都是哪座城市？',
+    answer: '巴黎',
+    source: 'ai',
+    cost: PRICE,
+    balance: 10 - PRICE,
+  });
   expect(fake.calls.length).toBe(calls + 1);
   expect(fake.calls.at(-1)).toMatchObject({ model: 'fake-model', authorization: `Bearer ${API_KEY}` });
   expect(await balanceOf(ctx, uid)).toBe(10 - PRICE);
@@ -56,14 +64,23 @@ test('an AI answer charges the model price with a ledger row, is kept as ai/unve
   expect(await ledgerSum(ctx, uid)).toBe(10 - PRICE);
   const q = await ctx.db.selectFrom('ocs_queries').selectAll().where('user_id', '=', uid).executeTakeFirstOrThrow();
   expect(q).toMatchObject({ outcome: 'ai', cost: PRICE, model_id: modelId, answer: '巴黎' });
-  const stored = await ctx.db.selectFrom('ocs_questions').selectAll().where('title', '=', '法国的首都是哪座城市？').execute();
+  const stored = await ctx.db
+    .selectFrom('ocs_questions')
+    .selectAll()
+    .where('title', '=', '法国的首都是哪座城市？')
+    .execute();
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({ source: 'ai', status: 'unverified', answer: ['巴黎'] });
   expect(Number(q.question_id)).toBe(Number(stored[0]!.id));
 
   // Another user, options shuffled: the bank answers, the provider is not asked.
   const other = await userWithToken(ctx, 10);
-  const again = await query(ctx, { token: other.token, title: CAPITAL.title, type: 'single', options: 'A. 柏林\nB. 伦敦\nC. 巴黎' });
+  const again = await query(ctx, {
+    token: other.token,
+    title: CAPITAL.title,
+    type: 'single',
+    options: 'A. 柏林\nB. 伦敦\nC. 巴黎',
+  });
   expect(again.json()).toMatchObject({ code: 1, answer: '巴黎', source: 'bank', cost: 1, balance: 9 });
   expect(fake.calls.length).toBe(calls + 1);
 });
@@ -80,7 +97,12 @@ describe('a failing provider costs nothing and answers code 0 with a clear messa
     const { uid, token } = await userWithToken(ctx, 10);
     fake.script(mode);
     const calls = fake.calls.length;
-    const res = await query(ctx, { token, title: `失败场景 ${name}：下列哪项是质数？`, type: 'single', options: '4\n6\n7' });
+    const res = await query(ctx, {
+      token,
+      title: `失败场景 ${name}：下列哪项是质数？`,
+      type: 'single',
+      options: '4\n6\n7',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 0, msg: expect.stringMatching(msg) });
     expect(fake.calls.length).toBe(calls + 1);
@@ -88,7 +110,11 @@ describe('a failing provider costs nothing and answers code 0 with a clear messa
     expect(await ledgerOf(ctx, uid)).toHaveLength(1); // the top-up only
     const q = await ctx.db.selectFrom('ocs_queries').select(['outcome', 'cost']).where('user_id', '=', uid).execute();
     expect(q).toEqual([{ outcome: 'error', cost: 0 }]);
-    const stored = await ctx.db.selectFrom('ocs_questions').select('id').where('title', 'like', `失败场景 ${name}%`).execute();
+    const stored = await ctx.db
+      .selectFrom('ocs_questions')
+      .select('id')
+      .where('title', 'like', `失败场景 ${name}%`)
+      .execute();
     expect(stored).toHaveLength(0);
   });
 
@@ -110,8 +136,15 @@ describe('a failing provider costs nothing and answers code 0 with a clear messa
   test('each failure is logged with provider, model and kind', () => {
     const lines = ctx.logs.filter((l) => l.includes('ocs ai call failed')).map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    expect(lines.map((l) => l.kind)).toEqual(expect.arrayContaining(['rate_limited', 'provider_error', 'empty', 'unparseable', 'timeout']));
-    expect(lines.find((l) => l.kind === 'rate_limited')).toMatchObject({ provider: 'fake', model: 'fake-model', status: 429, latencyMs: expect.any(Number) });
+    expect(lines.map((l) => l.kind)).toEqual(
+      expect.arrayContaining(['rate_limited', 'provider_error', 'empty', 'unparseable', 'timeout']),
+    );
+    expect(lines.find((l) => l.kind === 'rate_limited')).toMatchObject({
+      provider: 'fake',
+      model: 'fake-model',
+      status: 429,
+      latencyMs: expect.any(Number),
+    });
   });
 });
 
@@ -140,11 +173,15 @@ test('ten users asking the same question at once make one provider call, and eac
   // release() answers stalled calls in auto mode, which replies with the prompt's FAKE_ANSWER line.
   const title = '并发场景：太阳系中最大的行星是？\nFAKE_ANSWER: 木星';
   const pending = users.map((u) => query(ctx, { token: u.token, title, type: 'single', options: '地球\n木星\n土星' }));
-  await until(() => fake.calls.length === before.calls + 1 && ai.stats.joined === before.joined + 9, 'ten callers on one call');
+  await until(
+    () => fake.calls.length === before.calls + 1 && ai.stats.joined === before.joined + 9,
+    'ten callers on one call',
+  );
   fake.release();
   const results = (await Promise.all(pending)).map((r) => r.json());
   expect(fake.calls.length).toBe(before.calls + 1);
-  for (const r of results) expect(r).toMatchObject({ code: 1, source: 'ai', answer: '木星', cost: PRICE, balance: 10 - PRICE });
+  for (const r of results)
+    expect(r).toMatchObject({ code: 1, source: 'ai', answer: '木星', cost: PRICE, balance: 10 - PRICE });
   for (const u of users) {
     expect(await balanceOf(ctx, u.uid)).toBe(10 - PRICE);
     expect((await ledgerOf(ctx, u.uid)).filter((l) => l.kind === 'charge')).toHaveLength(1);
@@ -159,19 +196,29 @@ test('the daily AI cap stops AI answers before the provider is asked', async () 
   expect(first.json()).toMatchObject({ code: 1, cost: PRICE });
   const calls = fake.calls.length;
   const second = await query(ctx, { token, title: '上限场景二：铁在常温下是液体。', type: 'judgement' });
-  expect(second.json()).toEqual({ code: 0, msg: expect.stringMatching(/今日 AI 消费已达上限.*已用 3 积分.*上限 5 积分/) });
+  expect(second.json()).toEqual({
+    code: 0,
+    msg: expect.stringMatching(/今日 AI 消费已达上限.*已用 3 积分.*上限 5 积分/),
+  });
   expect(fake.calls.length).toBe(calls);
   expect(await balanceOf(ctx, uid)).toBe(20 - PRICE);
   expect((await client.get('/api/ocs/preferences')).json().data).toMatchObject({ dailyAiCap: 5, todayAiSpent: PRICE });
   // Raising the cap lets the next one through.
   await setPrefs(client, { dailyAiCap: null });
-  expect((await query(ctx, { token, title: '上限场景二：铁在常温下是液体。', type: 'judgement' })).json()).toMatchObject({ code: 1 });
+  expect(
+    (await query(ctx, { token, title: '上限场景二：铁在常温下是液体。', type: 'judgement' })).json(),
+  ).toMatchObject({ code: 1 });
 });
 
 describe('strategies', () => {
   const BANKED = { title: '策略场景：中华人民共和国成立于哪一年？', type: 'single', options: '1949\n1950\n1921' };
   beforeAll(async () => {
-    const p = prepareQuestion({ title: BANKED.title, type: 'single', options: ['1949', '1950', '1921'], answer: ['1949'] });
+    const p = prepareQuestion({
+      title: BANKED.title,
+      type: 'single',
+      options: ['1949', '1950', '1921'],
+      answer: ['1949'],
+    });
     if ('error' in p) throw new Error(p.error);
     const r = await upsertQuestions(ctx.db, [p], 'import');
     ctx.app.ocs.bank.index.add(r.rows[0]!.id, r.rows[0]!.norm_title);
@@ -181,7 +228,10 @@ describe('strategies', () => {
     const { client, token } = await userWithToken(ctx, 10);
     await setPrefs(client, { strategy: 'bank' });
     const calls = fake.calls.length;
-    expect((await query(ctx, { token, title: '策略场景：仅题库时没有的题目' })).json()).toEqual({ code: 0, msg: '题库中未找到该题' });
+    expect((await query(ctx, { token, title: '策略场景：仅题库时没有的题目' })).json()).toEqual({
+      code: 0,
+      msg: '题库中未找到该题',
+    });
     expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({ code: 1, source: 'bank', answer: '1949' });
     expect(fake.calls.length).toBe(calls);
   });
@@ -191,9 +241,18 @@ describe('strategies', () => {
     await setPrefs(client, { strategy: 'ai' });
     fake.script({ kind: 'answer', text: '1950' });
     const calls = fake.calls.length;
-    expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({ code: 1, source: 'ai', answer: '1950', cost: PRICE });
+    expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({
+      code: 1,
+      source: 'ai',
+      answer: '1950',
+      cost: PRICE,
+    });
     expect(fake.calls.length).toBe(calls + 1);
-    const row = await ctx.db.selectFrom('ocs_questions').selectAll().where('title', '=', BANKED.title).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('ocs_questions')
+      .selectAll()
+      .where('title', '=', BANKED.title)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ source: 'import', status: 'verified', answer: ['1949'] });
   });
 
@@ -203,7 +262,9 @@ describe('strategies', () => {
     const calls = fake.calls.length;
     expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({ code: 1, source: 'bank' });
     expect(fake.calls.length).toBe(calls);
-    expect((await query(ctx, { token, title: '策略场景：月球是地球的卫星。', type: 'judgement' })).json()).toMatchObject({ code: 1, source: 'ai' });
+    expect(
+      (await query(ctx, { token, title: '策略场景：月球是地球的卫星。', type: 'judgement' })).json(),
+    ).toMatchObject({ code: 1, source: 'ai' });
     expect(fake.calls.length).toBe(calls + 1);
   });
 });
@@ -212,7 +273,10 @@ test('a wallet that cannot pay the model price is refused before the provider is
   const { uid, token } = await userWithToken(ctx, 2);
   const calls = fake.calls.length;
   const res = await query(ctx, { token, title: '余额场景：光年是时间单位。', type: 'judgement' });
-  expect(res.json()).toEqual({ code: 0, msg: `余额不足：当前 2 积分，本题需要 ${PRICE} 积分。请到「免费领取」领取积分或使用兑换码` });
+  expect(res.json()).toEqual({
+    code: 0,
+    msg: `余额不足：当前 2 积分，本题需要 ${PRICE} 积分。请到「免费领取」领取积分或使用兑换码`,
+  });
   expect(fake.calls.length).toBe(calls);
   expect(await balanceOf(ctx, uid)).toBe(2);
   const q = await ctx.db.selectFrom('ocs_queries').select(['outcome', 'model_id']).where('user_id', '=', uid).execute();
@@ -226,7 +290,13 @@ test('the API key appears in no API response and no log line', async () => {
     (await admin.get('/api/ocs/admin/providers')).body,
     (await admin.get('/api/ocs/admin/models')).body,
     (await admin.post(`/api/ocs/admin/models/${modelId}/test`, { type: 'single' })).body,
-    (await admin.request({ method: 'PATCH', url: `/api/ocs/admin/models/${modelId}`, payload: { displayName: '测试模型' } })).body,
+    (
+      await admin.request({
+        method: 'PATCH',
+        url: `/api/ocs/admin/models/${modelId}`,
+        payload: { displayName: '测试模型' },
+      })
+    ).body,
     (await client.get('/api/ocs/models')).body,
     (await client.get('/api/ocs/preferences')).body,
     (await admin.get('/api/user/admin/audit?pageSize=100')).body,

@@ -89,7 +89,10 @@ test('401 echoing the key back never leaks it', async () => {
 test('a missing key or an unusable base URL fails before any request', async () => {
   expect(await callModel({ ...cfg, apiKey: '  ' }, 'x')).toMatchObject({ ok: false, kind: 'provider_error' });
   expect(await callModel({ ...cfg, baseURL: '' }, 'x')).toMatchObject({ ok: false, kind: 'provider_error' });
-  expect(await callModel({ ...cfg, baseURL: 'file:///etc/passwd' }, 'x')).toMatchObject({ ok: false, kind: 'provider_error' });
+  expect(await callModel({ ...cfg, baseURL: 'file:///etc/passwd' }, 'x')).toMatchObject({
+    ok: false,
+    kind: 'provider_error',
+  });
   expect(fake.calls).toHaveLength(0);
 });
 
@@ -110,12 +113,15 @@ test('invalid JSON in a 200 answer is a provider error', async () => {
   if (!r.ok) expectNoSecrets(r.message);
 });
 
-test.each([{ kind: 'empty' as const }, { kind: 'answer' as const, text: '  \n ' }])('empty content (%j) is kind empty', async (mode) => {
-  fake.script(mode);
-  const r = await callModel(cfg, 'x');
-  expect(r).toMatchObject({ ok: false, kind: 'empty' });
-  if (!r.ok) expectNoSecrets(r.message);
-});
+test.each([{ kind: 'empty' as const }, { kind: 'answer' as const, text: '  \n ' }])(
+  'empty content (%j) is kind empty',
+  async (mode) => {
+    fake.script(mode);
+    const r = await callModel(cfg, 'x');
+    expect(r).toMatchObject({ ok: false, kind: 'empty' });
+    if (!r.ok) expectNoSecrets(r.message);
+  },
+);
 
 test('a stalled server times out at the configured timeout', async () => {
   fake.script({ kind: 'stall' });

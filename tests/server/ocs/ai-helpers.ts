@@ -16,8 +16,18 @@ export async function createProvider(admin: Client, url: string, name = 'fake', 
   return res.json().data.id;
 }
 
-export async function createModel(admin: Client, providerId: number, over: Record<string, unknown> = {}): Promise<number> {
-  const res = await admin.post('/api/ocs/admin/models', { providerId, model: 'fake-model', displayName: '测试模型', price: 3, ...over });
+export async function createModel(
+  admin: Client,
+  providerId: number,
+  over: Record<string, unknown> = {},
+): Promise<number> {
+  const res = await admin.post('/api/ocs/admin/models', {
+    providerId,
+    model: 'fake-model',
+    displayName: '测试模型',
+    price: 3,
+    ...over,
+  });
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json().data.id;
 }
@@ -35,13 +45,27 @@ export function query(ctx: TestContext, params: Record<string, string>) {
 }
 
 export const balanceOf = async (ctx: TestContext, uid: number) =>
-  Number((await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ?? 0);
+  Number(
+    (await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ??
+      0,
+  );
 
 export const ledgerOf = (ctx: TestContext, uid: number) =>
-  ctx.db.selectFrom('ocs_ledger').select(['kind', 'amount', 'balance_after', 'query_id']).where('user_id', '=', uid).orderBy('id').execute();
+  ctx.db
+    .selectFrom('ocs_ledger')
+    .select(['kind', 'amount', 'balance_after', 'query_id'])
+    .where('user_id', '=', uid)
+    .orderBy('id')
+    .execute();
 
 export const ledgerSum = async (ctx: TestContext, uid: number) =>
-  Number((await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from ocs_ledger where user_id = ${uid}`.execute(ctx.db)).rows[0]!.s);
+  Number(
+    (
+      await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from ocs_ledger where user_id = ${uid}`.execute(
+        ctx.db,
+      )
+    ).rows[0]!.s,
+  );
 
 export const answerer = (ctx: TestContext) => ctx.app.ocs.service.ai as OcsAiAnswerer;
 

@@ -155,16 +155,35 @@ describe('multiple choice', () => {
 });
 
 describe('judgement', () => {
-  test.each(['对', '正确', '√', '✓', '✔', 'true', 'TRUE', 'T', 't', '是', 'yes', 'Yes', '正确。', '答案：正确', '“对”', '**正确**', '正确，因为地球绕太阳转。', '正确答案是正确'])(
-    '%j -> 正确',
+  test.each([
+    '对',
+    '正确',
+    '√',
+    '✓',
+    '✔',
+    'true',
+    'TRUE',
+    'T',
+    't',
+    '是',
+    'yes',
+    'Yes',
+    '正确。',
+    '答案：正确',
+    '“对”',
+    '**正确**',
+    '正确，因为地球绕太阳转。',
+    '正确答案是正确',
+  ])('%j -> 正确', (reply) => {
+    expect(judgement(reply)).toEqual({ answer: '正确' });
+  });
+
+  test.each(['错', '错误', '×', '✗', 'false', 'F', '否', 'no', 'NO', '不正确', '错误。原因如下', '答案：错'])(
+    '%j -> 错误',
     (reply) => {
-      expect(judgement(reply)).toEqual({ answer: '正确' });
+      expect(judgement(reply)).toEqual({ answer: '错误' });
     },
   );
-
-  test.each(['错', '错误', '×', '✗', 'false', 'F', '否', 'no', 'NO', '不正确', '错误。原因如下', '答案：错'])('%j -> 错误', (reply) => {
-    expect(judgement(reply)).toEqual({ answer: '错误' });
-  });
 
   test('letters are read through the caller options, and the answer is still 正确/错误', () => {
     expect(judgement('A', ['对', '错'])).toEqual({ answer: '正确' });

@@ -31,7 +31,13 @@ describe('default templates', () => {
   });
 
   test('type labels are Chinese names', () => {
-    expect(TYPE_LABELS).toEqual({ single: '单选题', multiple: '多选题', judgement: '判断题', completion: '填空题', any: '未知题型' });
+    expect(TYPE_LABELS).toEqual({
+      single: '单选题',
+      multiple: '多选题',
+      judgement: '判断题',
+      completion: '填空题',
+      any: '未知题型',
+    });
   });
 });
 

@@ -33,28 +33,46 @@ beforeEach(async () => {
 });
 
 const idOf = async (title: string) =>
-  Number((await ctx.db.selectFrom('ocs_questions').select('id').where('title', '=', title).executeTakeFirstOrThrow()).id);
+  Number(
+    (await ctx.db.selectFrom('ocs_questions').select('id').where('title', '=', title).executeTakeFirstOrThrow()).id,
+  );
 const list = (qs: string) => admin.get(`/api/ocs/admin/bank/questions?${qs}`).then((r) => r.json());
 const lastAudit = (action: string) =>
-  ctx.db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  ctx.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
 
 describe('search', () => {
   it('filters by keyword (wildcards literal), type, source and status, with paging', async () => {
     const all = await list('current=1&pageSize=4');
     expect(all).toMatchObject({ success: true, total: 6, current: 1, pageSize: 4 });
     expect(all.data).toHaveLength(4);
-    expect((await list('keyword=首都')).data.map((q: { title: string }) => q.title)).toEqual(['中华人民共和国的首都是哪座城市？']);
+    expect((await list('keyword=首都')).data.map((q: { title: string }) => q.title)).toEqual([
+      '中华人民共和国的首都是哪座城市？',
+    ]);
     // % is a literal character, not "anything".
     expect((await list(`keyword=${encodeURIComponent('100%')}`)).total).toBe(1);
     expect((await list(`keyword=${encodeURIComponent('%')}`)).total).toBe(1);
-    expect((await list('type=judgement')).data[0]).toMatchObject({ type: 'judgement', answer: ['正确'], source: 'import', status: 'verified' });
+    expect((await list('type=judgement')).data[0]).toMatchObject({
+      type: 'judgement',
+      answer: ['正确'],
+      source: 'import',
+      status: 'verified',
+    });
     expect((await list('source=ai')).total).toBe(0);
     expect((await list('status=wrong')).total).toBe(0);
     expect((await admin.get('/api/ocs/admin/bank/questions?status=bogus')).statusCode).toBe(400);
   });
 
   it('sorts by hits', async () => {
-    await ctx.db.updateTable('ocs_questions').set({ hit_count: 9 }).where('title', '=', '下列属于哺乳动物的有').execute();
+    await ctx.db
+      .updateTable('ocs_questions')
+      .set({ hit_count: 9 })
+      .where('title', '=', '下列属于哺乳动物的有')
+      .execute();
     const r = await list('sortBy=hits&order=descend');
     expect(r.data[0]).toMatchObject({ title: '下列属于哺乳动物的有', hitCount: 9 });
   });
@@ -66,28 +84,54 @@ describe('edit', () => {
     const res = await admin.request({
       method: 'PUT',
       url: `/api/ocs/admin/bank/questions/${id}`,
-      payload: { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: ['上海', '北京', '广州', '深圳'], answer: ['D'] },
+      payload: {
+        title: '中华人民共和国的首都是哪座城市？',
+        type: 'single',
+        options: ['上海', '北京', '广州', '深圳'],
+        answer: ['D'],
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ id, answer: ['深圳'] });
     const { token } = await userWithToken(ctx, 5);
-    expect(await ask(ctx, token, '中华人民共和国的首都是哪座城市', 'single', 'A. 上海\nB. 北京\nC. 广州\nD. 深圳')).toMatchObject({ code: 1, answer: '深圳' });
+    expect(
+      await ask(ctx, token, '中华人民共和国的首都是哪座城市', 'single', 'A. 上海\nB. 北京\nC. 广州\nD. 深圳'),
+    ).toMatchObject({ code: 1, answer: '深圳' });
     const audit = await lastAudit('ocs.bank.edit');
-    expect(audit).toMatchObject({ actor_name: adminName, target_type: 'ocs_question', target_id: String(id), before: { answer: ['北京'] }, after: { answer: ['深圳'] } });
+    expect(audit).toMatchObject({
+      actor_name: adminName,
+      target_type: 'ocs_question',
+      target_id: String(id),
+      before: { answer: ['北京'] },
+      after: { answer: ['深圳'] },
+    });
 
-    const bad = await admin.request({ method: 'PUT', url: `/api/ocs/admin/bank/questions/${id}`, payload: { title: '首都', type: 'single', options: ['上海', '北京'], answer: ['E'] } });
+    const bad = await admin.request({
+      method: 'PUT',
+      url: `/api/ocs/admin/bank/questions/${id}`,
+      payload: { title: '首都', type: 'single', options: ['上海', '北京'], answer: ['E'] },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errorMessage).toContain('答案不在选项中');
-    const missing = await admin.request({ method: 'PUT', url: '/api/ocs/admin/bank/questions/999999', payload: { title: 'x', type: 'judgement', answer: ['对'] } });
+    const missing = await admin.request({
+      method: 'PUT',
+      url: '/api/ocs/admin/bank/questions/999999',
+      payload: { title: 'x', type: 'judgement', answer: ['对'] },
+    });
     expect(missing.statusCode).toBe(404);
   });
 
-  it('refuses with 409 when the edit would make it another row\'s question, changing nothing', async () => {
+  it("refuses with 409 when the edit would make it another row's question, changing nothing", async () => {
     const id = await idOf('下列属于哺乳动物的有');
     const res = await admin.request({
       method: 'PUT',
       url: `/api/ocs/admin/bank/questions/${id}`,
-      payload: { title: '【单选题】中华人民共和国的首都是哪座城市', type: 'single', options: ['深圳', '广州', '北京', '上海'], answer: ['北京'] },
+      payload: {
+        title: '【单选题】中华人民共和国的首都是哪座城市',
+        type: 'single',
+        options: ['深圳', '广州', '北京', '上海'],
+        answer: ['北京'],
+      },
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().errorMessage).toContain('已有题目');
@@ -99,9 +143,16 @@ describe('edit', () => {
 describe('verification and deletion', () => {
   it('wrong removes a question from matching, verified brings it back; both audited', async () => {
     const id = await idOf('地球绕太阳公转一周约需 365 天。');
-    await ctx.db.updateTable('ocs_questions').set({ source: 'ai', status: 'unverified' }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('ocs_questions')
+      .set({ source: 'ai', status: 'unverified' })
+      .where('id', '=', id)
+      .execute();
     const { token } = await userWithToken(ctx, 10);
-    expect(await ask(ctx, token, '地球绕太阳公转一周约需365天', 'judgement')).toMatchObject({ code: 1, answer: '正确' });
+    expect(await ask(ctx, token, '地球绕太阳公转一周约需365天', 'judgement')).toMatchObject({
+      code: 1,
+      answer: '正确',
+    });
 
     const wrong = await admin.post(`/api/ocs/admin/bank/questions/${id}/status`, { status: 'wrong' });
     expect(wrong.json().data).toMatchObject({ id, status: 'wrong', source: 'ai' });
@@ -109,13 +160,20 @@ describe('verification and deletion', () => {
     const { token: t2 } = await userWithToken(ctx, 10);
     expect(await ask(ctx, t2, '地球绕太阳公转一周约需365天', 'judgement')).toMatchObject({ code: 0 });
     expect(await ask(ctx, t2, '地球绕太阳公转一周约需 365', 'judgement')).toMatchObject({ code: 0 }); // nor fuzzy
-    expect(await lastAudit('ocs.bank.status')).toMatchObject({ target_id: String(id), before: { status: 'unverified' }, after: { status: 'wrong' } });
+    expect(await lastAudit('ocs.bank.status')).toMatchObject({
+      target_id: String(id),
+      before: { status: 'unverified' },
+      after: { status: 'wrong' },
+    });
 
     const verified = await admin.post(`/api/ocs/admin/bank/questions/${id}/status`, { status: 'verified' });
     expect(verified.json().data.status).toBe('verified');
     const { token: t3 } = await userWithToken(ctx, 10);
     expect(await ask(ctx, t3, '地球绕太阳公转一周约需365天', 'judgement')).toMatchObject({ code: 1, answer: '正确' });
-    expect(await lastAudit('ocs.bank.status')).toMatchObject({ before: { status: 'wrong' }, after: { status: 'verified' } });
+    expect(await lastAudit('ocs.bank.status')).toMatchObject({
+      before: { status: 'wrong' },
+      after: { status: 'verified' },
+    });
     expect((await admin.post(`/api/ocs/admin/bank/questions/${id}/status`, { status: 'bogus' })).statusCode).toBe(400);
   });
 
@@ -124,13 +182,22 @@ describe('verification and deletion', () => {
     const res = await admin.request({ method: 'DELETE', url: `/api/ocs/admin/bank/questions/${id}` });
     expect(res.statusCode).toBe(200);
     expect((await admin.get(`/api/ocs/admin/bank/questions/${id}`)).statusCode).toBe(404);
-    expect(await lastAudit('ocs.bank.delete')).toMatchObject({ target_id: String(id), before: { answer: ['H2O', 'O2'], type: 'completion' } });
-    expect((await admin.request({ method: 'DELETE', url: `/api/ocs/admin/bank/questions/${id}` })).statusCode).toBe(404);
+    expect(await lastAudit('ocs.bank.delete')).toMatchObject({
+      target_id: String(id),
+      before: { answer: ['H2O', 'O2'], type: 'completion' },
+    });
+    expect((await admin.request({ method: 'DELETE', url: `/api/ocs/admin/bank/questions/${id}` })).statusCode).toBe(
+      404,
+    );
   });
 });
 
 test('statistics: size, by source and status, most-hit first', async () => {
-  await ctx.db.updateTable('ocs_questions').set({ source: 'ai', status: 'unverified' }).where('type', '=', 'judgement').execute();
+  await ctx.db
+    .updateTable('ocs_questions')
+    .set({ source: 'ai', status: 'unverified' })
+    .where('type', '=', 'judgement')
+    .execute();
   const { token } = await userWithToken(ctx, 10);
   for (const t of ['中华人民共和国的首都是哪座城市', '下列属于哺乳动物的有']) await ask(ctx, token, t);
   await ask(ctx, (await userWithToken(ctx, 10)).token, '下列属于哺乳动物的有');
@@ -152,13 +219,27 @@ test.each(['json', 'csv'] as const)('export as %s imports back unchanged', async
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-disposition']).toContain(`.${format}`);
   const snapshot = async () =>
-    (await ctx.db.selectFrom('ocs_questions').select(['title', 'type', 'options', 'answer', 'title_hash', 'options_hash']).orderBy('title').execute());
+    await ctx.db
+      .selectFrom('ocs_questions')
+      .select(['title', 'type', 'options', 'answer', 'title_hash', 'options_hash'])
+      .orderBy('title')
+      .execute();
   const before = await snapshot();
   if (format === 'json') {
     const items = JSON.parse(res.body);
     expect(items).toHaveLength(6);
-    expect(items).toContainEqual({ title: '微软推出的面向 .NET 平台的语言是', type: 'single', options: ['C#', 'C++', 'Java'], answer: ['A'] });
-    expect(items).toContainEqual({ title: '下列属于哺乳动物的有', type: 'multiple', options: ['鲸', '鲨鱼', '蝙蝠', '企鹅'], answer: ['鲸', '蝙蝠'] });
+    expect(items).toContainEqual({
+      title: '微软推出的面向 .NET 平台的语言是',
+      type: 'single',
+      options: ['C#', 'C++', 'Java'],
+      answer: ['A'],
+    });
+    expect(items).toContainEqual({
+      title: '下列属于哺乳动物的有',
+      type: 'multiple',
+      options: ['鲸', '鲨鱼', '蝙蝠', '企鹅'],
+      answer: ['鲸', '蝙蝠'],
+    });
   } else {
     expect(res.body.startsWith('\uFEFF题目,题型,选项,答案\r\n')).toBe(true);
     expect(res.body).toContain('下列属于哺乳动物的有,multiple,"鲸\n鲨鱼\n蝙蝠\n企鹅",鲸#蝙蝠\r\n');

@@ -22,8 +22,16 @@ beforeEach(async () => {
 });
 
 const count = async () =>
-  Number((await ctx.db.selectFrom('ocs_questions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-const byTitle = (title: string) => ctx.db.selectFrom('ocs_questions').selectAll().where('title', '=', title).executeTakeFirstOrThrow();
+  Number(
+    (
+      await ctx.db
+        .selectFrom('ocs_questions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const byTitle = (title: string) =>
+  ctx.db.selectFrom('ocs_questions').selectAll().where('title', '=', title).executeTakeFirstOrThrow();
 
 const JSON_BANK = [
   { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: ['上海', '北京', '广州', '深圳'], answer: 'B' },
@@ -40,8 +48,19 @@ describe('good files', () => {
     const p = res.json().data;
     expect(p).toMatchObject({ fileName: 'bank.json', total: 4, valid: 4, rejected: 0, existing: 0, issues: [] });
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(p.sample[0]).toEqual({ row: 1, title: '中华人民共和国的首都是哪座城市？', type: 'single', options: ['上海', '北京', '广州', '深圳'], answer: ['北京'] });
-    expect(p.sample[1]).toMatchObject({ row: 2, type: 'multiple', options: ['鲸', '鲨鱼', '蝙蝠', '企鹅'], answer: ['鲸', '蝙蝠'] });
+    expect(p.sample[0]).toEqual({
+      row: 1,
+      title: '中华人民共和国的首都是哪座城市？',
+      type: 'single',
+      options: ['上海', '北京', '广州', '深圳'],
+      answer: ['北京'],
+    });
+    expect(p.sample[1]).toMatchObject({
+      row: 2,
+      type: 'multiple',
+      options: ['鲸', '鲨鱼', '蝙蝠', '企鹅'],
+      answer: ['鲸', '蝙蝠'],
+    });
     expect(p.sample[2]).toMatchObject({ type: 'judgement', answer: ['正确'] });
     expect(await count()).toBe(0);
 
@@ -49,12 +68,32 @@ describe('good files', () => {
     expect(commit.statusCode).toBe(200);
     expect(commit.json().data).toMatchObject({ id: p.id, total: 4 });
     const seen = await waitForJob(admin, p.id);
-    expect(seen[seen.length - 1]).toEqual({ id: p.id, status: 'done', total: 4, done: 4, inserted: 4, updated: 0, error: null });
+    expect(seen[seen.length - 1]).toEqual({
+      id: p.id,
+      status: 'done',
+      total: 4,
+      done: 4,
+      inserted: 4,
+      updated: 0,
+      error: null,
+    });
     expect(await count()).toBe(4);
-    expect(await byTitle('下列属于哺乳动物的有')).toMatchObject({ source: 'import', status: 'verified', answer: ['鲸', '蝙蝠'] });
+    expect(await byTitle('下列属于哺乳动物的有')).toMatchObject({
+      source: 'import',
+      status: 'verified',
+      answer: ['鲸', '蝙蝠'],
+    });
 
-    const audit = await ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'ocs.bank.import').where('target_id', '=', p.id).executeTakeFirstOrThrow();
-    expect(audit).toMatchObject({ target_name: 'bank.json', after: { fileName: 'bank.json', status: 'done', valid: 4, inserted: 4, updated: 0, rejected: 0 } });
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'ocs.bank.import')
+      .where('target_id', '=', p.id)
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({
+      target_name: 'bank.json',
+      after: { fileName: 'bank.json', status: 'done', valid: 4, inserted: 4, updated: 0, rejected: 0 },
+    });
   });
 
   it('reads a CSV with Chinese headers and option columns A–D, and one with English headers and an options column', async () => {
@@ -68,8 +107,15 @@ describe('good files', () => {
     const { preview, job } = await importFile(admin, zh, '题库.csv');
     expect(preview).toMatchObject({ total: 3, valid: 3, rejected: 0 });
     expect(job).toMatchObject({ status: 'done', inserted: 3 });
-    expect(await byTitle('下列属于可再生能源的有')).toMatchObject({ type: 'multiple', options: ['太阳能', '煤炭', '风能', '石油'], answer: ['太阳能', '风能'] });
-    expect(await byTitle('光在真空中的传播速度约为每秒 30 万千米。')).toMatchObject({ type: 'judgement', answer: ['正确'] });
+    expect(await byTitle('下列属于可再生能源的有')).toMatchObject({
+      type: 'multiple',
+      options: ['太阳能', '煤炭', '风能', '石油'],
+      answer: ['太阳能', '风能'],
+    });
+    expect(await byTitle('光在真空中的传播速度约为每秒 30 万千米。')).toMatchObject({
+      type: 'judgement',
+      answer: ['正确'],
+    });
 
     const en = csv([
       ['Question', 'Type', 'Options', 'Answer'],
@@ -79,9 +125,18 @@ describe('good files', () => {
     ]);
     const r2 = await importFile(admin, en, 'bank.csv');
     expect(r2.preview).toMatchObject({ total: 3, valid: 3 });
-    expect(await byTitle('TCP 三次握手的第二步发送的报文是')).toMatchObject({ options: ['SYN', 'SYN+ACK', 'ACK', 'FIN'], answer: ['SYN+ACK'] });
-    expect(await byTitle('HTTP 的默认端口是')).toMatchObject({ type: 'any', options: ['21', '80', '443'], answer: ['80'] });
-    expect(await byTitle('以下哪些是 JavaScript 的原始类型')).toMatchObject({ answer: ['string', 'number', 'boolean'] });
+    expect(await byTitle('TCP 三次握手的第二步发送的报文是')).toMatchObject({
+      options: ['SYN', 'SYN+ACK', 'ACK', 'FIN'],
+      answer: ['SYN+ACK'],
+    });
+    expect(await byTitle('HTTP 的默认端口是')).toMatchObject({
+      type: 'any',
+      options: ['21', '80', '443'],
+      answer: ['80'],
+    });
+    expect(await byTitle('以下哪些是 JavaScript 的原始类型')).toMatchObject({
+      answer: ['string', 'number', 'boolean'],
+    });
   });
 
   const HEADER = ['题目', '题型', '选项', '答案'];
@@ -91,7 +146,11 @@ describe('good files', () => {
   ];
 
   it('reads a UTF-8 CSV with a BOM', async () => {
-    const res = await upload(admin, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv([HEADER, ...ROWS]))]), 'bom.csv');
+    const res = await upload(
+      admin,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv([HEADER, ...ROWS]))]),
+      'bom.csv',
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ total: 2, valid: 2, rejected: 0 });
     expect(res.json().data.sample[0].title).toBe('马克思主义中国化的第一个重大理论成果是');
@@ -101,7 +160,10 @@ describe('good files', () => {
     const { preview, job } = await importFile(admin, iconv.encode(csv([HEADER, ...ROWS]), 'gbk'), 'gbk.csv');
     expect(preview).toMatchObject({ valid: 2, rejected: 0 });
     expect(job.inserted).toBe(2);
-    expect(await byTitle('马克思主义中国化的第一个重大理论成果是')).toMatchObject({ options: ['毛泽东思想', '邓小平理论', '三个代表'], answer: ['毛泽东思想'] });
+    expect(await byTitle('马克思主义中国化的第一个重大理论成果是')).toMatchObject({
+      options: ['毛泽东思想', '邓小平理论', '三个代表'],
+      answer: ['毛泽东思想'],
+    });
     expect(await byTitle('《史记》的作者是____。')).toMatchObject({ type: 'completion', answer: ['司马迁'] });
   });
 });
@@ -148,7 +210,16 @@ describe('the validation report', () => {
   });
 
   it('numbers CSV rows as a spreadsheet does (header is row 1)', async () => {
-    const res = await upload(admin, csv([['题目', '答案'], ['好题', '正确'], ['', '正确'], ['坏答案', '']]), 'rows.csv');
+    const res = await upload(
+      admin,
+      csv([
+        ['题目', '答案'],
+        ['好题', '正确'],
+        ['', '正确'],
+        ['坏答案', ''],
+      ]),
+      'rows.csv',
+    );
     expect(res.json().data.issues).toEqual([
       { row: 3, message: '题目为空' },
       { row: 4, message: '答案为空' },
@@ -163,7 +234,14 @@ describe('the validation report', () => {
   });
 
   it('refuses files it cannot read, with a message', async () => {
-    const noAnswer = await upload(admin, csv([['题目', '题型'], ['x', 'single']]), 'x.csv');
+    const noAnswer = await upload(
+      admin,
+      csv([
+        ['题目', '题型'],
+        ['x', 'single'],
+      ]),
+      'x.csv',
+    );
     expect(noAnswer.statusCode).toBe(400);
     expect(noAnswer.json().errorMessage).toContain('表头缺少必需的列：答案');
     const broken = await upload(admin, '[{"title": "x",', 'x.json');
@@ -177,7 +255,7 @@ describe('the validation report', () => {
     expect(empty.json().errorMessage).toBe('上传的文件是空的');
   });
 
-  it('accepts files beyond the server\'s 2 MB default upload limit', async () => {
+  it("accepts files beyond the server's 2 MB default upload limit", async () => {
     const padded = Buffer.concat([Buffer.from(JSON.stringify(JSON_BANK)), Buffer.alloc(3 * 1024 * 1024, ' ')]);
     const res = await upload(admin, padded, 'big.json');
     expect(res.statusCode).toBe(200);
@@ -188,7 +266,9 @@ describe('the validation report', () => {
     const p = (await upload(admin, JSON.stringify(JSON_BANK), 'bank.json')).json().data;
     const { client: other } = await loggedInClient(ctx, ['admin']);
     expect((await other.post(`/api/ocs/admin/bank/imports/${p.id}/commit`, {})).statusCode).toBe(404);
-    expect((await admin.post('/api/ocs/admin/bank/imports/00000000-0000-4000-8000-000000000000/commit', {})).statusCode).toBe(404);
+    expect(
+      (await admin.post('/api/ocs/admin/bank/imports/00000000-0000-4000-8000-000000000000/commit', {})).statusCode,
+    ).toBe(404);
     expect((await admin.post(`/api/ocs/admin/bank/imports/${p.id}/commit`, {})).statusCode).toBe(200);
     await waitForJob(admin, p.id);
     // Committing again shows the same job instead of running it twice.
@@ -209,7 +289,11 @@ describe('idempotence and progress', () => {
   });
 
   it('a large file is written in chunks and the job reports progress up to done', async () => {
-    const rows = Array.from({ length: 4500 }, (_, i) => ({ title: `合成题目第 ${i} 号：${i * 7919} 的末位数字是`, type: 'completion', answer: String((i * 7919) % 10) }));
+    const rows = Array.from({ length: 4500 }, (_, i) => ({
+      title: `合成题目第 ${i} 号：${i * 7919} 的末位数字是`,
+      type: 'completion',
+      answer: String((i * 7919) % 10),
+    }));
     const { preview, seen } = await importFile(admin, JSON.stringify(rows), 'big.json');
     expect(preview).toMatchObject({ total: 4500, valid: 4500 });
     const last = seen[seen.length - 1]!;
@@ -226,16 +310,37 @@ describe('imported questions are answered right away', () => {
       admin,
       csv([
         ['题目', '题型', '选项', '答案'],
-        ['在社会主义初级阶段我国必须坚持和完善的基本经济制度是', '单选题', '公有制为主体、多种所有制经济共同发展|私有制为主体|计划经济', 'A'],
+        [
+          '在社会主义初级阶段我国必须坚持和完善的基本经济制度是',
+          '单选题',
+          '公有制为主体、多种所有制经济共同发展|私有制为主体|计划经济',
+          'A',
+        ],
         ['细胞膜的主要成分是', '单选题', '脂质和蛋白质|糖类和核酸|水和无机盐', 'A'],
       ]),
       'fresh.csv',
     );
     const { token } = await userWithToken(ctx, 10);
-    const exact = await ask(ctx, token, '1. 细胞膜的主要成分是？', 'single', 'A. 水和无机盐\nB. 脂质和蛋白质\nC. 糖类和核酸');
+    const exact = await ask(
+      ctx,
+      token,
+      '1. 细胞膜的主要成分是？',
+      'single',
+      'A. 水和无机盐\nB. 脂质和蛋白质\nC. 糖类和核酸',
+    );
     expect(exact).toMatchObject({ code: 1, question: '细胞膜的主要成分是', answer: '脂质和蛋白质', source: 'bank' });
     // A cut-off title: not the same hash, found through the fuzzy index the import fed.
-    const fuzzy = await ask(ctx, token, '在社会主义初级阶段我国必须坚持和完善的基本经济制', 'single', 'A. 计划经济\nB. 公有制为主体、多种所有制经济共同发展\nC. 私有制为主体');
-    expect(fuzzy).toMatchObject({ code: 1, question: '在社会主义初级阶段我国必须坚持和完善的基本经济制度是', answer: '公有制为主体、多种所有制经济共同发展' });
+    const fuzzy = await ask(
+      ctx,
+      token,
+      '在社会主义初级阶段我国必须坚持和完善的基本经济制',
+      'single',
+      'A. 计划经济\nB. 公有制为主体、多种所有制经济共同发展\nC. 私有制为主体',
+    );
+    expect(fuzzy).toMatchObject({
+      code: 1,
+      question: '在社会主义初级阶段我国必须坚持和完善的基本经济制度是',
+      answer: '公有制为主体、多种所有制经济共同发展',
+    });
   });
 });

@@ -20,9 +20,18 @@ async function setFreeDaily(app: TestContext, freeDaily: number) {
 }
 
 const ledgerOf = (uid: number) =>
-  ctx.db.selectFrom('ocs_ledger').select(['kind', 'amount', 'balance_after', 'memo']).where('user_id', '=', uid).orderBy('id').execute();
+  ctx.db
+    .selectFrom('ocs_ledger')
+    .select(['kind', 'amount', 'balance_after', 'memo'])
+    .where('user_id', '=', uid)
+    .orderBy('id')
+    .execute();
 const claimsOf = (uid: number) =>
-  ctx.db.selectFrom('ocs_free_claims').select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'amount']).where('user_id', '=', uid).execute();
+  ctx.db
+    .selectFrom('ocs_free_claims')
+    .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'amount'])
+    .where('user_id', '=', uid)
+    .execute();
 
 test('the status says what can be claimed and that the next claim opens at Shanghai midnight', async () => {
   const { client } = await loggedInClient(ctx);
@@ -56,7 +65,7 @@ test('20 parallel claims: exactly one succeeds, one ledger row, one claim row', 
   expect(status).toMatchObject({ claimedToday: true, claimedAmount: 10, balance: 10 });
 });
 
-test('a new day opens a new claim (yesterday\'s claim does not block today\'s)', async () => {
+test("a new day opens a new claim (yesterday's claim does not block today's)", async () => {
   const { client, uid } = await loggedInClient(ctx);
   expect((await client.post('/api/ocs/free/claim')).statusCode).toBe(200);
   expect((await client.post('/api/ocs/free/claim')).statusCode).toBe(409);
@@ -91,7 +100,7 @@ test('the day is the PORTAL_TZ day: two zones 26 hours apart are always on diffe
   }
 });
 
-test('the administrator\'s amount is paid; 0 switches claiming off with a clear message', async () => {
+test("the administrator's amount is paid; 0 switches claiming off with a clear message", async () => {
   try {
     await setFreeDaily(ctx, 25);
     const a = await loggedInClient(ctx);
@@ -101,7 +110,11 @@ test('the administrator\'s amount is paid; 0 switches claiming off with a clear 
 
     await setFreeDaily(ctx, 0);
     const b = await loggedInClient(ctx);
-    expect((await b.client.get('/api/ocs/free')).json().data).toMatchObject({ amount: 0, enabled: false, claimedToday: false });
+    expect((await b.client.get('/api/ocs/free')).json().data).toMatchObject({
+      amount: 0,
+      enabled: false,
+      claimedToday: false,
+    });
     const off = await b.client.post('/api/ocs/free/claim');
     expect(off.statusCode).toBe(409);
     expect(off.json().errorMessage).toBe('管理员已关闭每日免费领取');

@@ -13,7 +13,12 @@ import { loggedInClient, startTestApp, type TestContext } from '../helpers';
 let ctx: TestContext;
 
 const BANK: QuestionInput[] = [
-  { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: ['上海', '北京', '广州', '深圳'], answer: ['B'] },
+  {
+    title: '中华人民共和国的首都是哪座城市？',
+    type: 'single',
+    options: ['上海', '北京', '广州', '深圳'],
+    answer: ['B'],
+  },
   { title: '下列属于哺乳动物的有', type: 'multiple', options: ['鲸', '鲨鱼', '蝙蝠', '企鹅'], answer: ['鲸', '蝙蝠'] },
   { title: '地球绕太阳公转一周约需 365 天。', type: 'judgement', options: [], answer: ['对'] },
   { title: '水的化学式是____，氧气的化学式是____。', type: 'completion', options: [], answer: ['H2O', 'O2'] },
@@ -31,18 +36,26 @@ async function seedBank() {
 
 async function userWithToken(balance: number) {
   const { client, uid } = await loggedInClient(ctx);
-  const token = (await client.post('/api/user/tokens', { name: 'ocs', scopes: ['ocs:query'], expiresInDays: null })).json().data
-    .token as string;
+  const token = (
+    await client.post('/api/user/tokens', { name: 'ocs', scopes: ['ocs:query'], expiresInDays: null })
+  ).json().data.token as string;
   if (balance > 0) await credit(ctx.db, uid, 'topup', balance, '测试充值');
   return { client, uid, token };
 }
 
 const ledgerSum = async (uid: number) =>
   Number(
-    (await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from ocs_ledger where user_id = ${uid}`.execute(ctx.db)).rows[0]!.s,
+    (
+      await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from ocs_ledger where user_id = ${uid}`.execute(
+        ctx.db,
+      )
+    ).rows[0]!.s,
   );
 const balanceOf = async (uid: number) =>
-  Number((await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ?? 0);
+  Number(
+    (await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ??
+      0,
+  );
 
 beforeAll(async () => {
   ctx = await startTestApp();
@@ -57,15 +70,31 @@ const get = (params: Record<string, string>, headers: Record<string, string> = {
 
 test('a bank hit by query string answers with the option text, charges 1 point and writes the ledger', async () => {
   const { uid, token } = await userWithToken(10);
-  const res = await get({ token, title: '1. 中华人民共和国的首都是哪座城市', type: 'single', options: 'A. 上海\nB. 北京\nC. 广州\nD. 深圳' });
+  const res = await get({
+    token,
+    title: '1. 中华人民共和国的首都是哪座城市',
+    type: 'single',
+    options: 'A. 上海\nB. 北京\nC. 广州\nD. 深圳',
+  });
   expect(res.statusCode).toBe(200);
   expect(res.headers['access-control-allow-origin']).toBe('*');
-  expect(res.json()).toEqual({ code: 1, question: '中华人民共和国的首都是哪座城市？', answer: '北京', source: 'bank', cost: 1, balance: 9 });
+  expect(res.json()).toEqual({
+    code: 1,
+    question: '中华人民共和国的首都是哪座城市？',
+    answer: '北京',
+    source: 'bank',
+    cost: 1,
+    balance: 9,
+  });
   expect(await balanceOf(uid)).toBe(9);
   expect(await ledgerSum(uid)).toBe(9);
   // Hit counts are written in batches.
   await ctx.app.ocs.hits.flush();
-  const row = await ctx.db.selectFrom('ocs_questions').select('hit_count').where('title', '=', '中华人民共和国的首都是哪座城市？').executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('ocs_questions')
+    .select('hit_count')
+    .where('title', '=', '中华人民共和国的首都是哪座城市？')
+    .executeTakeFirstOrThrow();
   expect(row.hit_count).toBe(1);
 });
 
@@ -103,7 +132,12 @@ test('the same question within 10 minutes is answered from cache without a secon
   expect((await get(params)).json()).toMatchObject({ code: 1, cost: 1, balance: 4 });
   expect((await get(params)).json()).toMatchObject({ code: 1, cost: 0, balance: 4, answer: '北京' });
   expect(await balanceOf(uid)).toBe(4);
-  const outcomes = await ctx.db.selectFrom('ocs_queries').select('outcome').where('user_id', '=', uid).orderBy('id').execute();
+  const outcomes = await ctx.db
+    .selectFrom('ocs_queries')
+    .select('outcome')
+    .where('user_id', '=', uid)
+    .orderBy('id')
+    .execute();
   expect(outcomes.map((o) => o.outcome)).toEqual(['bank', 'cache']);
 });
 
@@ -128,9 +162,18 @@ test('misses, bad tokens and bad input answer code 0 and cost nothing', async ()
   expect(await balanceOf(uid)).toBe(3);
   expect(await ledgerSum(uid)).toBe(3);
   // Bad input is not stored; a miss is logged (free).
-  const logged = await ctx.db.selectFrom('ocs_queries').select(['outcome', 'cost']).where('user_id', '=', uid).execute();
-  expect(logged).toEqual([{ outcome: 'miss', cost: 0 }, { outcome: 'miss', cost: 0 }]);
-  expect(Number((await sql<{ n: number }>`select count(*) as n from ocs_questions`.execute(ctx.db)).rows[0]!.n)).toBe(BANK.length);
+  const logged = await ctx.db
+    .selectFrom('ocs_queries')
+    .select(['outcome', 'cost'])
+    .where('user_id', '=', uid)
+    .execute();
+  expect(logged).toEqual([
+    { outcome: 'miss', cost: 0 },
+    { outcome: 'miss', cost: 0 },
+  ]);
+  expect(Number((await sql<{ n: number }>`select count(*) as n from ocs_questions`.execute(ctx.db)).rows[0]!.n)).toBe(
+    BANK.length,
+  );
 });
 
 test('a malformed JSON body still gets the script shape', async () => {
@@ -155,9 +198,13 @@ test('CORS preflight is answered', async () => {
   expect(res.headers['access-control-allow-headers']).toMatch(/Authorization/);
 });
 
-test('an answer that the caller\'s options cannot express is not given', async () => {
+test("an answer that the caller's options cannot express is not given", async () => {
   const { uid, token } = await userWithToken(3);
-  const res = await get({ token, title: '中华人民共和国的首都是哪座城市', options: 'A. 天津\nB. 重庆\nC. 南京\nD. 西安' });
+  const res = await get({
+    token,
+    title: '中华人民共和国的首都是哪座城市',
+    options: 'A. 天津\nB. 重庆\nC. 南京\nD. 西安',
+  });
   expect(res.json()).toMatchObject({ code: 0 });
   expect(await balanceOf(uid)).toBe(3);
 });
@@ -214,19 +261,28 @@ test('200 concurrent distinct questions against a balance of 50: exactly 50 char
   expect(refused.every((b) => /余额不足/.test(b.msg))).toBe(true);
   expect(await balanceOf(uid)).toBe(0);
   expect(await ledgerSum(uid)).toBe(0);
-  const charges = await ctx.db.selectFrom('ocs_ledger').select('amount').where('user_id', '=', uid).where('kind', '=', 'charge').execute();
+  const charges = await ctx.db
+    .selectFrom('ocs_ledger')
+    .select('amount')
+    .where('user_id', '=', uid)
+    .where('kind', '=', 'charge')
+    .execute();
   expect(charges).toHaveLength(50);
 });
 
 test('the ledger refuses updates (append-only)', async () => {
   const { uid } = await userWithToken(5);
-  await expect(sql`update ocs_ledger set amount = 1000 where user_id = ${uid}`.execute(ctx.db)).rejects.toThrow(/append-only/);
+  await expect(sql`update ocs_ledger set amount = 1000 where user_id = ${uid}`.execute(ctx.db)).rejects.toThrow(
+    /append-only/,
+  );
 });
 
 test('more than the burst in one go: the extra queries are told to slow down and cost nothing', async () => {
   const { uid, token } = await userWithToken(100);
   const results = await Promise.all(
-    Array.from({ length: 30 }, (_, i) => get({ token, title: `速率测试${i}：中华人民共和国的首都是哪座城市`, options: 'A. 上海\nB. 北京' })),
+    Array.from({ length: 30 }, (_, i) =>
+      get({ token, title: `速率测试${i}：中华人民共和国的首都是哪座城市`, options: 'A. 上海\nB. 北京' }),
+    ),
   );
   const slow = results.filter((r) => r.json().code === 0 && /过快/.test(r.json().msg));
   expect(slow.length).toBeGreaterThanOrEqual(10);
@@ -236,21 +292,39 @@ test('more than the burst in one go: the extra queries are told to slow down and
 
 test('the ask page uses the same service; too fast is a real 429 there', async () => {
   const { client, uid } = await userWithToken(5);
-  const ok = await client.post('/api/ocs/ask', { title: '中华人民共和国的首都是哪座城市', type: 'single', options: ['上海', '北京'] });
-  expect(ok.json()).toEqual({ success: true, data: expect.objectContaining({ code: 1, answer: '北京', cost: 1, balance: 4 }) });
+  const ok = await client.post('/api/ocs/ask', {
+    title: '中华人民共和国的首都是哪座城市',
+    type: 'single',
+    options: ['上海', '北京'],
+  });
+  expect(ok.json()).toEqual({
+    success: true,
+    data: expect.objectContaining({ code: 1, answer: '北京', cost: 1, balance: 4 }),
+  });
   const bad = await client.post('/api/ocs/ask', { title: '', options: [] });
   expect(bad.statusCode).toBe(400);
-  const many = await Promise.all(Array.from({ length: 30 }, (_, i) => client.post('/api/ocs/ask', { title: `问题${i}` })));
+  const many = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => client.post('/api/ocs/ask', { title: `问题${i}` })),
+  );
   expect(many.some((r) => r.statusCode === 429)).toBe(true);
   expect(await ledgerSum(uid)).toBe(await balanceOf(uid));
 });
 
-test('with group commit (the embedded database\'s charging path): 200 concurrent questions, balance 50 → exactly 50 charged', async () => {
+test("with group commit (the embedded database's charging path): 200 concurrent questions, balance 50 → exactly 50 charged", async () => {
   const { uid } = await userWithToken(50);
-  const service = new OcsService({ db: ctx.db, bank: ctx.app.ocs.bank, settings: ctx.app.ocs.settings, batcher: new ChargeBatcher(ctx.db) });
+  const service = new OcsService({
+    db: ctx.db,
+    bank: ctx.app.ocs.bank,
+    settings: ctx.app.ocs.settings,
+    batcher: new ChargeBatcher(ctx.db),
+  });
   const results = await Promise.all(
     Array.from({ length: 200 }, (_, i) => {
-      const q = parseQuestion({ title: `并发测试题目第${i}号：请选择编号${i}对应的选项`, type: 'single', options: 'A. 甲\nB. 乙\nC. 丙' });
+      const q = parseQuestion({
+        title: `并发测试题目第${i}号：请选择编号${i}对应的选项`,
+        type: 'single',
+        options: 'A. 甲\nB. 乙\nC. 丙',
+      });
       if (typeof q === 'string') throw new Error(q);
       return service.answer({ userId: uid, tokenId: null }, q);
     }),
@@ -265,5 +339,7 @@ test('taking points from a user without a wallet is refused and writes nothing',
   const { uid } = await userWithToken(0);
   await expect(credit(ctx.db, uid, 'adjust', -5, '扣减')).rejects.toThrow(/余额不足/);
   expect(await ledgerSum(uid)).toBe(0);
-  expect(await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst()).toBeUndefined();
+  expect(
+    await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst(),
+  ).toBeUndefined();
 });

@@ -26,15 +26,25 @@ async function newBatch(body: Record<string, unknown>): Promise<{ id: number; co
   const id = res.json().data.id as number;
   const csv = await admin.get(`/api/ocs/admin/redeem-batches/${id}/codes.csv`);
   if (csv.statusCode !== 200) throw new Error(`csv: ${csv.body}`);
-  const codes = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n').slice(1).map((l) => l.split(',')[0]!);
+  const codes = csv.body
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((l) => l.split(',')[0]!);
   return { id, codes };
 }
 
 const redeem = (client: Client, code: string) => client.post('/api/ocs/redeem', { code });
 const balanceOf = async (uid: number) =>
-  Number((await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ?? 0);
+  Number(
+    (await ctx.db.selectFrom('ocs_wallets').select('balance').where('user_id', '=', uid).executeTakeFirst())?.balance ??
+      0,
+  );
 const batch = async (id: number) =>
-  ((await admin.get('/api/ocs/admin/redeem-batches?pageSize=100')).json().data as { id: number }[]).find((b) => b.id === id) as Record<string, unknown>;
+  ((await admin.get('/api/ocs/admin/redeem-batches?pageSize=100')).json().data as { id: number }[]).find(
+    (b) => b.id === id,
+  ) as Record<string, unknown>;
 
 describe('code format', () => {
   test('20 symbols of a 30-symbol alphabet without 0/O/1/I/L: at least 80 bits, grouped by 4', () => {
@@ -56,12 +66,27 @@ describe('code format', () => {
 
 describe('batches', () => {
   test('a batch is created, its codes are stored only as hashes plus an encrypted copy, and download once', async () => {
-    const res = await admin.post('/api/ocs/admin/redeem-batches', { value: 30, count: 3, maxUses: 2, note: '开学活动' });
+    const res = await admin.post('/api/ocs/admin/redeem-batches', {
+      value: 30,
+      count: 3,
+      maxUses: 2,
+      note: '开学活动',
+    });
     expect(res.statusCode).toBe(200);
     const created = res.json().data;
     expect(created).toMatchObject({
-      value: 30, maxUses: 2, codeCount: 3, note: '开学活动', status: 'active', uses: 0, remainingUses: 6, remainingCodes: 3,
-      redeemedBy: 0, downloadedAt: null, expiresAt: null, disabled: false,
+      value: 30,
+      maxUses: 2,
+      codeCount: 3,
+      note: '开学活动',
+      status: 'active',
+      uses: 0,
+      remainingUses: 6,
+      remainingCodes: 3,
+      redeemedBy: 0,
+      downloadedAt: null,
+      expiresAt: null,
+      disabled: false,
     });
     const stored = await ctx.db.selectFrom('ocs_redeem_codes').selectAll().where('batch_id', '=', created.id).execute();
     expect(stored).toHaveLength(3);
@@ -74,7 +99,10 @@ describe('batches', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toContain('attachment');
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('兑换码,面值,可用次数,过期时间,备注');
     expect(lines).toHaveLength(4);
     const codes = lines.slice(1).map((l) => l.split(','));
@@ -84,7 +112,11 @@ describe('batches', () => {
       for (const row of stored) expect(JSON.stringify(row)).not.toContain(c[0]!.replace(/-/g, ''));
     }
 
-    const after = await ctx.db.selectFrom('ocs_redeem_codes').select('code_enc').where('batch_id', '=', created.id).execute();
+    const after = await ctx.db
+      .selectFrom('ocs_redeem_codes')
+      .select('code_enc')
+      .where('batch_id', '=', created.id)
+      .execute();
     expect(after.every((r) => r.code_enc === null)).toBe(true);
     const again = await admin.get(`/api/ocs/admin/redeem-batches/${created.id}/codes.csv`);
     expect(again.statusCode).toBe(410);
@@ -92,8 +124,13 @@ describe('batches', () => {
     expect((await batch(created.id)).downloadedAt).toEqual(expect.any(String));
     expect((await admin.get('/api/ocs/admin/redeem-batches/999999/codes.csv')).statusCode).toBe(404);
 
-    const audit = await ctx.db.selectFrom('audit_log').select(['action', 'after']).where('target_type', '=', 'ocs_redeem_batch')
-      .where('target_id', '=', String(created.id)).orderBy('id').execute();
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .select(['action', 'after'])
+      .where('target_type', '=', 'ocs_redeem_batch')
+      .where('target_id', '=', String(created.id))
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['ocs.redeem_batch.create', 'ocs.redeem_batch.download']);
     expect(audit[0]!.after).toMatchObject({ value: 30, count: 3, maxUses: 2, note: '开学活动' });
     expect(audit[1]!.after).toEqual({ codes: 3 });
@@ -102,13 +139,20 @@ describe('batches', () => {
   test('a cross-site link cannot spend the one download', async () => {
     const res = await admin.post('/api/ocs/admin/redeem-batches', { value: 1, count: 1, maxUses: 1 });
     const id = res.json().data.id;
-    const evil = await admin.request({ method: 'GET', url: `/api/ocs/admin/redeem-batches/${id}/codes.csv`, headers: { 'sec-fetch-site': 'cross-site' } });
+    const evil = await admin.request({
+      method: 'GET',
+      url: `/api/ocs/admin/redeem-batches/${id}/codes.csv`,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(evil.statusCode).toBe(403);
     expect((await admin.get(`/api/ocs/admin/redeem-batches/${id}/codes.csv`)).statusCode).toBe(200);
   });
 
   test('bad batch input is refused with field errors and creates nothing', async () => {
-    const before = await ctx.db.selectFrom('ocs_redeem_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await ctx.db
+      .selectFrom('ocs_redeem_batches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const cases: [Record<string, unknown>, string][] = [
       [{ value: 0, count: 1, maxUses: 1 }, 'value'],
       [{ value: 1, count: 0, maxUses: 1 }, 'count'],
@@ -124,16 +168,32 @@ describe('batches', () => {
       expect({ body, status: res.statusCode }).toEqual({ body, status: 400 });
       expect(res.json().data[field]).toBeDefined();
     }
-    const after = await ctx.db.selectFrom('ocs_redeem_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await ctx.db
+      .selectFrom('ocs_redeem_batches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
   test('10,000 codes in one batch', async () => {
-    const res = await admin.post('/api/ocs/admin/redeem-batches', { value: 1, count: 10_000, maxUses: 1, note: '大批量' });
+    const res = await admin.post('/api/ocs/admin/redeem-batches', {
+      value: 1,
+      count: 10_000,
+      maxUses: 1,
+      note: '大批量',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ codeCount: 10_000, remainingCodes: 10_000 });
     const csv = await admin.get(`/api/ocs/admin/redeem-batches/${res.json().data.id}/codes.csv`);
-    expect(new Set(csv.body.trim().split('\r\n').slice(1).map((l) => l.split(',')[0])).size).toBe(10_000);
+    expect(
+      new Set(
+        csv.body
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .map((l) => l.split(',')[0]),
+      ).size,
+    ).toBe(10_000);
   }, 60_000);
 });
 
@@ -166,11 +226,26 @@ describe('redeeming', () => {
     const codesSeen = results.map((r) => r.statusCode).sort();
     expect(codesSeen).toEqual([200, 200, 200, 409, 409, 409, 409, 409, 409, 409]);
     expect(results.find((r) => r.statusCode === 409)!.json().errorMessage).toBe('该兑换码已被用完');
-    const ledger = await ctx.db.selectFrom('ocs_ledger').select('user_id').where('kind', '=', 'redeem').where('memo', '=', '兑换码：限量').execute();
+    const ledger = await ctx.db
+      .selectFrom('ocs_ledger')
+      .select('user_id')
+      .where('kind', '=', 'redeem')
+      .where('memo', '=', '兑换码：限量')
+      .execute();
     expect(ledger).toHaveLength(3);
-    const redemptions = await sql<{ n: number }>`select count(*)::int as n from ocs_redemptions r join ocs_redeem_codes c on c.id = r.code_id where c.batch_id = ${id}`.execute(ctx.db);
+    const redemptions = await sql<{
+      n: number;
+    }>`select count(*)::int as n from ocs_redemptions r join ocs_redeem_codes c on c.id = r.code_id where c.batch_id = ${id}`.execute(
+      ctx.db,
+    );
     expect(redemptions.rows[0]!.n).toBe(3);
-    expect(await batch(id)).toMatchObject({ uses: 3, remainingUses: 0, remainingCodes: 0, redeemedBy: 3, status: 'used_up' });
+    expect(await batch(id)).toMatchObject({
+      uses: 3,
+      remainingUses: 0,
+      remainingCodes: 0,
+      redeemedBy: 3,
+      status: 'used_up',
+    });
   });
 
   test('an expired code is refused and changes nothing', async () => {
@@ -196,15 +271,25 @@ describe('redeeming', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().errorMessage).toBe('该兑换码所属批次已停用');
     expect(await balanceOf(uid)).toBe(0);
-    const audit = await ctx.db.selectFrom('audit_log').select('action').where('target_id', '=', String(id))
-      .where('action', '=', 'ocs.redeem_batch.disable').execute();
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', String(id))
+      .where('action', '=', 'ocs.redeem_batch.disable')
+      .execute();
     expect(audit).toHaveLength(1);
   });
 
   test('5 wrong codes a minute, then even a right code is refused with 429 until the minute passes', async () => {
     const { codes } = await newBatch({ value: 11 });
     const { client, uid } = await loggedInClient(ctx);
-    const wrong = ['ABCD-EFGH-JKMN-PQRS-TVWX', 'abcd-efgh-jkmn-pqrs-tvw2', 'not-a-code', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ', '2222-3333-4444-5555-6666'];
+    const wrong = [
+      'ABCD-EFGH-JKMN-PQRS-TVWX',
+      'abcd-efgh-jkmn-pqrs-tvw2',
+      'not-a-code',
+      'ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ',
+      '2222-3333-4444-5555-6666',
+    ];
     for (const code of wrong) {
       const res = await redeem(client, code);
       expect(res.statusCode).toBe(400);
@@ -238,7 +323,9 @@ describe('redeeming', () => {
   test('every wallet equals the sum of its ledger afterwards', async () => {
     const off = await sql<{ user_id: number }>`
       select w.user_id from ocs_wallets w
-      where w.balance <> (select coalesce(sum(amount), 0) from ocs_ledger l where l.user_id = w.user_id)`.execute(ctx.db);
+      where w.balance <> (select coalesce(sum(amount), 0) from ocs_ledger l where l.user_id = w.user_id)`.execute(
+      ctx.db,
+    );
     expect(off.rows).toEqual([]);
   });
 });

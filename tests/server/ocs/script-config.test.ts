@@ -2,7 +2,12 @@ import { applyOcsHandler, buildAnswererConfig, fillTemplate, subscriptionUrl } f
 
 describe('buildAnswererConfig', () => {
   test('one wrapper pointing at the query API, with the OCS placeholders and the token', () => {
-    const [w, ...rest] = buildAnswererConfig({ baseUrl: 'https://p.example', token: 'pt_abc', requestType: 'fetch', method: 'post' });
+    const [w, ...rest] = buildAnswererConfig({
+      baseUrl: 'https://p.example',
+      token: 'pt_abc',
+      requestType: 'fetch',
+      method: 'post',
+    });
     expect(rest).toEqual([]);
     expect(w).toMatchObject({
       homepage: 'https://p.example/OCS/overview',
@@ -15,7 +20,12 @@ describe('buildAnswererConfig', () => {
   });
 
   test('its handler string and applyOcsHandler agree on what OCS receives', () => {
-    const [w] = buildAnswererConfig({ baseUrl: 'https://p.example', token: 't', requestType: 'GM_xmlhttpRequest', method: 'get' });
+    const [w] = buildAnswererConfig({
+      baseUrl: 'https://p.example',
+      token: 't',
+      requestType: 'GM_xmlhttpRequest',
+      method: 'get',
+    });
     // OCS builds the handler with new Function; the pages cannot (CSP), so they use applyOcsHandler.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const handler = new Function(w.handler)() as (res: unknown) => unknown;
@@ -30,7 +40,13 @@ describe('buildAnswererConfig', () => {
 
 describe('fillTemplate', () => {
   test('substitutes the three placeholders once and leaves other values alone', () => {
-    const data = { title: '${title}', type: '${type}', options: '${options}', token: 'pt_x', mixed: '[${type}] ${title}' };
+    const data = {
+      title: '${title}',
+      type: '${type}',
+      options: '${options}',
+      token: 'pt_x',
+      mixed: '[${type}] ${title}',
+    };
     expect(fillTemplate(data, { title: '谁写了 ${type}？', type: 'single', options: 'A. $&\nB. b' })).toEqual({
       title: '谁写了 ${type}？',
       type: 'single',

@@ -26,7 +26,11 @@ async function tokenWith(scopes: string[]) {
 describe('GET /api/ocs/config', () => {
   test('answers the bare AnswererWrapper array with the token and this host’s query URL', async () => {
     const { token } = await tokenWith(['ocs:query']);
-    const res = await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}`, headers: { host: 'ocs.test:8443' } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/ocs/config?token=${token}`,
+      headers: { host: 'ocs.test:8443' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const body = res.json();
@@ -49,8 +53,16 @@ describe('GET /api/ocs/config', () => {
     const { token } = await tokenWith(['ocs:query', 'ums:send']);
     const res = await pub.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}&type=fetch&method=post` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()[0]).toMatchObject({ url: 'https://portal.example.edu/api/ocs/query', type: 'fetch', method: 'post' });
-    const bearer = await pub.app.inject({ method: 'GET', url: '/api/ocs/config', headers: { authorization: `Bearer ${token}` } });
+    expect(res.json()[0]).toMatchObject({
+      url: 'https://portal.example.edu/api/ocs/query',
+      type: 'fetch',
+      method: 'post',
+    });
+    const bearer = await pub.app.inject({
+      method: 'GET',
+      url: '/api/ocs/config',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(bearer.statusCode).toBe(200);
     expect(bearer.json()[0].data.token).toBe(token);
   });
@@ -60,7 +72,9 @@ describe('GET /api/ocs/config', () => {
     const none = await ctx.app.inject({ method: 'GET', url: '/api/ocs/config' });
     expect(none.statusCode).toBe(401);
     expect(none.headers['access-control-allow-origin']).toBe('*');
-    expect((await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=pt_${'x'.repeat(32)}` })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=pt_${'x'.repeat(32)}` })).statusCode,
+    ).toBe(401);
     const wrong = await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}` });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json().errorMessage).toMatch(/ocs:query/);
@@ -69,7 +83,9 @@ describe('GET /api/ocs/config', () => {
 
   test('rejects an unknown request type with 400', async () => {
     const { token } = await tokenWith(['ocs:query']);
-    expect((await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}&type=xhr` })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}&type=xhr` })).statusCode).toBe(
+      400,
+    );
   });
 });
 
@@ -100,10 +116,18 @@ describe('GET /api/ocs/userscript.user.js', () => {
   });
 
   test('derives the host from the request when PUBLIC_URL is unset, and refuses a malformed Host', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/ocs/userscript.user.js', headers: { host: 'school.example:8080' } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/ocs/userscript.user.js',
+      headers: { host: 'school.example:8080' },
+    });
     expect(res.body).toMatch(/^\/\/ @connect\s+school\.example$/m);
     expect(res.body).toContain('var BASE = "http://school.example:8080";');
-    const bad = await ctx.app.inject({ method: 'GET', url: '/api/ocs/userscript.user.js', headers: { host: 'evil"+alert(1)+"' } });
+    const bad = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/ocs/userscript.user.js',
+      headers: { host: 'evil"+alert(1)+"' },
+    });
     expect(bad.statusCode).toBe(400);
   });
 });

@@ -22,7 +22,8 @@ const menu: Record<string, () => void> = {};
 const g = globalThis as unknown as Record<string, unknown>;
 
 function install(baseUrl: string) {
-  document.body.innerHTML = '<pre id="q">  1+1 等于几？\nA. 1\n\nB. 2  </pre><textarea id="t">填空：中国的首都是____</textarea>';
+  document.body.innerHTML =
+    '<pre id="q">  1+1 等于几？\nA. 1\n\nB. 2  </pre><textarea id="t">填空：中国的首都是____</textarea>';
   store.clear();
   requests.length = 0;
   g.GM_getValue = (k: string, d: unknown) => (store.has(k) ? store.get(k) : d);
@@ -44,13 +45,18 @@ function select(id: string) {
   sel.addRange(range);
 }
 
-const altQ = () => window.dispatchEvent(new KeyboardEvent('keydown', { altKey: true, code: 'KeyQ', key: 'q', bubbles: true }));
+const altQ = () =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { altKey: true, code: 'KeyQ', key: 'q', bubbles: true }));
 const panel = (root: ShadowRoot) => root.querySelector('.panel') as HTMLElement;
 
 // Each test installs a fresh copy; the previous copy's window listeners must not answer too.
 const listeners: [string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined][] = [];
 const addEventListener = window.addEventListener.bind(window);
-window.addEventListener = ((type: string, fn: EventListenerOrEventListenerObject, opts?: boolean | AddEventListenerOptions) => {
+window.addEventListener = ((
+  type: string,
+  fn: EventListenerOrEventListenerObject,
+  opts?: boolean | AddEventListenerOptions,
+) => {
   listeners.push([type, fn, opts]);
   addEventListener(type, fn, opts);
 }) as typeof window.addEventListener;
@@ -75,7 +81,14 @@ test('Alt+Q asks for the token once, posts the selected question and shows the a
 
   r.onload({
     status: 200,
-    responseText: JSON.stringify({ code: 1, question: '1+1 等于几？', answer: '<img src=x onerror=alert(1)>2', source: 'ai', cost: 2, balance: 98 }),
+    responseText: JSON.stringify({
+      code: 1,
+      question: '1+1 等于几？',
+      answer: '<img src=x onerror=alert(1)>2',
+      source: 'ai',
+      cost: 2,
+      balance: 98,
+    }),
   });
   const text = panel(root).textContent!;
   expect(text).toContain('<img src=x onerror=alert(1)>2');

@@ -176,7 +176,12 @@ describe('perturb', () => {
     const q = perturb(noNumber, 'near_number', rnd);
     expect(q.expect).toBe('miss');
     expect(RESERVED.terms.some((t) => q.title.includes(t))).toBe(true);
-    const short: SyntheticQuestion = { title: '下列说法正确的是', type: 'single', options: ['甲', '乙'], answer: ['甲'] };
+    const short: SyntheticQuestion = {
+      title: '下列说法正确的是',
+      type: 'single',
+      options: ['甲', '乙'],
+      answer: ['甲'],
+    };
     expect(perturb(short, 'truncate', rnd).title).not.toBe(short.title);
   });
 

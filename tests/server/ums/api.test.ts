@@ -10,7 +10,8 @@ afterAll(async () => {
 });
 
 async function tokenFor(client: Awaited<ReturnType<typeof userWithChannel>>['client'], scopes = ['ums:send']) {
-  return (await client.post('/api/user/tokens', { name: `t${Math.random()}`, scopes, expiresInDays: null })).json().data.token as string;
+  return (await client.post('/api/user/tokens', { name: `t${Math.random()}`, scopes, expiresInDays: null })).json().data
+    .token as string;
 }
 
 describe('channels', () => {
@@ -27,7 +28,15 @@ describe('channels', () => {
       const res = await client.post('/api/ums/channels', { name: 'x', webhook });
       expect({ webhook, status: res.statusCode }).toEqual({ webhook, status: 400 });
     }
-    expect((await client.post('/api/ums/channels', { name: 'x', webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789', secret: 'nope' })).statusCode).toBe(400);
+    expect(
+      (
+        await client.post('/api/ums/channels', {
+          name: 'x',
+          webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789',
+          secret: 'nope',
+        })
+      ).statusCode,
+    ).toBe(400);
 
     const accessToken = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
     const res = await client.post('/api/ums/channels', {
@@ -43,7 +52,11 @@ describe('channels', () => {
     const everything = res.body + (await client.get('/api/ums/channels')).body;
     expect(everything).not.toContain(accessToken);
     expect(everything).not.toContain('SEC0123456789abcdefXYZ');
-    const row = await rig.ctx.db.selectFrom('ums_channels').selectAll().where('id', '=', ch.id).executeTakeFirstOrThrow();
+    const row = await rig.ctx.db
+      .selectFrom('ums_channels')
+      .selectAll()
+      .where('id', '=', ch.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(accessToken);
     expect(JSON.stringify(row)).not.toContain('SEC0123456789abcdefXYZ');
     expect(rig.ctx.logs.join('\n')).not.toContain(accessToken);
@@ -51,7 +64,9 @@ describe('channels', () => {
 
   test('the default channel moves; deleting one with pending messages is refused', async () => {
     const { client, channelId } = await userWithChannel(rig);
-    const second = (await client.post('/api/ums/channels', { name: 'b', webhook: rig.fake.robot('second-robot'), isDefault: true })).json().data;
+    const second = (
+      await client.post('/api/ums/channels', { name: 'b', webhook: rig.fake.robot('second-robot'), isDefault: true })
+    ).json().data;
     const list = (await client.get('/api/ums/channels')).json().data;
     expect(list.find((c: { id: number }) => c.id === channelId).isDefault).toBe(false);
     expect(second.isDefault).toBe(true);
@@ -70,12 +85,15 @@ describe('channels', () => {
     expect(res.json().data.hint).toMatch(/加签/);
   });
 
-  test('one user cannot touch another user\'s channel or message', async () => {
+  test("one user cannot touch another user's channel or message", async () => {
     const a = await userWithChannel(rig);
     const b = await loggedInClient(rig.ctx);
     const id = (await a.client.post('/api/ums/messages', { content: 'private' })).json().data.id;
     expect((await b.client.get(`/api/ums/messages/${id}`)).statusCode).toBe(404);
-    expect((await b.client.request({ method: 'PATCH', url: `/api/ums/channels/${a.channelId}`, payload: { name: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await b.client.request({ method: 'PATCH', url: `/api/ums/channels/${a.channelId}`, payload: { name: 'x' } }))
+        .statusCode,
+    ).toBe(404);
     expect((await b.client.post(`/api/ums/channels/${a.channelId}/test`)).statusCode).toBe(404);
     expect((await b.client.post('/api/ums/messages', { content: 'x', channel: a.channelId })).statusCode).toBe(400);
   });
@@ -98,14 +116,25 @@ describe('the token API /api/ums/send', () => {
       payload: `title=form&content=${encodeURIComponent('表单内容')}&type=text`,
     });
     expect(viaForm.statusCode).toBe(200);
-    const viaJson = await rig.ctx.app.inject({ method: 'POST', url: '/api/ums/send', payload: { token, content: 'json body' } });
+    const viaJson = await rig.ctx.app.inject({
+      method: 'POST',
+      url: '/api/ums/send',
+      payload: { token, content: 'json body' },
+    });
     expect(viaJson.statusCode).toBe(200);
     await rig.ctx.app.umsWorker.runOnce();
     expect(rig.fake.deliveredTo(robotToken)).toHaveLength(3);
 
     // The owner reads the status and attempts with the same token.
-    const status = await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/messages/${viaGet.json().data.id}?token=${token}` });
-    expect(status.json().data).toMatchObject({ status: 'delivered', source: 'api', attemptLog: [{ outcome: 'delivered' }] });
+    const status = await rig.ctx.app.inject({
+      method: 'GET',
+      url: `/api/ums/messages/${viaGet.json().data.id}?token=${token}`,
+    });
+    expect(status.json().data).toMatchObject({
+      status: 'delivered',
+      source: 'api',
+      attemptLog: [{ outcome: 'delivered' }],
+    });
     expect((await message(client, viaJson.json().data.id)).status).toBe('delivered');
   });
 
@@ -114,13 +143,21 @@ describe('the token API /api/ums/send', () => {
     const ocsOnly = await tokenFor(client, ['ocs:query']);
     const good = await tokenFor(client);
     expect((await rig.ctx.app.inject({ method: 'GET', url: '/api/ums/send?content=x' })).statusCode).toBe(401);
-    expect((await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?content=x&token=${ocsOnly}` })).statusCode).toBe(403);
+    expect(
+      (await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?content=x&token=${ocsOnly}` })).statusCode,
+    ).toBe(403);
     const noContent = await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${good}&title=x` });
     expect(noContent.statusCode).toBe(400);
     expect(noContent.json().data.content).toBeDefined();
-    const huge = await rig.ctx.app.inject({ method: 'POST', url: '/api/ums/send', payload: { token: good, content: 'x'.repeat(20_001) } });
+    const huge = await rig.ctx.app.inject({
+      method: 'POST',
+      url: '/api/ums/send',
+      payload: { token: good, content: 'x'.repeat(20_001) },
+    });
     expect(huge.statusCode).toBe(400);
-    expect((await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/messages/1?token=${ocsOnly}` })).statusCode).toBe(403);
+    expect((await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/messages/1?token=${ocsOnly}` })).statusCode).toBe(
+      403,
+    );
   });
 
   test('per-token rate limit: a burst of 20, then 429 with Retry-After', async () => {
@@ -128,7 +165,9 @@ describe('the token API /api/ums/send', () => {
     const token = await tokenFor(client);
     const codes: number[] = [];
     for (let i = 0; i < 22; i++) {
-      codes.push((await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${token}&content=n${i}` })).statusCode);
+      codes.push(
+        (await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${token}&content=n${i}` })).statusCode,
+      );
     }
     expect(codes.slice(0, 20).every((c) => c === 200)).toBe(true);
     const limited = await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${token}&content=more` });
@@ -137,7 +176,9 @@ describe('the token API /api/ums/send', () => {
     expect(limited.json().errorMessage).toMatch(/频繁/);
     // Another token of the same user has its own budget.
     const other = await tokenFor(client);
-    expect((await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${other}&content=ok` })).statusCode).toBe(200);
+    expect(
+      (await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${other}&content=ok` })).statusCode,
+    ).toBe(200);
   });
 });
 

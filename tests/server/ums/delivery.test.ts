@@ -11,7 +11,11 @@ afterAll(async () => {
 const run = () => rig.ctx.app.umsWorker.runOnce();
 
 test('a markdown message is queued, then delivered signed, with the keyword, and every attempt recorded', async () => {
-  const { client, robotToken } = await userWithChannel(rig, { secret: 'SECabc123', keyword: '门户' }, { secret: 'SECabc123', keyword: '门户' });
+  const { client, robotToken } = await userWithChannel(
+    rig,
+    { secret: 'SECabc123', keyword: '门户' },
+    { secret: 'SECabc123', keyword: '门户' },
+  );
   const id = await sendUi(client, { title: '构建完成', content: '## 主分支\n全部通过' });
   expect((await message(client, id)).status).toBe('queued');
   expect(await run()).toBe(1);
@@ -180,11 +184,20 @@ test('a scheduled message waits for its time; cancel and resend work on the righ
 
 describe('bad input is refused at creation and nothing is stored', () => {
   const count = async () =>
-    Number((await rig.ctx.db.selectFrom('ums_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await rig.ctx.db
+          .selectFrom('ums_messages')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   test('size limit: 20,000 UTF-8 bytes pass, one more is refused', async () => {
     const { client } = await userWithChannel(rig);
-    expect((await client.post('/api/ums/messages', { content: 'a'.repeat(UMS_MAX_MESSAGE_BYTES) })).statusCode).toBe(200);
+    expect((await client.post('/api/ums/messages', { content: 'a'.repeat(UMS_MAX_MESSAGE_BYTES) })).statusCode).toBe(
+      200,
+    );
     const before = await count();
     const res = await client.post('/api/ums/messages', { content: '中'.repeat(6667) }); // 20,001 bytes
     expect(res.statusCode).toBe(400);

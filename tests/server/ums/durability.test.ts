@@ -49,7 +49,10 @@ pgliteOnly('SIGKILL with 500 messages queued', () => {
 
       const second = await spawnServer({ ...env(fake), DATA_DIR: dataDir, DATABASE_URL: '' }).ready;
       const s2 = { ...session, url: second.url };
-      await waitFor(async () => (await call(s2, 'GET', '/api/ums/stats')).data.byStatus.delivered === N, 'all delivered');
+      await waitFor(
+        async () => (await call(s2, 'GET', '/api/ums/stats')).data.byStatus.delivered === N,
+        'all delivered',
+      );
       const stats = (await call(s2, 'GET', '/api/ums/stats')).data;
       expect(stats.byStatus).toEqual({ delivered: N });
 
@@ -79,13 +82,22 @@ postgresOnly('two instances on one PostgreSQL', () => {
       const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30 });
       const N = 1000;
       for (let i = 0; i < N; i += 50) {
-        await Promise.all(Array.from({ length: 50 }, (_, j) => enqueue((i + j) % 2 ? a.url : b.url, token, `twin-${i + j}`)));
+        await Promise.all(
+          Array.from({ length: 50 }, (_, j) => enqueue((i + j) % 2 ? a.url : b.url, token, `twin-${i + j}`)),
+        );
       }
-      await waitFor(async () => (await call(session, 'GET', '/api/ums/stats')).data.byStatus.delivered === N, 'all delivered', 150_000);
+      await waitFor(
+        async () => (await call(session, 'GET', '/api/ums/stats')).data.byStatus.delivered === N,
+        'all delivered',
+        150_000,
+      );
       const counts = countBy(fake, 'twin');
       expect(counts.size).toBe(N);
       expect([...counts.values()].every((n) => n === 1)).toBe(true);
-      const attempts = await database.db.selectFrom('ums_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const attempts = await database.db
+        .selectFrom('ums_attempts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(attempts.n)).toBe(N);
     } finally {
       a.proc.kill('SIGTERM');

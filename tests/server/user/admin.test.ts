@@ -13,30 +13,55 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const patch = (c: Client, id: number, payload: unknown) => c.request({ method: 'PATCH', url: `/api/user/admin/users/${id}`, payload: payload as object });
-const del = (c: Client, id: number, confirm: string) => c.request({ method: 'DELETE', url: `/api/user/admin/users/${id}`, payload: { confirm } });
+const patch = (c: Client, id: number, payload: unknown) =>
+  c.request({ method: 'PATCH', url: `/api/user/admin/users/${id}`, payload: payload as object });
+const del = (c: Client, id: number, confirm: string) =>
+  c.request({ method: 'DELETE', url: `/api/user/admin/users/${id}`, payload: { confirm } });
 const auditCount = async () =>
-  Number((await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const lastAudit = () => ctx.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
 
 test('create a user with a generated password shown once; it can log in; audited', async () => {
-  const res = await admin.post('/api/user/admin/users', { username: 'staff_li', generatePassword: true, nickname: '李老师', roles: ['njit'] });
+  const res = await admin.post('/api/user/admin/users', {
+    username: 'staff_li',
+    generatePassword: true,
+    nickname: '李老师',
+    roles: ['njit'],
+  });
   expect(res.statusCode).toBe(200);
   const { generatedPassword, uid, roles } = res.json().data;
   expect(generatedPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
   expect(roles).toEqual(['njit']);
-  expect((await new Client(ctx.app).post('/api/user/login', { username: 'staff_li', password: generatedPassword })).statusCode).toBe(200);
+  expect(
+    (await new Client(ctx.app).post('/api/user/login', { username: 'staff_li', password: generatedPassword }))
+      .statusCode,
+  ).toBe(200);
   const got = await admin.get(`/api/user/admin/users/${uid}`);
   expect(got.json().data).not.toHaveProperty('generatedPassword');
   const audit = await lastAudit();
-  expect(audit).toMatchObject({ action: 'user.create', actor_id: adminUid, target_id: String(uid), target_name: 'staff_li', ip: '127.0.0.1' });
+  expect(audit).toMatchObject({
+    action: 'user.create',
+    actor_id: adminUid,
+    target_id: String(uid),
+    target_name: 'staff_li',
+    ip: '127.0.0.1',
+  });
   expect(JSON.stringify(audit)).not.toContain(generatedPassword);
 });
 
 test('create: duplicate username 409, bad input 400, nothing written', async () => {
   await admin.post('/api/user/admin/users', { username: 'dup_user', password: 'pa55word!', roles: [] });
   const before = await auditCount();
-  expect((await admin.post('/api/user/admin/users', { username: 'DUP_USER', password: 'pa55word!' })).statusCode).toBe(409);
+  expect((await admin.post('/api/user/admin/users', { username: 'DUP_USER', password: 'pa55word!' })).statusCode).toBe(
+    409,
+  );
   for (const bad of [
     { username: 'ok_name' },
     { username: 'ok_name', password: 'short' },
@@ -55,7 +80,12 @@ test('create: duplicate username 409, bad input 400, nothing written', async () 
 
 test('list: search, filter by role and status, sort, paginate', async () => {
   for (let i = 0; i < 12; i++) {
-    await admin.post('/api/user/admin/users', { username: `list_${i}`, password: 'pa55word!', ...(i % 2 ? { nickname: `奇数${i}` } : {}), roles: i % 3 === 0 ? ['njit'] : [] });
+    await admin.post('/api/user/admin/users', {
+      username: `list_${i}`,
+      password: 'pa55word!',
+      ...(i % 2 ? { nickname: `奇数${i}` } : {}),
+      roles: i % 3 === 0 ? ['njit'] : [],
+    });
   }
   const page1 = (await admin.get('/api/user/admin/users?keyword=list_&pageSize=5&current=1')).json();
   expect(page1.total).toBe(12);
@@ -81,21 +111,38 @@ test('list: search, filter by role and status, sort, paginate', async () => {
   expect((await admin.get('/api/user/admin/users?sortBy=password')).statusCode).toBe(400);
 });
 
-test('disable ends the user\'s sessions, stops their tokens, and is audited with before/after', async () => {
+test("disable ends the user's sessions, stops their tokens, and is audited with before/after", async () => {
   const u = await loggedInClient(ctx);
-  const { token } = (await u.client.post('/api/user/tokens', { name: 'x', scopes: ['ums:send'], expiresInDays: null })).json().data;
+  const { token } = (
+    await u.client.post('/api/user/tokens', { name: 'x', scopes: ['ums:send'], expiresInDays: null })
+  ).json().data;
   const res = await patch(admin, u.uid, { status: 'disabled' });
   expect(res.json().data).toMatchObject({ status: 'disabled', endedSessions: 1 });
   expect((await u.client.get('/api/user/me')).statusCode).toBe(401);
-  const check = await ctx.app.inject({ method: 'GET', url: '/api/token/check', headers: { authorization: `Bearer ${token}` } });
+  const check = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/token/check',
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(check.statusCode).toBe(401);
-  expect((await new Client(ctx.app).post('/api/user/login', { username: u.username, password: 'correct-horse-battery' })).statusCode).toBe(403);
+  expect(
+    (await new Client(ctx.app).post('/api/user/login', { username: u.username, password: 'correct-horse-battery' }))
+      .statusCode,
+  ).toBe(403);
   const audit = await lastAudit();
-  expect(audit).toMatchObject({ action: 'user.update', before: { status: 'active' }, after: { status: 'disabled', endedSessions: 1 } });
+  expect(audit).toMatchObject({
+    action: 'user.update',
+    before: { status: 'active' },
+    after: { status: 'disabled', endedSessions: 1 },
+  });
 
   // Re-enabling brings the token back; nothing was revoked silently.
   await patch(admin, u.uid, { status: 'active' });
-  const again = await ctx.app.inject({ method: 'GET', url: '/api/token/check', headers: { authorization: `Bearer ${token}` } });
+  const again = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/token/check',
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(again.statusCode).toBe(200);
 });
 
@@ -115,7 +162,10 @@ test('reset password ends all sessions; the generated password works once shown'
   const { generatedPassword, endedSessions } = res.json().data;
   expect(endedSessions).toBe(1);
   expect((await u.client.get('/api/user/me')).statusCode).toBe(401);
-  expect((await new Client(ctx.app).post('/api/user/login', { username: u.username, password: generatedPassword })).statusCode).toBe(200);
+  expect(
+    (await new Client(ctx.app).post('/api/user/login', { username: u.username, password: generatedPassword }))
+      .statusCode,
+  ).toBe(200);
   expect((await admin.post(`/api/user/admin/users/${u.uid}/reset-password`, {})).statusCode).toBe(400);
   const audit = await lastAudit();
   expect(audit.action).toBe('user.reset_password');
@@ -138,7 +188,9 @@ test('delete needs the typed username; tokens and sessions go; the row stays ano
   expect(tokens).toHaveLength(0);
   expect((await admin.get(`/api/user/admin/users/${u.uid}`)).statusCode).toBe(404);
   // The name is free again.
-  expect((await new Client(ctx.app).post('/api/user/register', { username: u.username, password: 'pa55word!' })).statusCode).toBe(200);
+  expect(
+    (await new Client(ctx.app).post('/api/user/register', { username: u.username, password: 'pa55word!' })).statusCode,
+  ).toBe(200);
   const audit = await lastAudit();
   expect(audit).toMatchObject({ action: 'user.delete', target_name: u.username, before: { username: u.username } });
 });
@@ -179,7 +231,10 @@ describe('self-protection and the last admin', () => {
       try {
         const a = await loggedInClient(fresh, ['admin']);
         const b = await loggedInClient(fresh, ['admin']);
-        const [ra, rb] = await Promise.all([patch(a.client, b.uid, { roles: [] }), patch(b.client, a.uid, { roles: [] })]);
+        const [ra, rb] = await Promise.all([
+          patch(a.client, b.uid, { roles: [] }),
+          patch(b.client, a.uid, { roles: [] }),
+        ]);
         const codes = [ra.statusCode, rb.statusCode].sort();
         // Both passed the role check before either changed anything, so the loser is refused as the
         // last admin (409), or, if it arrived after the winner committed, has lost admin rights (403).
@@ -206,7 +261,11 @@ describe('self-protection and the last admin', () => {
       expect((await patch(a.client, b.uid, { status: 'disabled' })).statusCode).toBe(200);
       // a is now the only active admin; b (disabled) cannot act, and a cannot remove itself.
       expect((await del(a.client, a.uid, a.username)).statusCode).toBe(403);
-      await fresh.db.updateTable('users').set({ status: 'active', roles: ['admin'] }).where('id', '=', b.uid).execute();
+      await fresh.db
+        .updateTable('users')
+        .set({ status: 'active', roles: ['admin'] })
+        .where('id', '=', b.uid)
+        .execute();
       const bAgain = new Client(fresh.app);
       await bAgain.post('/api/user/login', { username: b.username, password: 'correct-horse-battery' });
       await fresh.db.updateTable('users').set({ roles: [] }).where('id', '=', a.uid).execute();
@@ -224,7 +283,12 @@ test('the audit log lists every admin action newest first and filters by target'
   await patch(admin, u.uid, { nickname: 'a2' });
   const res = (await admin.get(`/api/user/admin/audit?targetId=${u.uid}`)).json();
   expect(res.total).toBe(2);
-  expect(res.data[0]).toMatchObject({ action: 'user.update', before: { nickname: 'a1' }, after: { nickname: 'a2' }, actorId: adminUid });
+  expect(res.data[0]).toMatchObject({
+    action: 'user.update',
+    before: { nickname: 'a1' },
+    after: { nickname: 'a2' },
+    actorId: adminUid,
+  });
   expect(res.data[1].after).toEqual({ nickname: 'a1' });
   const all = (await admin.get('/api/user/admin/audit?pageSize=100')).json();
   const ids = all.data.map((e: { id: number }) => e.id);
@@ -241,6 +305,9 @@ test('a non-admin gets 403 from every admin route', async () => {
       url: r.url.replace(':id', String(adminUid)),
       ...(r.method === 'GET' ? {} : { payload: {} }),
     });
-    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 403 });
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 403,
+    });
   }
 });

@@ -10,7 +10,14 @@ afterAll(async () => {
 });
 
 const userCount = async () =>
-  Number((await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('register, login, me, logout', () => {
   test('a new user registers, is logged in, logs out, and logs back in', async () => {
@@ -41,7 +48,11 @@ describe('register, login, me, logout', () => {
     await c.post('/api/user/register', { username: uniqueName('bob'), password: 'pa55word!' });
     const stolen = c.cookies.get('portal_sid')!;
     await c.post('/api/user/logout');
-    const replay = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: { cookie: `portal_sid=${stolen}` } });
+    const replay = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/user/me',
+      headers: { cookie: `portal_sid=${stolen}` },
+    });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
   });
@@ -58,7 +69,11 @@ describe('register, login, me, logout', () => {
   test('the password is stored as a scrypt hash, never in clear', async () => {
     const username = uniqueName('dave');
     await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word-secret' });
-    const row = await ctx.db.selectFrom('users').select('password_hash').where('username', '=', username).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(row.password_hash).not.toContain('pa55word-secret');
   });
@@ -67,7 +82,10 @@ describe('register, login, me, logout', () => {
     const username = uniqueName('erin');
     await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' });
     const wrong = await new Client(ctx.app).post('/api/user/login', { username, password: 'nope-nope' });
-    const unknown = await new Client(ctx.app).post('/api/user/login', { username: 'nobody_here', password: 'nope-nope' });
+    const unknown = await new Client(ctx.app).post('/api/user/login', {
+      username: 'nobody_here',
+      password: 'nope-nope',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json().errorMessage).toBe('用户名或密码错误');
@@ -78,9 +96,14 @@ describe('register, login, me, logout', () => {
 describe('duplicates', () => {
   test('a duplicate username, in any case, gets 409 and writes nothing', async () => {
     const username = uniqueName('Frank');
-    expect((await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' })).statusCode).toBe(200);
+    expect((await new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' })).statusCode).toBe(
+      200,
+    );
     const before = await userCount();
-    const dup = await new Client(ctx.app).post('/api/user/register', { username: username.toLowerCase(), password: 'pa55word!' });
+    const dup = await new Client(ctx.app).post('/api/user/register', {
+      username: username.toLowerCase(),
+      password: 'pa55word!',
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toMatchObject({ success: false, errorMessage: '该用户名已被注册' });
     expect(await userCount()).toBe(before);
@@ -89,7 +112,9 @@ describe('duplicates', () => {
   test('ten concurrent registrations of one name: exactly one wins', async () => {
     const username = uniqueName('race');
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' })),
+      Array.from({ length: 10 }, () =>
+        new Client(ctx.app).post('/api/user/register', { username, password: 'pa55word!' }),
+      ),
     );
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
@@ -123,7 +148,10 @@ describe('bad input gives 400 with field errors and writes nothing', () => {
   });
 
   test('a huge body is refused without a 500', async () => {
-    const res = await new Client(ctx.app).post('/api/user/register', { username: 'x'.repeat(2_000_000), password: 'pa55word!' });
+    const res = await new Client(ctx.app).post('/api/user/register', {
+      username: 'x'.repeat(2_000_000),
+      password: 'pa55word!',
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().success).toBe(false);
   });
@@ -186,7 +214,9 @@ describe('login throttling', () => {
     const username = uniqueName('thr');
     await new Client(ctx.app).post('/api/user/register', { username, password: 'right-password' });
     for (let i = 0; i < 5; i++) {
-      expect((await new Client(ctx.app).post('/api/user/login', { username, password: `wrong-${i}-pw` })).statusCode).toBe(401);
+      expect(
+        (await new Client(ctx.app).post('/api/user/login', { username, password: `wrong-${i}-pw` })).statusCode,
+      ).toBe(401);
     }
     const locked = await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' });
     expect(locked.statusCode).toBe(429);
@@ -205,17 +235,29 @@ describe('login throttling', () => {
     expect(other.statusCode).toBe(200);
 
     // Once the failures are older than the window, the right password works again.
-    await ctx.db.updateTable('login_failures').set({ at: sql`now() - interval '16 minutes'` }).where('username', '=', username.toLowerCase()).execute();
-    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode).toBe(200);
+    await ctx.db
+      .updateTable('login_failures')
+      .set({ at: sql`now() - interval '16 minutes'` })
+      .where('username', '=', username.toLowerCase())
+      .execute();
+    expect(
+      (await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode,
+    ).toBe(200);
   });
 
   test('a successful login clears earlier failures', async () => {
     const username = uniqueName('clr');
     await new Client(ctx.app).post('/api/user/register', { username, password: 'right-password' });
-    for (let i = 0; i < 4; i++) await new Client(ctx.app).post('/api/user/login', { username, password: 'wrong-password' });
-    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode).toBe(200);
-    for (let i = 0; i < 4; i++) await new Client(ctx.app).post('/api/user/login', { username, password: 'wrong-password' });
-    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      await new Client(ctx.app).post('/api/user/login', { username, password: 'wrong-password' });
+    expect(
+      (await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode,
+    ).toBe(200);
+    for (let i = 0; i < 4; i++)
+      await new Client(ctx.app).post('/api/user/login', { username, password: 'wrong-password' });
+    expect(
+      (await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -225,8 +267,16 @@ describe('sessions', () => {
     const username = uniqueName('exp');
     await c.post('/api/user/register', { username, password: 'pa55word!' });
     expect((await c.get('/api/user/me')).statusCode).toBe(200);
-    const user = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
-    await ctx.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'` }).where('user_id', '=', user.id).execute();
+    const user = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('user_id', '=', user.id)
+      .execute();
     expect((await c.get('/api/user/me')).statusCode).toBe(401);
   });
 
@@ -245,13 +295,27 @@ describe('sessions', () => {
     const c = new Client(ctx.app);
     const username = uniqueName('seen');
     await c.post('/api/user/register', { username, password: 'pa55word!' });
-    const user = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    const user = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
     const seen = async () =>
-      (await ctx.db.selectFrom('sessions').select('last_seen_at').where('user_id', '=', user.id).executeTakeFirstOrThrow()).last_seen_at.getTime();
+      (
+        await ctx.db
+          .selectFrom('sessions')
+          .select('last_seen_at')
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at.getTime();
     const first = await seen();
     await c.get('/api/user/me');
     expect(await seen()).toBe(first);
-    await ctx.db.updateTable('sessions').set({ last_seen_at: sql`now() - interval '2 minutes'` }).where('user_id', '=', user.id).execute();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ last_seen_at: sql`now() - interval '2 minutes'` })
+      .where('user_id', '=', user.id)
+      .execute();
     const aged = await seen();
     await c.get('/api/user/me');
     expect(await seen()).toBeGreaterThan(aged);
@@ -264,10 +328,16 @@ describe('closed registration', () => {
     try {
       const settings = await closed.app.inject({ method: 'GET', url: '/api/user/settings' });
       expect(settings.json()).toEqual({ success: true, data: { registration: 'closed' } });
-      const res = await new Client(closed.app).post('/api/user/register', { username: uniqueName('closed'), password: 'pa55word!' });
+      const res = await new Client(closed.app).post('/api/user/register', {
+        username: uniqueName('closed'),
+        password: 'pa55word!',
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json().errorMessage).toMatch(/关闭/);
-      const n = await closed.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const n = await closed.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(n.n)).toBe(0);
     } finally {
       await closed.close();
@@ -281,10 +351,20 @@ describe('registration rate limit', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 4; i++) {
-        codes.push((await new Client(limited.app).post('/api/user/register', { username: uniqueName('rl'), password: 'pa55word!' })).statusCode);
+        codes.push(
+          (
+            await new Client(limited.app).post('/api/user/register', {
+              username: uniqueName('rl'),
+              password: 'pa55word!',
+            })
+          ).statusCode,
+        );
       }
       expect(codes).toEqual([200, 200, 200, 429]);
-      const res = await new Client(limited.app).post('/api/user/register', { username: uniqueName('rl'), password: 'pa55word!' });
+      const res = await new Client(limited.app).post('/api/user/register', {
+        username: uniqueName('rl'),
+        password: 'pa55word!',
+      });
       expect(res.headers['retry-after']).toBeDefined();
       expect(res.json()).toMatchObject({ success: false, errorMessage: '请求过于频繁，请稍后再试' });
     } finally {
@@ -299,7 +379,11 @@ describe('logs', () => {
     await c.post('/api/user/register', { username: uniqueName('log'), password: 'super-secret-pw-1' });
     const sid = c.cookies.get('portal_sid')!;
     await c.get('/api/user/me');
-    await ctx.app.inject({ method: 'GET', url: '/api/nope?token=tok-very-secret', headers: { authorization: 'Bearer tok-very-secret' } });
+    await ctx.app.inject({
+      method: 'GET',
+      url: '/api/nope?token=tok-very-secret',
+      headers: { authorization: 'Bearer tok-very-secret' },
+    });
     const all = ctx.logs.join('\n');
     expect(all).toContain('/api/nope?token=[REDACTED]');
     expect(all).not.toContain('super-secret-pw-1');

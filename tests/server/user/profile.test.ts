@@ -30,7 +30,11 @@ describe('profile', () => {
 
   test('edits the nickname; bad nicknames are 400 and change nothing', async () => {
     const { client } = await loggedInClient(ctx);
-    const res = await client.request({ method: 'PATCH', url: '/api/user/profile', payload: { nickname: '  小明 🎉 ' } });
+    const res = await client.request({
+      method: 'PATCH',
+      url: '/api/user/profile',
+      payload: { nickname: '  小明 🎉 ' },
+    });
     expect(res.json().data.nickname).toBe('小明 🎉');
     for (const bad of [{ nickname: 'x'.repeat(33) }, { nickname: 5 }, {}]) {
       const r = await client.request({ method: 'PATCH', url: '/api/user/profile', payload: bad });
@@ -71,7 +75,12 @@ describe('avatar', () => {
     const good = (await upload(client, 'ok.png', png)).json().data.avatar;
     const before = (await ctx.app.inject({ method: 'GET', url: good })).rawPayload;
 
-    const renamedText = await upload(client, 'photo.png', Buffer.from('this is not an image at all, just text\n'.repeat(10)), 'image/png');
+    const renamedText = await upload(
+      client,
+      'photo.png',
+      Buffer.from('this is not an image at all, just text\n'.repeat(10)),
+      'image/png',
+    );
     expect(renamedText.statusCode).toBe(400);
     expect(renamedText.json().errorMessage).toMatch(/PNG、JPEG 或 WebP/);
 
@@ -79,7 +88,9 @@ describe('avatar', () => {
     expect(truncated.statusCode).toBe(400);
     expect(truncated.json().errorMessage).toMatch(/损坏|无法识别/);
 
-    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+      .gif()
+      .toBuffer();
     const wrongType = await upload(client, 'a.gif', gif, 'image/gif');
     expect(wrongType.statusCode).toBe(400);
     expect(wrongType.json().errorMessage).toMatch(/只支持/);
@@ -116,7 +127,10 @@ describe('password change', () => {
     await other2.post('/api/user/login', { username, password: 'old-password-1' });
     expect((await other1.get('/api/user/me')).statusCode).toBe(200);
 
-    const wrong = await client.post('/api/user/password', { oldPassword: 'not-it-at-all', newPassword: 'new-password-1' });
+    const wrong = await client.post('/api/user/password', {
+      oldPassword: 'not-it-at-all',
+      newPassword: 'new-password-1',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().data.oldPassword).toEqual(['当前密码不正确']);
     expect((await other1.get('/api/user/me')).statusCode).toBe(200);
@@ -125,13 +139,20 @@ describe('password change', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json().data.newPassword).toBeDefined();
 
-    const ok = await client.post('/api/user/password', { oldPassword: 'old-password-1', newPassword: 'new-password-1' });
+    const ok = await client.post('/api/user/password', {
+      oldPassword: 'old-password-1',
+      newPassword: 'new-password-1',
+    });
     expect(ok.json()).toEqual({ success: true, data: { endedSessions: 2 } });
     expect((await client.get('/api/user/me')).statusCode).toBe(200);
     expect((await other1.get('/api/user/me')).statusCode).toBe(401);
     expect((await other2.get('/api/user/me')).statusCode).toBe(401);
-    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'old-password-1' })).statusCode).toBe(401);
-    expect((await new Client(ctx.app).post('/api/user/login', { username, password: 'new-password-1' })).statusCode).toBe(200);
+    expect(
+      (await new Client(ctx.app).post('/api/user/login', { username, password: 'old-password-1' })).statusCode,
+    ).toBe(401);
+    expect(
+      (await new Client(ctx.app).post('/api/user/login', { username, password: 'new-password-1' })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -143,7 +164,12 @@ describe('sessions', () => {
     await phone.post('/api/user/login', { username, password: 'pw-sessions-1' });
     await laptop.post('/api/user/login', { username, password: 'pw-sessions-1' });
 
-    const list = (await client.get('/api/user/sessions')).json().data as { id: number; userAgent: string; current: boolean; ip: string }[];
+    const list = (await client.get('/api/user/sessions')).json().data as {
+      id: number;
+      userAgent: string;
+      current: boolean;
+      ip: string;
+    }[];
     expect(list).toHaveLength(3);
     expect(list.filter((s) => s.current)).toHaveLength(1);
     const current = list.find((s) => s.current)!;
@@ -165,7 +191,7 @@ describe('sessions', () => {
     expect((await client.get('/api/user/me')).statusCode).toBe(200);
   });
 
-  test('cannot end someone else\'s session', async () => {
+  test("cannot end someone else's session", async () => {
     const a = await loggedInClient(ctx);
     const b = await loggedInClient(ctx);
     const bSession = (await b.client.get('/api/user/sessions')).json().data[0];

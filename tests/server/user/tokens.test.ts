@@ -18,7 +18,14 @@ const check = (token: string | undefined, scope?: string, how: 'bearer' | 'query
   });
 
 const tokenCount = async () =>
-  Number((await ctx.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db
+        .selectFrom('api_tokens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test('lifecycle: create (shown once, stored hashed), use, list, revoke', async () => {
   const { client, username } = await loggedInClient(ctx);
@@ -57,7 +64,9 @@ test('lifecycle: create (shown once, stored hashed), use, list, revoke', async (
 
 test('missing, unknown and malformed tokens get 401; a missing scope gets 403', async () => {
   const { client } = await loggedInClient(ctx);
-  const { token } = (await client.post('/api/user/tokens', { name: 'ums', scopes: ['ums:send'], expiresInDays: null })).json().data;
+  const { token } = (
+    await client.post('/api/user/tokens', { name: 'ums', scopes: ['ums:send'], expiresInDays: null })
+  ).json().data;
   expect((await check(undefined)).statusCode).toBe(401);
   expect((await check('pt_' + 'x'.repeat(32))).statusCode).toBe(401);
   expect((await check("' or 1=1 --")).statusCode).toBe(401);
@@ -70,8 +79,14 @@ test('missing, unknown and malformed tokens get 401; a missing scope gets 403', 
 
 test('an expired token gets 401', async () => {
   const { client } = await loggedInClient(ctx);
-  const { token, id } = (await client.post('/api/user/tokens', { name: 'short', scopes: ['ocs:query'], expiresInDays: 7 })).json().data;
-  await ctx.db.updateTable('api_tokens').set({ expires_at: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
+  const { token, id } = (
+    await client.post('/api/user/tokens', { name: 'short', scopes: ['ocs:query'], expiresInDays: 7 })
+  ).json().data;
+  await ctx.db
+    .updateTable('api_tokens')
+    .set({ expires_at: sql`now() - interval '1 second'` })
+    .where('id', '=', id)
+    .execute();
   const res = await check(token);
   expect(res.statusCode).toBe(401);
   expect(res.json().errorMessage).toBe('访问令牌已过期');
@@ -80,15 +95,22 @@ test('an expired token gets 401', async () => {
 
 test('last-used is written at most once a minute', async () => {
   const { client } = await loggedInClient(ctx);
-  const { token, id } = (await client.post('/api/user/tokens', { name: 'busy', scopes: ['ocs:query'], expiresInDays: null })).json().data;
+  const { token, id } = (
+    await client.post('/api/user/tokens', { name: 'busy', scopes: ['ocs:query'], expiresInDays: null })
+  ).json().data;
   const lastUsed = async () =>
-    (await ctx.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow()).last_used_at;
+    (await ctx.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow())
+      .last_used_at;
   expect(await lastUsed()).toBeNull();
   await check(token);
   const first = (await lastUsed())!.getTime();
   for (let i = 0; i < 5; i++) await check(token);
   expect((await lastUsed())!.getTime()).toBe(first);
-  await ctx.db.updateTable('api_tokens').set({ last_used_at: sql`now() - interval '61 seconds'` }).where('id', '=', id).execute();
+  await ctx.db
+    .updateTable('api_tokens')
+    .set({ last_used_at: sql`now() - interval '61 seconds'` })
+    .where('id', '=', id)
+    .execute();
   const aged = (await lastUsed())!.getTime();
   await check(token);
   expect((await lastUsed())!.getTime()).toBeGreaterThan(aged);
@@ -96,7 +118,9 @@ test('last-used is written at most once a minute', async () => {
 
 test('a disabled owner makes the token stop working', async () => {
   const { client, uid } = await loggedInClient(ctx);
-  const { token } = (await client.post('/api/user/tokens', { name: 't', scopes: ['ocs:query'], expiresInDays: null })).json().data;
+  const { token } = (
+    await client.post('/api/user/tokens', { name: 't', scopes: ['ocs:query'], expiresInDays: null })
+  ).json().data;
   await ctx.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', uid).execute();
   expect((await check(token)).statusCode).toBe(401);
 });
@@ -109,9 +133,15 @@ test('names are unique per user among live tokens; a revoked name can be reused'
   const dup = await a.client.post('/api/user/tokens', { name: 'script', scopes: ['ums:send'], expiresInDays: 7 });
   expect(dup.statusCode).toBe(409);
   expect(dup.json().data.name).toBeDefined();
-  expect((await b.client.post('/api/user/tokens', { name: 'Script', scopes: ['ocs:query'], expiresInDays: null })).statusCode).toBe(200);
+  expect(
+    (await b.client.post('/api/user/tokens', { name: 'Script', scopes: ['ocs:query'], expiresInDays: null }))
+      .statusCode,
+  ).toBe(200);
   await a.client.post(`/api/user/tokens/${first.json().data.id}/revoke`);
-  expect((await a.client.post('/api/user/tokens', { name: 'Script', scopes: ['ocs:query'], expiresInDays: null })).statusCode).toBe(200);
+  expect(
+    (await a.client.post('/api/user/tokens', { name: 'Script', scopes: ['ocs:query'], expiresInDays: null }))
+      .statusCode,
+  ).toBe(200);
 });
 
 test(`at most ${MAX_ACTIVE_TOKENS} active tokens, even under concurrency`, async () => {
@@ -129,10 +159,12 @@ test(`at most ${MAX_ACTIVE_TOKENS} active tokens, even under concurrency`, async
   expect((await client.get('/api/user/tokens?status=active')).json().total).toBe(MAX_ACTIVE_TOKENS);
 });
 
-test('one user cannot see or revoke another user\'s token', async () => {
+test("one user cannot see or revoke another user's token", async () => {
   const a = await loggedInClient(ctx);
   const b = await loggedInClient(ctx);
-  const { id, token } = (await a.client.post('/api/user/tokens', { name: 'mine', scopes: ['ocs:query'], expiresInDays: null })).json().data;
+  const { id, token } = (
+    await a.client.post('/api/user/tokens', { name: 'mine', scopes: ['ocs:query'], expiresInDays: null })
+  ).json().data;
   expect((await b.client.get('/api/user/tokens')).json().total).toBe(0);
   expect((await b.client.post(`/api/user/tokens/${id}/revoke`)).statusCode).toBe(404);
   expect((await check(token)).statusCode).toBe(200);

@@ -30,8 +30,7 @@ export interface AnswererDeps {
 }
 
 type Flight =
-  | { ok: true; answer: string; stored: StoredAnswer | null; questionId: number | null }
-  | { ok: false; msg: string };
+  { ok: true; answer: string; stored: StoredAnswer | null; questionId: number | null } | { ok: false; msg: string };
 
 const NO_MODEL = '当前没有可用的 AI 模型';
 
@@ -54,7 +53,11 @@ export class OcsAiAnswerer implements AiAnswerer {
       return { ok: false, outcome: 'error', msg: 'AI 服务配置有误，请联系管理员（未扣费）' };
     }
     if (!model) {
-      return { ok: false, outcome: 'miss', msg: prefs.strategy === 'ai' ? NO_MODEL : `题库中未找到该题，且${NO_MODEL}` };
+      return {
+        ok: false,
+        outcome: 'miss',
+        msg: prefs.strategy === 'ai' ? NO_MODEL : `题库中未找到该题，且${NO_MODEL}`,
+      };
     }
     const modelId = model.id;
     if (prefs.dailyAiCap !== null) {
@@ -76,7 +79,14 @@ export class OcsAiAnswerer implements AiAnswerer {
     if (!r.ok) return { ok: false, outcome: 'error', msg: r.msg, modelId };
     // A joiner's options may be ordered or spelled differently from the first caller's.
     const answer = (r.stored && formatAnswer(r.stored, q.type, q.options)) ?? r.answer;
-    return { ok: true, answer, question: cleanTitle(q.title) || q.title, price: model.price, modelId, questionId: r.questionId };
+    return {
+      ok: true,
+      answer,
+      question: cleanTitle(q.title) || q.title,
+      price: model.price,
+      modelId,
+      questionId: r.questionId,
+    };
   }
 
   /** The user's model while it is enabled, else the cheapest enabled one. */
@@ -122,14 +132,20 @@ export class OcsAiAnswerer implements AiAnswerer {
   }
 
   private warn(model: CallableModel, kind: string, status: number | null, latencyMs: number): void {
-    this.deps.log.warn({ provider: model.providerName, model: model.config.model, kind, status, latencyMs }, 'ocs ai call failed');
+    this.deps.log.warn(
+      { provider: model.providerName, model: model.config.model, kind, status, latencyMs },
+      'ocs ai call failed',
+    );
   }
 
   /**
    * Into the bank as ai/unverified, unless a row for the same question is imported, manual or
    * verified (people beat models), or was marked wrong with this very answer.
    */
-  private async store(q: Question, answer: string): Promise<{ stored: StoredAnswer | null; questionId: number | null }> {
+  private async store(
+    q: Question,
+    answer: string,
+  ): Promise<{ stored: StoredAnswer | null; questionId: number | null }> {
     const p = prepareQuestion({ title: q.title, type: q.type, options: q.options, answer: [answer] });
     if ('error' in p) return { stored: null, questionId: null };
     const stored: StoredAnswer = { type: p.type, options: p.options, answer: p.answer };

@@ -4,7 +4,13 @@
  * Chinese, meant for the end user, and fixed strings: provider error bodies can echo the key or
  * the endpoint, so none of their text is passed on. No logging here; the caller logs.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, RateLimitError } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  RateLimitError,
+} from 'openai';
 
 export interface AiModelConfig {
   baseURL: string;
@@ -43,7 +49,9 @@ export async function callModel(cfg: AiModelConfig, prompt: string): Promise<Cal
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (kind: AiFailureKind, message: string, status?: number): CallModelResult =>
-    status === undefined ? { ok: false, kind, message, latencyMs: elapsed() } : { ok: false, kind, message, status, latencyMs: elapsed() };
+    status === undefined
+      ? { ok: false, kind, message, latencyMs: elapsed() }
+      : { ok: false, kind, message, status, latencyMs: elapsed() };
 
   // The SDK's own timeout stops at the response headers; this deadline also covers a body that
   // trickles in forever.
@@ -91,11 +99,13 @@ export async function callModel(cfg: AiModelConfig, prompt: string): Promise<Cal
     if (typeof content !== 'string' || content.trim() === '') return fail('empty', 'AI 没有给出答案，未扣费');
     return { ok: true, text: content, latencyMs: elapsed() };
   } catch (err) {
-    if (err instanceof APIConnectionTimeoutError || deadline.signal.aborted) return fail('timeout', 'AI 服务超时，未扣费');
+    if (err instanceof APIConnectionTimeoutError || deadline.signal.aborted)
+      return fail('timeout', 'AI 服务超时，未扣费');
     if (err instanceof RateLimitError) return fail('rate_limited', 'AI 服务繁忙（429），未扣费', 429);
     if (err instanceof APIUserAbortError) return fail('network', '与 AI 服务的连接中断，未扣费');
     if (err instanceof APIConnectionError) return fail('network', '无法连接 AI 服务，未扣费');
-    if (err instanceof APIError && typeof err.status === 'number') return fail('provider_error', statusMessage(err.status), err.status);
+    if (err instanceof APIError && typeof err.status === 'number')
+      return fail('provider_error', statusMessage(err.status), err.status);
     // Invalid JSON in a 200 answer, or a base URL the SDK cannot use.
     return fail('provider_error', 'AI 服务返回了无法识别的内容，未扣费');
   } finally {

@@ -99,7 +99,9 @@ function loosePick(raw: string, options: string[], keys: string[]): Pick {
   if (distinct.size === 1) return { kind: 'one', index: found[0].i };
   if (distinct.size > 1) return { kind: 'several' };
 
-  const letters = [...raw.normalize('NFKC').matchAll(/(?:选择|选项|选|答案(?:是|为)?)\s*[:]?\s*[([【]?([A-Z])(?![A-Za-z])/g)];
+  const letters = [
+    ...raw.normalize('NFKC').matchAll(/(?:选择|选项|选|答案(?:是|为)?)\s*[:]?\s*[([【]?([A-Z])(?![A-Za-z])/g),
+  ];
   const distinctLetters = new Set(letters.map((m) => m[1]));
   if (distinctLetters.size === 1) {
     const i = letterIndex([...distinctLetters][0], options);
@@ -110,7 +112,9 @@ function loosePick(raw: string, options: string[], keys: string[]): Pick {
 
 /** "ABD", "A,B,D", "A、B、D", "A#B#D", "(A)(B)": letters only, or null if the reply is not that. */
 function letterList(raw: string, options: string[]): number[] | 'out-of-range' | null {
-  const n = unwrap(raw).normalize('NFKC').replace(/^(?:选择|选项|选)\s*/, '');
+  const n = unwrap(raw)
+    .normalize('NFKC')
+    .replace(/^(?:选择|选项|选)\s*/, '');
   if (!/^[A-Z\s,、#;/&+和及与.()[\]【】]+$/.test(n)) return null;
   const letters = n.replace(/[^A-Z]/g, '');
   if (letters === '') return null;
@@ -126,7 +130,12 @@ function joinPicked(indices: number[], options: string[]): string {
 }
 
 /** Every token must name an option; returns the indices, or the first token that named none. */
-function resolveTokens(text: string, separators: RegExp, options: string[], keys: string[]): number[] | { bad: string } {
+function resolveTokens(
+  text: string,
+  separators: RegExp,
+  options: string[],
+  keys: string[],
+): number[] | { bad: string } {
   const out: number[] = [];
   for (const token of text.split(separators)) {
     if (looseKey(token) === '' || unwrap(token) === '') continue;
@@ -182,8 +191,42 @@ function parseSingle(text: string, options: string[]): ParseResult {
 
 // --- judgement -------------------------------------------------------------------------------
 
-const TRUE_WORDS = new Set(['正确', '对', '对的', '正确的', '√', '✓', '✔', '☑', 'true', 't', '是', '是的', 'yes', 'right', 'correct']);
-const FALSE_WORDS = new Set(['错误', '错', '错的', '错误的', '不对', '不正确', '×', '✗', '✘', '✕', 'false', 'f', '否', '不是', 'no', 'wrong', 'incorrect']);
+const TRUE_WORDS = new Set([
+  '正确',
+  '对',
+  '对的',
+  '正确的',
+  '√',
+  '✓',
+  '✔',
+  '☑',
+  'true',
+  't',
+  '是',
+  '是的',
+  'yes',
+  'right',
+  'correct',
+]);
+const FALSE_WORDS = new Set([
+  '错误',
+  '错',
+  '错的',
+  '错误的',
+  '不对',
+  '不正确',
+  '×',
+  '✗',
+  '✘',
+  '✕',
+  'false',
+  'f',
+  '否',
+  '不是',
+  'no',
+  'wrong',
+  'incorrect',
+]);
 
 function judgeWord(s: string): '正确' | '错误' | null {
   const k = looseKey(s);
@@ -194,7 +237,11 @@ function judgeWord(s: string): '正确' | '错误' | null {
 
 function parseJudgement(text: string, options: string[]): ParseResult {
   const line = firstLine(text);
-  const firstSegment = line.normalize('NFKC').split(/[\s,.!;:，。！；：、]/).find((x) => x !== '') ?? '';
+  const firstSegment =
+    line
+      .normalize('NFKC')
+      .split(/[\s,.!;:，。！；：、]/)
+      .find((x) => x !== '') ?? '';
   for (const candidate of [text, line, firstSegment]) {
     const direct = judgeWord(candidate);
     if (direct) return { answer: direct };

@@ -16,7 +16,12 @@ export interface StoredPreferences {
   dailyAiCap: number | null;
 }
 
-export const DEFAULT_PREFERENCES: StoredPreferences = { promptTemplate: null, modelId: null, strategy: 'bank_ai', dailyAiCap: null };
+export const DEFAULT_PREFERENCES: StoredPreferences = {
+  promptTemplate: null,
+  modelId: null,
+  strategy: 'bank_ai',
+  dailyAiCap: null,
+};
 
 export async function readPreferences(db: Kysely<DB>, userId: number): Promise<StoredPreferences> {
   const r = await db

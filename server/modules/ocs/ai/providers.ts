@@ -48,7 +48,13 @@ async function providerRows(db: Db, id?: number): Promise<AiProvider[]> {
   let q = db
     .selectFrom('ocs_providers as p')
     .select(['p.id', 'p.name', 'p.base_url', 'p.api_key_masked', 'p.created_at', 'p.updated_at'])
-    .select((eb) => eb.selectFrom('ocs_models as m').whereRef('m.provider_id', '=', 'p.id').select(eb.fn.countAll<number>().as('n')).as('model_count'))
+    .select((eb) =>
+      eb
+        .selectFrom('ocs_models as m')
+        .whereRef('m.provider_id', '=', 'p.id')
+        .select(eb.fn.countAll<number>().as('n'))
+        .as('model_count'),
+    )
     .orderBy('p.id');
   if (id !== undefined) q = q.where('p.id', '=', id);
   return (await q.execute()).map((r) => ({
@@ -73,17 +79,33 @@ async function getProvider(db: Db, id: number): Promise<AiProvider> {
 const auditView = (p: AiProvider) => ({ name: p.name, baseURL: p.baseURL, apiKeyMasked: p.apiKeyMasked });
 const nameTaken = () => conflict('服务商名称已存在', { name: ['服务商名称已存在'] });
 
-export async function createProvider(db: Kysely<DB>, secrets: SecretBox, actor: Actor, body: AiProviderBody): Promise<AiProvider> {
+export async function createProvider(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  actor: Actor,
+  body: AiProviderBody,
+): Promise<AiProvider> {
   const baseURL = validateBaseUrl(body.baseURL);
   try {
     return await db.transaction().execute(async (trx) => {
       const { id } = await trx
         .insertInto('ocs_providers')
-        .values({ name: body.name, base_url: baseURL, api_key_enc: secrets.encrypt(body.apiKey), api_key_masked: maskSecret(body.apiKey) })
+        .values({
+          name: body.name,
+          base_url: baseURL,
+          api_key_enc: secrets.encrypt(body.apiKey),
+          api_key_masked: maskSecret(body.apiKey),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const p = await getProvider(trx, id);
-      await recordAudit(trx, actor, { action: 'ocs.provider.create', targetType: 'ocs_provider', targetId: id, targetName: p.name, after: auditView(p) });
+      await recordAudit(trx, actor, {
+        action: 'ocs.provider.create',
+        targetType: 'ocs_provider',
+        targetId: id,
+        targetName: p.name,
+        after: auditView(p),
+      });
       return p;
     });
   } catch (err) {
@@ -108,7 +130,9 @@ export async function updateProvider(
           updated_at: sql`now()`,
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(baseURL !== undefined ? { base_url: baseURL } : {}),
-          ...(body.apiKey ? { api_key_enc: secrets.encrypt(body.apiKey), api_key_masked: maskSecret(body.apiKey) } : {}),
+          ...(body.apiKey
+            ? { api_key_enc: secrets.encrypt(body.apiKey), api_key_masked: maskSecret(body.apiKey) }
+            : {}),
         })
         .where('id', '=', id)
         .execute();
@@ -116,7 +140,13 @@ export async function updateProvider(
       const changed = diff(auditView(before), auditView(after));
       // A new key with the same first and last characters masks the same: still worth a line.
       if (body.apiKey) changed.after.apiKey = '已更换';
-      await recordAudit(trx, actor, { action: 'ocs.provider.update', targetType: 'ocs_provider', targetId: id, targetName: after.name, ...changed });
+      await recordAudit(trx, actor, {
+        action: 'ocs.provider.update',
+        targetType: 'ocs_provider',
+        targetId: id,
+        targetName: after.name,
+        ...changed,
+      });
       return after;
     });
   } catch (err) {
@@ -145,7 +175,19 @@ async function modelRows(db: Db, id?: number): Promise<AiAdminModel[]> {
   let q = db
     .selectFrom('ocs_models as m')
     .innerJoin('ocs_providers as p', 'p.id', 'm.provider_id')
-    .select(['m.id', 'm.provider_id', 'p.name as provider_name', 'm.model', 'm.display_name', 'm.price', 'm.enabled', 'm.timeout_ms', 'm.max_tokens', 'm.created_at', 'm.updated_at'])
+    .select([
+      'm.id',
+      'm.provider_id',
+      'p.name as provider_name',
+      'm.model',
+      'm.display_name',
+      'm.price',
+      'm.enabled',
+      'm.timeout_ms',
+      'm.max_tokens',
+      'm.created_at',
+      'm.updated_at',
+    ])
     .orderBy('m.id');
   if (id !== undefined) q = q.where('m.id', '=', id);
   return (await q.execute()).map((r) => ({
@@ -195,12 +237,23 @@ export async function createModel(db: Kysely<DB>, actor: Actor, body: Required<A
       .returning('id')
       .executeTakeFirstOrThrow();
     const m = await getModel(trx, id);
-    await recordAudit(trx, actor, { action: 'ocs.model.create', targetType: 'ocs_model', targetId: id, targetName: m.displayName, after: modelView(m) });
+    await recordAudit(trx, actor, {
+      action: 'ocs.model.create',
+      targetType: 'ocs_model',
+      targetId: id,
+      targetName: m.displayName,
+      after: modelView(m),
+    });
     return m;
   });
 }
 
-export async function updateModel(db: Kysely<DB>, actor: Actor, id: number, body: AiModelPatchBody): Promise<AiAdminModel> {
+export async function updateModel(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: number,
+  body: AiModelPatchBody,
+): Promise<AiAdminModel> {
   return db.transaction().execute(async (trx) => {
     const before = await getModel(trx, id);
     if (body.providerId !== undefined) await requireProvider(trx, body.providerId);
@@ -234,7 +287,13 @@ export async function deleteModel(db: Kysely<DB>, actor: Actor, id: number): Pro
   await db.transaction().execute(async (trx) => {
     const before = await getModel(trx, id);
     await trx.deleteFrom('ocs_models').where('id', '=', id).execute();
-    await recordAudit(trx, actor, { action: 'ocs.model.delete', targetType: 'ocs_model', targetId: id, targetName: before.displayName, before: modelView(before) });
+    await recordAudit(trx, actor, {
+      action: 'ocs.model.delete',
+      targetType: 'ocs_model',
+      targetId: id,
+      targetName: before.displayName,
+      before: modelView(before),
+    });
   });
 }
 
@@ -249,12 +308,29 @@ export interface CallableModel {
 }
 
 /** A model with its provider's endpoint and decrypted key; server-side only, never serialised. */
-export async function callableModel(db: Kysely<DB>, secrets: SecretBox, where: { id: number } | 'cheapest'): Promise<CallableModel | null> {
+export async function callableModel(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  where: { id: number } | 'cheapest',
+): Promise<CallableModel | null> {
   let q = db
     .selectFrom('ocs_models as m')
     .innerJoin('ocs_providers as p', 'p.id', 'm.provider_id')
-    .select(['m.id', 'm.model', 'm.price', 'm.enabled', 'm.timeout_ms', 'm.max_tokens', 'p.name', 'p.base_url', 'p.api_key_enc']);
-  q = where === 'cheapest' ? q.where('m.enabled', '=', true).orderBy('m.price').orderBy('m.id').limit(1) : q.where('m.id', '=', where.id);
+    .select([
+      'm.id',
+      'm.model',
+      'm.price',
+      'm.enabled',
+      'm.timeout_ms',
+      'm.max_tokens',
+      'p.name',
+      'p.base_url',
+      'p.api_key_enc',
+    ]);
+  q =
+    where === 'cheapest'
+      ? q.where('m.enabled', '=', true).orderBy('m.price').orderBy('m.id').limit(1)
+      : q.where('m.id', '=', where.id);
   const r = await q.executeTakeFirst();
   if (!r) return null;
   return {
@@ -262,17 +338,29 @@ export async function callableModel(db: Kysely<DB>, secrets: SecretBox, where: {
     price: r.price,
     enabled: r.enabled,
     providerName: r.name,
-    config: { baseURL: r.base_url, apiKey: secrets.decrypt(r.api_key_enc), model: r.model, timeoutMs: r.timeout_ms, maxTokens: r.max_tokens },
+    config: {
+      baseURL: r.base_url,
+      apiKey: secrets.decrypt(r.api_key_enc),
+      model: r.model,
+      timeoutMs: r.timeout_ms,
+      maxTokens: r.max_tokens,
+    },
   };
 }
 
 /** One sample question with the default prompt, through the same call and parser as real answers. */
-export async function testModel(db: Kysely<DB>, secrets: SecretBox, id: number, type: OcsAiType): Promise<AiModelTestResult> {
+export async function testModel(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  id: number,
+  type: OcsAiType,
+): Promise<AiModelTestResult> {
   const model = await callableModel(db, secrets, { id });
   if (!model) throw notFound('模型不存在');
   const question = OCS_AI_SAMPLES[type];
   const reply = await callModel(model.config, renderPrompt(DEFAULT_PROMPT_TEMPLATES[type], question));
-  if (!reply.ok) return { ok: false, latencyMs: reply.latencyMs, question, raw: null, answer: null, error: reply.message };
+  if (!reply.ok)
+    return { ok: false, latencyMs: reply.latencyMs, question, raw: null, answer: null, error: reply.message };
   const parsed = parseAiReply(reply.text, question);
   return 'answer' in parsed
     ? { ok: true, latencyMs: reply.latencyMs, question, raw: reply.text, answer: parsed.answer, error: null }

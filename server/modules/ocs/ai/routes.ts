@@ -38,21 +38,32 @@ const VARIABLES = [
   { name: '${options}', label: '选项，每行一个，带 A. B. 标号' },
 ];
 
-const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }> = async (app, { db, config, secrets, preferences }) => {
+const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }> = async (
+  app,
+  { db, config, secrets, preferences },
+) => {
   const user = { auth: 'user' as const };
   const adminOnly = { auth: 'admin' as const };
 
   // ---------- users ----------
   app.get(
     '/preferences',
-    { config: user, schema: { tags, summary: '我的 AI 偏好（含今日 AI 消费）', response: { 200: OcsPreferencesResponse } } },
+    {
+      config: user,
+      schema: { tags, summary: '我的 AI 偏好（含今日 AI 消费）', response: { 200: OcsPreferencesResponse } },
+    },
     async (request) => ({ success: true as const, data: await getPreferences(db, request.user!.id, config.PORTAL_TZ) }),
   );
   app.put(
     '/preferences',
     {
       config: user,
-      schema: { tags, summary: '修改 AI 偏好（未提供的字段不变，null 恢复默认）', body: OcsPreferencesBody, response: { 200: OcsPreferencesResponse } },
+      schema: {
+        tags,
+        summary: '修改 AI 偏好（未提供的字段不变，null 恢复默认）',
+        body: OcsPreferencesBody,
+        response: { 200: OcsPreferencesResponse },
+      },
     },
     async (request) => {
       const userId = request.user!.id;
@@ -66,20 +77,39 @@ const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }>
     { config: user, schema: { tags, summary: '可选的 AI 模型及单价', response: { 200: AiModelOptionListResponse } } },
     async () => {
       const models = (await admin.listModels(db)).filter((m) => m.enabled);
-      return { success: true as const, data: models.map(({ id, displayName, model, price }) => ({ id, displayName, model, price })) };
+      return {
+        success: true as const,
+        data: models.map(({ id, displayName, model, price }) => ({ id, displayName, model, price })),
+      };
     },
   );
   app.get(
     '/prompt-defaults',
-    { config: user, schema: { tags, summary: '默认提示词模板、可用变量与示例题目', response: { 200: AiPromptDefaultsResponse } } },
+    {
+      config: user,
+      schema: { tags, summary: '默认提示词模板、可用变量与示例题目', response: { 200: AiPromptDefaultsResponse } },
+    },
     async () => ({
       success: true as const,
-      data: { templates: DEFAULT_PROMPT_TEMPLATES, variables: VARIABLES, maxLength: TEMPLATE_MAX_LENGTH, samples: OCS_AI_SAMPLES },
+      data: {
+        templates: DEFAULT_PROMPT_TEMPLATES,
+        variables: VARIABLES,
+        maxLength: TEMPLATE_MAX_LENGTH,
+        samples: OCS_AI_SAMPLES,
+      },
     }),
   );
   app.post(
     '/prompt-preview',
-    { config: user, schema: { tags, summary: '用示例题目预览提示词', body: AiPromptPreviewBody, response: { 200: AiPromptPreviewResponse } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '用示例题目预览提示词',
+        body: AiPromptPreviewBody,
+        response: { 200: AiPromptPreviewResponse },
+      },
+    },
     async (request) => {
       const problem = validateTemplate(request.body.template);
       if (problem) throw badRequest(problem, { template: [problem] });
@@ -91,19 +121,34 @@ const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }>
   // ---------- administrators: providers ----------
   app.get(
     '/admin/providers',
-    { config: adminOnly, schema: { tags, summary: 'AI 服务商列表（密钥仅显示掩码）', response: { 200: AiProviderListResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags, summary: 'AI 服务商列表（密钥仅显示掩码）', response: { 200: AiProviderListResponse } },
+    },
     async () => ({ success: true as const, data: await admin.listProviders(db) }),
   );
   app.post(
     '/admin/providers',
-    { config: adminOnly, schema: { tags, summary: '添加 AI 服务商', body: AiProviderBody, response: { 200: AiProviderResponse } } },
-    async (request) => ({ success: true as const, data: await admin.createProvider(db, secrets, actorOf(request), request.body) }),
+    {
+      config: adminOnly,
+      schema: { tags, summary: '添加 AI 服务商', body: AiProviderBody, response: { 200: AiProviderResponse } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await admin.createProvider(db, secrets, actorOf(request), request.body),
+    }),
   );
   app.patch(
     '/admin/providers/:id',
     {
       config: adminOnly,
-      schema: { tags, summary: '修改 AI 服务商（密钥留空保持不变）', params: IdParams, body: AiProviderPatchBody, response: { 200: AiProviderResponse } },
+      schema: {
+        tags,
+        summary: '修改 AI 服务商（密钥留空保持不变）',
+        params: IdParams,
+        body: AiProviderPatchBody,
+        response: { 200: AiProviderResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -112,7 +157,10 @@ const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }>
   );
   app.delete(
     '/admin/providers/:id',
-    { config: adminOnly, schema: { tags, summary: '删除 AI 服务商及其模型', params: IdParams, response: { 200: AiDeleteResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags, summary: '删除 AI 服务商及其模型', params: IdParams, response: { 200: AiDeleteResponse } },
+    },
     async (request) => {
       await admin.deleteProvider(db, actorOf(request), request.params.id);
       return { success: true as const };
@@ -127,17 +175,35 @@ const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }>
   );
   app.post(
     '/admin/models',
-    { config: adminOnly, schema: { tags, summary: '添加 AI 模型', body: AiModelBody, response: { 200: AiAdminModelResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags, summary: '添加 AI 模型', body: AiModelBody, response: { 200: AiAdminModelResponse } },
+    },
     async (request) => ({ success: true as const, data: await admin.createModel(db, actorOf(request), request.body) }),
   );
   app.patch(
     '/admin/models/:id',
-    { config: adminOnly, schema: { tags, summary: '修改 AI 模型', params: IdParams, body: AiModelPatchBody, response: { 200: AiAdminModelResponse } } },
-    async (request) => ({ success: true as const, data: await admin.updateModel(db, actorOf(request), request.params.id, request.body) }),
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: '修改 AI 模型',
+        params: IdParams,
+        body: AiModelPatchBody,
+        response: { 200: AiAdminModelResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await admin.updateModel(db, actorOf(request), request.params.id, request.body),
+    }),
   );
   app.delete(
     '/admin/models/:id',
-    { config: adminOnly, schema: { tags, summary: '删除 AI 模型', params: IdParams, response: { 200: AiDeleteResponse } } },
+    {
+      config: adminOnly,
+      schema: { tags, summary: '删除 AI 模型', params: IdParams, response: { 200: AiDeleteResponse } },
+    },
     async (request) => {
       await admin.deleteModel(db, actorOf(request), request.params.id);
       return { success: true as const };
@@ -147,7 +213,13 @@ const routes: FastifyPluginAsyncZod<AppDeps & { preferences: PreferencesCache }>
     '/admin/models/:id/test',
     {
       config: { ...adminOnly, rateLimit: { max: 20, timeWindow: '1 minute' } },
-      schema: { tags, summary: '用一道示例题测试模型（返回耗时与解析结果）', params: IdParams, body: AiModelTestBody.nullish(), response: { 200: AiModelTestResponse } },
+      schema: {
+        tags,
+        summary: '用一道示例题测试模型（返回耗时与解析结果）',
+        params: IdParams,
+        body: AiModelTestBody.nullish(),
+        response: { 200: AiModelTestResponse },
+      },
     },
     async (request) => ({
       success: true as const,

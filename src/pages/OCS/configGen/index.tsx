@@ -40,8 +40,13 @@ export default function ConfigGenPage() {
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const info = useRequest(() => fetchOcsScriptInfo({ skipErrorHandler: true }));
-  const tokens = useRequest(() => fetchTokens({ current: 1, pageSize: 100, status: 'active' }, { skipErrorHandler: true }));
-  const ocsTokens = useMemo(() => (tokens.data?.data ?? []).filter((t) => t.scopes.includes('ocs:query')), [tokens.data]);
+  const tokens = useRequest(() =>
+    fetchTokens({ current: 1, pageSize: 100, status: 'active' }, { skipErrorHandler: true }),
+  );
+  const ocsTokens = useMemo(
+    () => (tokens.data?.data ?? []).filter((t) => t.scopes.includes('ocs:query')),
+    [tokens.data],
+  );
   // Without script-info the page can still build a config for the address it was opened at.
   const baseUrl = info.data?.data.baseUrl ?? (info.error ? window.location.origin : undefined);
   const subscriptionBase = info.data?.data.subscriptionBase ?? `${baseUrl}/api/ocs/config`;
@@ -55,21 +60,41 @@ export default function ConfigGenPage() {
     <PageContainer title="配置生成" content="生成 OCS 网课助手的题库配置，让 OCS 使用本站题库答题。">
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         {info.error && (
-          <Alert type="warning" showIcon message={`站点信息加载失败（${errorMessageOf(info.error)}），已按当前访问地址生成配置`} />
+          <Alert
+            type="warning"
+            showIcon
+            message={`站点信息加载失败（${errorMessageOf(info.error)}），已按当前访问地址生成配置`}
+          />
         )}
         <Card title="1. 令牌">
           <TokenPicker tokens={ocsTokens} loading={tokens.loading} value={token} onChange={setToken} />
-          {tokens.error && <Typography.Text type="danger">令牌列表加载失败：{errorMessageOf(tokens.error)}</Typography.Text>}
+          {tokens.error && (
+            <Typography.Text type="danger">令牌列表加载失败：{errorMessageOf(tokens.error)}</Typography.Text>
+          )}
         </Card>
         <Card title="2. 请求方式">
           <Form layout="inline" component="div">
             <Form.Item label="请求类型">
-              <Radio.Group optionType="button" value={requestType} onChange={(e) => setRequestType(e.target.value)}
-                options={[{ value: 'GM_xmlhttpRequest', label: 'GM_xmlhttpRequest（推荐）' }, { value: 'fetch', label: 'fetch' }]} />
+              <Radio.Group
+                optionType="button"
+                value={requestType}
+                onChange={(e) => setRequestType(e.target.value)}
+                options={[
+                  { value: 'GM_xmlhttpRequest', label: 'GM_xmlhttpRequest（推荐）' },
+                  { value: 'fetch', label: 'fetch' },
+                ]}
+              />
             </Form.Item>
             <Form.Item label="请求方法">
-              <Radio.Group optionType="button" value={method} onChange={(e) => setMethod(e.target.value)}
-                options={[{ value: 'get', label: 'GET' }, { value: 'post', label: 'POST' }]} />
+              <Radio.Group
+                optionType="button"
+                value={method}
+                onChange={(e) => setMethod(e.target.value)}
+                options={[
+                  { value: 'get', label: 'GET' },
+                  { value: 'post', label: 'POST' },
+                ]}
+              />
             </Form.Item>
           </Form>
           {baseUrl && (
@@ -77,7 +102,11 @@ export default function ConfigGenPage() {
               type="info"
               showIcon
               style={{ marginTop: 16 }}
-              message={<>OCS 脚本的 @connect 需要允许访问 <Typography.Text code>{hostOf(baseUrl)}</Typography.Text></>}
+              message={
+                <>
+                  OCS 脚本的 @connect 需要允许访问 <Typography.Text code>{hostOf(baseUrl)}</Typography.Text>
+                </>
+              }
               description="使用 GM_xmlhttpRequest 时，脚本管理器首次请求会询问是否允许跨域访问该域名，请选择“总是允许”；若 OCS 的 @connect 未包含该域名，请在脚本管理器中把它加入“用户域名白名单”。使用 fetch 时由本站的跨域设置放行。"
             />
           )}

@@ -12,8 +12,12 @@ import { useRequest } from 'ahooks';
 import { Alert, Button, Card, Skeleton, Space, Steps, Tag, Timeline, Typography } from 'antd';
 
 const copyIcons = [
-  <span key="copy"><CopyOutlined /> 复制</span>,
-  <span key="copied"><CheckOutlined /> 已复制</span>,
+  <span key="copy">
+    <CopyOutlined /> 复制
+  </span>,
+  <span key="copied">
+    <CheckOutlined /> 已复制
+  </span>,
 ];
 
 const steps = [
@@ -21,8 +25,15 @@ const steps = [
     title: '安装脚本管理器',
     description: (
       <>
-        在浏览器中安装 <Typography.Link href="https://www.tampermonkey.net/" target="_blank" rel="noreferrer">Tampermonkey（油猴）</Typography.Link> 或{' '}
-        <Typography.Link href="https://docs.scriptcat.org/" target="_blank" rel="noreferrer">ScriptCat（脚本猫）</Typography.Link> 扩展。
+        在浏览器中安装{' '}
+        <Typography.Link href="https://www.tampermonkey.net/" target="_blank" rel="noreferrer">
+          Tampermonkey（油猴）
+        </Typography.Link>{' '}
+        或{' '}
+        <Typography.Link href="https://docs.scriptcat.org/" target="_blank" rel="noreferrer">
+          ScriptCat（脚本猫）
+        </Typography.Link>{' '}
+        扩展。
       </>
     ),
   },
@@ -31,13 +42,15 @@ const steps = [
     title: '准备令牌',
     description: (
       <>
-        在 <Link to="/OCS/tokenGen">令牌生成</Link> 创建一个 ocs:query 权限的令牌并复制；首次查询时脚本会请你粘贴它，之后可在脚本菜单“设置令牌”中修改。
+        在 <Link to="/OCS/tokenGen">令牌生成</Link> 创建一个 ocs:query
+        权限的令牌并复制；首次查询时脚本会请你粘贴它，之后可在脚本菜单“设置令牌”中修改。
       </>
     ),
   },
   {
     title: '选中题目查询',
-    description: '在网页上用鼠标选中题目（可连同下面的选项一起选中），按 Alt+Q 或点击右下角的“题”按钮，答案会显示在小面板里，按 Esc 关闭。',
+    description:
+      '在网页上用鼠标选中题目（可连同下面的选项一起选中），按 Alt+Q 或点击右下角的“题”按钮，答案会显示在小面板里，按 Esc 关闭。',
   },
 ];
 
@@ -52,7 +65,11 @@ export default function DownloadUserScriptPage() {
             type="error"
             showIcon
             message={`脚本信息加载失败：${errorMessageOf(error)}`}
-            action={<Button size="small" loading={loading} onClick={refresh}>重试</Button>}
+            action={
+              <Button size="small" loading={loading} onClick={refresh}>
+                重试
+              </Button>
+            }
           />
         )}
         {!info && !error && <Skeleton active />}
@@ -60,7 +77,9 @@ export default function DownloadUserScriptPage() {
           <Card>
             <Space direction="vertical" size="middle" style={{ width: '100%' }}>
               <Space wrap>
-                <Typography.Title level={4} style={{ margin: 0 }}>Portal 题库助手</Typography.Title>
+                <Typography.Title level={4} style={{ margin: 0 }}>
+                  Portal 题库助手
+                </Typography.Title>
                 <Tag color="blue">v{info.version}</Tag>
               </Space>
               <Button type="primary" size="large" icon={<DownloadOutlined />} href={info.userscriptUrl}>
@@ -76,7 +95,12 @@ export default function DownloadUserScriptPage() {
                   {info.userscriptUrl}
                 </Typography.Paragraph>
               </div>
-              <Alert type="info" showIcon message="已经在用 OCS 网课助手？在配置生成页生成题库配置即可，两者可同时使用。" action={<Link to="/OCS/configGen">配置生成</Link>} />
+              <Alert
+                type="info"
+                showIcon
+                message="已经在用 OCS 网课助手？在配置生成页生成题库配置即可，两者可同时使用。"
+                action={<Link to="/OCS/configGen">配置生成</Link>}
+              />
             </Space>
           </Card>
         )}
@@ -92,7 +116,9 @@ export default function DownloadUserScriptPage() {
                     <Typography.Text strong>v{e.version}</Typography.Text>{' '}
                     <Typography.Text type="secondary">{e.date}</Typography.Text>
                     <ul style={{ margin: '4px 0 0', paddingInlineStart: 20 }}>
-                      {e.changes.map((c) => <li key={c}>{c}</li>)}
+                      {e.changes.map((c) => (
+                        <li key={c}>{c}</li>
+                      ))}
                     </ul>
                   </div>
                 ),

@@ -31,12 +31,20 @@ export default function FreeChangePage() {
             type="error"
             showIcon
             message={`加载失败：${errorMessageOf(error)}`}
-            action={<Button size="small" loading={loading} onClick={refresh}>重试</Button>}
+            action={
+              <Button size="small" loading={loading} onClick={refresh}>
+                重试
+              </Button>
+            }
           />
         )}
         <Row gutter={[16, 16]}>
           <Col xs={24} md={12}>
-            {status ? <ClaimCard status={status} fetchedAt={fetchedAt.current} onChanged={changed} /> : !error && <Skeleton active />}
+            {status ? (
+              <ClaimCard status={status} fetchedAt={fetchedAt.current} onChanged={changed} />
+            ) : (
+              !error && <Skeleton active />
+            )}
           </Col>
           <Col xs={24} md={12}>
             <RedeemCard onChanged={changed} />

@@ -20,7 +20,11 @@ export default function OverviewPage() {
             type="error"
             showIcon
             message={`概览加载失败：${errorMessageOf(error)}`}
-            action={<Button size="small" loading={loading} onClick={refresh}>重试</Button>}
+            action={
+              <Button size="small" loading={loading} onClick={refresh}>
+                重试
+              </Button>
+            }
           />
         )}
         {!s && !error && <Skeleton active paragraph={{ rows: 8 }} />}

@@ -20,10 +20,17 @@ export default function OcsTokenGenPage() {
   };
 
   return (
-    <PageContainer title="令牌生成" content="OCS 脚本用令牌向本站查题。令牌只有查题权限（ocs:query），生成后只显示一次。">
+    <PageContainer
+      title="令牌生成"
+      content="OCS 脚本用令牌向本站查题。令牌只有查题权限（ocs:query），生成后只显示一次。"
+    >
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         <Card>
-          {created ? <OcsTokenCreated token={created} onAgain={() => setCreated(null)} /> : <OcsTokenForm onCreated={onCreated} />}
+          {created ? (
+            <OcsTokenCreated token={created} onAgain={() => setCreated(null)} />
+          ) : (
+            <OcsTokenForm onCreated={onCreated} />
+          )}
         </Card>
         <OcsTokenList refreshKey={count} />
       </Space>

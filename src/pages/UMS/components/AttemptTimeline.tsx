@@ -17,7 +17,9 @@ function AttemptItem({ a }: { a: MessageAttempt }) {
         <span>HTTP {a.httpStatus ?? '无应答'}</span>
         <span>errcode {a.errcode ?? '-'}</span>
       </Space>
-      {a.errmsg && <Typography.Text type={a.outcome === 'delivered' ? undefined : 'danger'}>errmsg：{a.errmsg}</Typography.Text>}
+      {a.errmsg && (
+        <Typography.Text type={a.outcome === 'delivered' ? undefined : 'danger'}>errmsg：{a.errmsg}</Typography.Text>
+      )}
     </Space>
   );
 }

@@ -20,7 +20,11 @@ export default function ChannelsGate({ state, children }: Props) {
         type="error"
         showIcon
         message={`渠道加载失败：${errorMessageOf(state.error)}`}
-        action={<Button size="small" onClick={state.refresh}>重试</Button>}
+        action={
+          <Button size="small" onClick={state.refresh}>
+            重试
+          </Button>
+        }
       />
     );
   }

@@ -23,7 +23,14 @@ const box: React.CSSProperties = {
 export default function MessageContent({ content, type }: { content: string; type?: MessageType }) {
   const html = useMemo(() => (type === 'markdown' && content ? md.render(content) : null), [content, type]);
   if (html !== null) {
-    return <div data-testid="message-content" className="ums-markdown" style={box} dangerouslySetInnerHTML={{ __html: html }} />;
+    return (
+      <div
+        data-testid="message-content"
+        className="ums-markdown"
+        style={box}
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
+    );
   }
   return (
     <Typography.Paragraph data-testid="message-content" style={{ ...box, whiteSpace: 'pre-wrap' }}>

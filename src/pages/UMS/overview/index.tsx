@@ -21,7 +21,11 @@ export default function OverviewPage() {
             type="error"
             showIcon
             message={`统计加载失败：${errorMessageOf(error)}`}
-            action={<Button size="small" loading={loading} onClick={refresh}>重试</Button>}
+            action={
+              <Button size="small" loading={loading} onClick={refresh}>
+                重试
+              </Button>
+            }
           />
         )}
         {!s && !error && <Skeleton active />}

@@ -22,7 +22,9 @@ export function messageColumns({ channels, onOpen, onChanged }: Options): ProCol
       search: false,
       ellipsis: true,
       render: (_, m) => (
-        <Typography.Link onClick={() => onOpen(m.id)}>{m.title || m.content.slice(0, 30) || '（无标题）'}</Typography.Link>
+        <Typography.Link onClick={() => onOpen(m.id)}>
+          {m.title || m.content.slice(0, 30) || '（无标题）'}
+        </Typography.Link>
       ),
     },
     {

@@ -12,7 +12,11 @@ export default function BarChart({ data, color }: { data: { name: string; count:
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={4}>
       {data.map((d) => (
-        <div key={d.name} style={{ display: 'flex', alignItems: 'center', gap: 8 }} aria-label={`${d.name} ${d.count} 人`}>
+        <div
+          key={d.name}
+          style={{ display: 'flex', alignItems: 'center', gap: 8 }}
+          aria-label={`${d.name} ${d.count} 人`}
+        >
           <Typography.Text style={{ width: 140, flex: 'none' }} ellipsis={{ tooltip: d.name }}>
             {d.name}
           </Typography.Text>

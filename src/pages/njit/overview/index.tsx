@@ -69,7 +69,11 @@ export default function NjitOverviewPage() {
                   <Typography.Text type="secondary">
                     本分钟 {data.queriesThisMinute} / {limit} 次（每人每分钟最多 {limit} 次）
                   </Typography.Text>
-                  <Progress percent={Math.min(100, (data.queriesThisMinute / limit) * 100)} showInfo={false} size="small" />
+                  <Progress
+                    percent={Math.min(100, (data.queriesThisMinute / limit) * 100)}
+                    showInfo={false}
+                    size="small"
+                  />
                 </div>
               ) : (
                 <Typography.Text type="secondary">未设置查询频率限制</Typography.Text>
@@ -84,7 +88,10 @@ export default function NjitOverviewPage() {
         </Col>
         <Col xs={24} lg={12}>
           <Card title="按年级" style={{ marginBottom: 16 }}>
-            <BarChart data={data.byGrade.map((b) => ({ ...b, name: /^\d+$/.test(b.name) ? `${b.name} 级` : b.name }))} color="#13c2c2" />
+            <BarChart
+              data={data.byGrade.map((b) => ({ ...b, name: /^\d+$/.test(b.name) ? `${b.name} 级` : b.name }))}
+              color="#13c2c2"
+            />
           </Card>
           <Card title="按学籍状态">
             <BarChart data={data.byStatus} color="#722ed1" />

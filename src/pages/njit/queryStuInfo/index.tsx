@@ -12,7 +12,15 @@ import StudentTable from './components/StudentTable';
 export default function QueryStuInfoPage() {
   const { isAdmin } = useNjitRoles();
   const [tab, setTab] = useState('search');
-  const tabs = [{ key: 'search', tab: '学生查询' }, ...(isAdmin ? [{ key: 'import', tab: '名单导入' }, { key: 'audit', tab: '审计日志' }] : [])];
+  const tabs = [
+    { key: 'search', tab: '学生查询' },
+    ...(isAdmin
+      ? [
+          { key: 'import', tab: '名单导入' },
+          { key: 'audit', tab: '审计日志' },
+        ]
+      : []),
+  ];
   return (
     <PageContainer
       content="学生个人信息受保护：手机号和身份证号默认脱敏显示，每次查询和查看都会记录审计日志。"

@@ -58,7 +58,12 @@ export default function LoginPage() {
           <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" aria-label="用户名" />
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
-          <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" aria-label="密码" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder="密码"
+            autoComplete="current-password"
+            aria-label="密码"
+          />
         </Form.Item>
         <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 24 }}>
           <Form.Item name="remember" valuePropName="checked" noStyle>

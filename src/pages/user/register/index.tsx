@@ -39,8 +39,12 @@ export default function RegisterPage() {
   if (settings?.data.registration === 'closed') {
     return (
       <AuthShell title="注册">
-        <Result status="info" title="注册已关闭" subTitle="管理员已关闭开放注册，请联系管理员创建账号。"
-          extra={<Link to="/user/login">去登录</Link>} />
+        <Result
+          status="info"
+          title="注册已关闭"
+          subTitle="管理员已关闭开放注册，请联系管理员创建账号。"
+          extra={<Link to="/user/login">去登录</Link>}
+        />
       </AuthShell>
     );
   }
@@ -71,12 +75,24 @@ export default function RegisterPage() {
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} />}
       <Form<RegisterValues> form={form} name="register" size="large" onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }, zodRule(Username)]}>
-          <Input prefix={<UserOutlined />} placeholder="用户名（3–32 位字母、数字、_ 或 -）" autoComplete="username" aria-label="用户名" />
+          <Input
+            prefix={<UserOutlined />}
+            placeholder="用户名（3–32 位字母、数字、_ 或 -）"
+            autoComplete="username"
+            aria-label="用户名"
+          />
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }, zodRule(Password)]}>
-          <Input.Password prefix={<LockOutlined />} placeholder="密码（8–128 位）" autoComplete="new-password" aria-label="密码" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder="密码（8–128 位）"
+            autoComplete="new-password"
+            aria-label="密码"
+          />
         </Form.Item>
-        <Form.Item name="confirm" dependencies={['password']}
+        <Form.Item
+          name="confirm"
+          dependencies={['password']}
           rules={[
             { required: true, message: '请再次输入密码' },
             ({ getFieldValue }) => ({
@@ -84,8 +100,14 @@ export default function RegisterPage() {
                 if (value && value !== getFieldValue('password')) throw new Error('两次输入的密码不一致');
               },
             }),
-          ]}>
-          <Input.Password prefix={<LockOutlined />} placeholder="确认密码" autoComplete="new-password" aria-label="确认密码" />
+          ]}
+        >
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder="确认密码"
+            autoComplete="new-password"
+            aria-label="确认密码"
+          />
         </Form.Item>
         <Form.Item name="nickname" rules={[zodRule(Nickname)]}>
           <Input prefix={<SmileOutlined />} placeholder="昵称（可选，最多 32 个字符）" aria-label="昵称" />

@@ -19,7 +19,10 @@ export default function BankAdminPage() {
   }, [refreshStats]);
 
   return (
-    <PageContainer title="题库管理" content="导入与导出题库、搜索和修改题目、核实 AI 答案。标为错误的题目不再参与匹配。">
+    <PageContainer
+      title="题库管理"
+      content="导入与导出题库、搜索和修改题目、核实 AI 答案。标为错误的题目不再参与匹配。"
+    >
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
         <BankStats stats={stats.data?.data} loading={stats.loading} />
         <Card size="small" title="导入题库">

@@ -15,7 +15,9 @@ import ProviderDrawer from './components/ProviderDrawer';
 import ProviderTable from './components/ProviderTable';
 
 export default function AdminModelsPage() {
-  const providers = useRequest<AiProvider[], []>(() => fetchAiProviders({ skipErrorHandler: true }).then((r) => r.data));
+  const providers = useRequest<AiProvider[], []>(() =>
+    fetchAiProviders({ skipErrorHandler: true }).then((r) => r.data),
+  );
   const models = useRequest<AiAdminModel[], []>(() => fetchAdminModels({ skipErrorHandler: true }).then((r) => r.data));
   const refresh = () => {
     providers.refresh();
@@ -23,15 +25,42 @@ export default function AdminModelsPage() {
   };
   const failed = providers.error ?? models.error;
   const providerList = providers.data ?? [];
-  const addModel = <Button type="primary" icon={<PlusOutlined />} disabled={providerList.length === 0}>添加模型</Button>;
+  const addModel = (
+    <Button type="primary" icon={<PlusOutlined />} disabled={providerList.length === 0}>
+      添加模型
+    </Button>
+  );
 
   return (
-    <PageContainer title="AI 模型管理" content="配置 OpenAI 兼容的服务商（OpenAI、DeepSeek、通义千问、vLLM、Ollama 等）与用户可选的模型。API 密钥加密保存，只显示掩码。">
+    <PageContainer
+      title="AI 模型管理"
+      content="配置 OpenAI 兼容的服务商（OpenAI、DeepSeek、通义千问、vLLM、Ollama 等）与用户可选的模型。API 密钥加密保存，只显示掩码。"
+    >
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-        {failed && <Alert type="error" showIcon message={`加载失败：${errorMessageOf(failed)}`} action={<Button size="small" onClick={refresh}>重试</Button>} />}
+        {failed && (
+          <Alert
+            type="error"
+            showIcon
+            message={`加载失败：${errorMessageOf(failed)}`}
+            action={
+              <Button size="small" onClick={refresh}>
+                重试
+              </Button>
+            }
+          />
+        )}
         <Card
           title="服务商"
-          extra={<ProviderDrawer onSaved={refresh} trigger={<Button type="primary" icon={<PlusOutlined />}>添加服务商</Button>} />}
+          extra={
+            <ProviderDrawer
+              onSaved={refresh}
+              trigger={
+                <Button type="primary" icon={<PlusOutlined />}>
+                  添加服务商
+                </Button>
+              }
+            />
+          }
         >
           <ProviderTable providers={providerList} loading={providers.loading} onChanged={refresh} />
         </Card>
@@ -45,7 +74,12 @@ export default function AdminModelsPage() {
             )
           }
         >
-          <ModelTable models={models.data ?? []} providers={providerList} loading={models.loading} onChanged={refresh} />
+          <ModelTable
+            models={models.data ?? []}
+            providers={providerList}
+            loading={models.loading}
+            onChanged={refresh}
+          />
         </Card>
       </Space>
     </PageContainer>

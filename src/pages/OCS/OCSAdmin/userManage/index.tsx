@@ -6,7 +6,10 @@ import UsersTable from './components/UsersTable';
 
 export default function OcsUserManagePage() {
   return (
-    <PageContainer title="OCS 用户管理" content="查看每位用户的余额与使用情况；调整余额须填写原因，会记入用户账单和审计日志。">
+    <PageContainer
+      title="OCS 用户管理"
+      content="查看每位用户的余额与使用情况；调整余额须填写原因，会记入用户账单和审计日志。"
+    >
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
         <AdminLinks />
         <UsersTable />

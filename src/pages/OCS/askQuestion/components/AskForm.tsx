@@ -44,7 +44,11 @@ export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => v
         return;
       }
       const fields = fieldErrorsOf(e);
-      form.setFields((['title', 'type', 'options'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      form.setFields(
+        (['title', 'type', 'options'] as const)
+          .filter((f) => fields[f])
+          .map((name) => ({ name, errors: fields[name] })),
+      );
       setError(errorMessageOf(e));
     } finally {
       setSubmitting(false);
@@ -52,7 +56,12 @@ export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => v
   };
 
   return (
-    <Form<Values> form={form} layout="vertical" initialValues={{ title: '', type: 'any', options: [] }} onFinish={onFinish}>
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      initialValues={{ title: '', type: 'any', options: [] }}
+      onFinish={onFinish}
+    >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
       <Form.Item
         label="题目"
@@ -60,7 +69,12 @@ export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => v
         validateFirst
         rules={[{ required: true, whitespace: true, message: '请输入题目' }, zodRule(AskBody.shape.title)]}
       >
-        <Input.TextArea rows={4} showCount maxLength={OCS_TITLE_MAX} placeholder="粘贴题干，例如：中华人民共和国的首都是哪座城市？" />
+        <Input.TextArea
+          rows={4}
+          showCount
+          maxLength={OCS_TITLE_MAX}
+          placeholder="粘贴题干，例如：中华人民共和国的首都是哪座城市？"
+        />
       </Form.Item>
       <Form.Item label="题型" name="type" style={{ maxWidth: 240 }}>
         <Select options={TYPE_OPTIONS} />

@@ -29,7 +29,11 @@ export default function OptionsField({ form }: { form: FormInstance }) {
                   <Form.Item name={field.name} noStyle rules={[{ max: 500, message: '选项不能超过 500 个字符' }]}>
                     <Input aria-label={`选项 ${optionLetter(index)}`} placeholder="选项内容" />
                   </Form.Item>
-                  <Button aria-label={`删除选项 ${optionLetter(index)}`} icon={<DeleteOutlined />} onClick={() => remove(field.name)} />
+                  <Button
+                    aria-label={`删除选项 ${optionLetter(index)}`}
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(field.name)}
+                  />
                 </Space.Compact>
               </Form.Item>
             ))}

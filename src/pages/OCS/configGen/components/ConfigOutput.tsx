@@ -39,7 +39,11 @@ export default function ConfigOutput({ json, subscription }: Props) {
       </div>
       <div>
         <Typography.Text strong>订阅地址</Typography.Text>
-        <Typography.Paragraph data-testid="ocs-subscription-url" copyable={copyable(subscription)} style={{ ...codeStyle, marginTop: 8 }}>
+        <Typography.Paragraph
+          data-testid="ocs-subscription-url"
+          copyable={copyable(subscription)}
+          style={{ ...codeStyle, marginTop: 8 }}
+        >
           {subscription}
         </Typography.Paragraph>
         <Typography.Text type="secondary">

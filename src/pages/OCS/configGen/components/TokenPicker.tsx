@@ -19,7 +19,8 @@ function check(value: string, tokens: TokenInfo[], loading: boolean, selected?: 
   if (!value.startsWith('pt_')) return { status: 'error' as const, help: '令牌应以 pt_ 开头' };
   const matched = tokens.find((t) => value.startsWith(t.prefix));
   if (matched) return { status: 'success' as const, help: `对应令牌：${matched.name}（${matched.prefix}…）` };
-  if (selected) return { status: 'warning' as const, help: `与所选令牌（${selected.prefix}…）不符，请检查是否粘贴错了` };
+  if (selected)
+    return { status: 'warning' as const, help: `与所选令牌（${selected.prefix}…）不符，请检查是否粘贴错了` };
   if (loading) return { status: '' as const, help: undefined };
   return { status: 'warning' as const, help: '这不是你当前有效的 ocs:query 令牌，查询会被拒绝' };
 }
@@ -39,13 +40,19 @@ export default function TokenPicker({ tokens, loading, value, onChange }: Props)
           message="你还没有可用于 OCS 查询（ocs:query）的有效令牌"
           action={
             <Link to="/OCS/tokenGen">
-              <Button size="small" type="primary">去生成令牌</Button>
+              <Button size="small" type="primary">
+                去生成令牌
+              </Button>
             </Link>
           }
         />
       )}
       {tokens.length > 0 && (
-        <Form.Item label="我的 ocs:query 令牌" htmlFor="ocs-token-select" extra="仅供核对：令牌全文只在创建时显示一次。">
+        <Form.Item
+          label="我的 ocs:query 令牌"
+          htmlFor="ocs-token-select"
+          extra="仅供核对：令牌全文只在创建时显示一次。"
+        >
           <Select
             id="ocs-token-select"
             allowClear

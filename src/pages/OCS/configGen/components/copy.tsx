@@ -6,8 +6,12 @@ export const copyable = (text: string) => ({
   text,
   tooltips: ['复制', '已复制'] as [string, string],
   icon: [
-    <span key="copy"><CopyOutlined /> 复制</span>,
-    <span key="copied"><CheckOutlined /> 已复制</span>,
+    <span key="copy">
+      <CopyOutlined /> 复制
+    </span>,
+    <span key="copied">
+      <CheckOutlined /> 已复制
+    </span>,
   ] as [ReactNode, ReactNode],
 });
 

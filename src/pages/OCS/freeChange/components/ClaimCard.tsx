@@ -57,7 +57,9 @@ export default function ClaimCard({ status, fetchedAt, onChanged }: ClaimCardPro
           disabled={!status.enabled || status.claimedToday}
           onClick={claim}
         >
-          {status.claimedToday ? `今日已领取 ${status.claimedAmount ?? status.amount} 积分` : `领取 ${status.amount} 积分`}
+          {status.claimedToday
+            ? `今日已领取 ${status.claimedAmount ?? status.amount} 积分`
+            : `领取 ${status.amount} 积分`}
         </Button>
         {status.claimedToday && (
           <Statistic.Timer type="countdown" title="距下次领取" value={opensAt} format="HH:mm:ss" onFinish={onChanged} />

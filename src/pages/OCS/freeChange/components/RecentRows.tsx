@@ -15,7 +15,12 @@ const columns: TableColumnsType<LedgerItem> = [
     width: 100,
     render: (_, r) => <Tag color={r.kind === 'free' ? 'green' : 'gold'}>{LEDGER_KIND_LABELS[r.kind]}</Tag>,
   },
-  { title: '积分', dataIndex: 'amount', width: 80, render: (a: number) => <span style={{ color: '#389e0d' }}>+{a}</span> },
+  {
+    title: '积分',
+    dataIndex: 'amount',
+    width: 80,
+    render: (a: number) => <span style={{ color: '#389e0d' }}>+{a}</span>,
+  },
   { title: '余额', dataIndex: 'balanceAfter', width: 80 },
   { title: '说明', dataIndex: 'memo', ellipsis: true },
 ];
@@ -28,7 +33,9 @@ export default function RecentRows({ version }: { version: number }) {
   );
   return (
     <Card title="最近领取与兑换" extra={<Link to="/OCS/bill">全部账单</Link>}>
-      {error && <Alert type="error" showIcon message={`记录加载失败：${errorMessageOf(error)}`} style={{ marginBottom: 12 }} />}
+      {error && (
+        <Alert type="error" showIcon message={`记录加载失败：${errorMessageOf(error)}`} style={{ marginBottom: 12 }} />
+      )}
       <Table<LedgerItem>
         rowKey="id"
         size="small"

@@ -47,8 +47,12 @@ export default function DailyChart({ daily }: { daily: Day[] }) {
       ) : (
         <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label="近 30 天每日查询数（按结果堆叠）">
           <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} stroke="#d9d9d9" />
-          <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">{max}</text>
-          <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">0</text>
+          <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">
+            {max}
+          </text>
+          <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">
+            0
+          </text>
           {daily.map((d, i) => {
             const x = PAD.left + i * slot + (slot - bar) / 2;
             let below = 0;

@@ -16,7 +16,14 @@ export default function TodayStats({ s }: { s: OcsOverview }) {
         }}
       />
       <StatisticCard.Divider />
-      <StatisticCard statistic={{ title: '今日查询', value: today.queries, suffix: '次', description: `已作答 ${today.answered} 次` }} />
+      <StatisticCard
+        statistic={{
+          title: '今日查询',
+          value: today.queries,
+          suffix: '次',
+          description: `已作答 ${today.answered} 次`,
+        }}
+      />
       <StatisticCard.Divider />
       <StatisticCard
         statistic={{

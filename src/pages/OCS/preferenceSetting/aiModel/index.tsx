@@ -2,7 +2,13 @@
  * /OCS/preferenceSetting/aiModel: which AI model answers (with its price), the answer strategy, and
  * the daily AI spending cap (enforced by the server).
  */
-import { OCS_STRATEGIES, OCS_STRATEGY_LABELS, type AiModelOption, type OcsPreferences, type OcsStrategy } from '@/contract';
+import {
+  OCS_STRATEGIES,
+  OCS_STRATEGY_LABELS,
+  type AiModelOption,
+  type OcsPreferences,
+  type OcsStrategy,
+} from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { fetchAiModelOptions, fetchAiPreferences, saveAiPreferences } from '@/services/ocsAi';
 import { PageContainer } from '@ant-design/pro-components';
@@ -26,8 +32,12 @@ const STRATEGY_HINTS: Record<OcsStrategy, string> = {
 
 export default function AiModelPage() {
   const [form] = Form.useForm<Values>();
-  const models = useRequest<AiModelOption[], []>(() => fetchAiModelOptions({ skipErrorHandler: true }).then((r) => r.data));
-  const prefs = useRequest<OcsPreferences, []>(() => fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data));
+  const models = useRequest<AiModelOption[], []>(() =>
+    fetchAiModelOptions({ skipErrorHandler: true }).then((r) => r.data),
+  );
+  const prefs = useRequest<OcsPreferences, []>(() =>
+    fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data),
+  );
   const [saving, setSaving] = useState(false);
   const unlimited = Form.useWatch('unlimited', form);
   const strategy = Form.useWatch('strategy', form);
@@ -45,7 +55,11 @@ export default function AiModelPage() {
       message.success('AI 偏好已保存');
     } catch (e) {
       const fields = fieldErrorsOf(e);
-      form.setFields((['modelId', 'strategy', 'dailyAiCap'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      form.setFields(
+        (['modelId', 'strategy', 'dailyAiCap'] as const)
+          .filter((f) => fields[f])
+          .map((name) => ({ name, errors: fields[name] })),
+      );
       message.error(errorMessageOf(e));
     } finally {
       setSaving(false);
@@ -57,7 +71,24 @@ export default function AiModelPage() {
   const cheapest = list && [...list].sort((a, b) => a.price - b.price)[0];
   return (
     <PageContainer title="AI 模型" content="选择由哪个模型作答、何时使用 AI，以及每天最多在 AI 上花多少积分。">
-      {failed && <Alert type="error" showIcon message={`加载失败：${errorMessageOf(failed)}`} action={<Button size="small" onClick={() => { models.refresh(); prefs.refresh(); }}>重试</Button>} />}
+      {failed && (
+        <Alert
+          type="error"
+          showIcon
+          message={`加载失败：${errorMessageOf(failed)}`}
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                models.refresh();
+                prefs.refresh();
+              }}
+            >
+              重试
+            </Button>
+          }
+        />
+      )}
       {!failed && (!p || !list) && <Skeleton active paragraph={{ rows: 8 }} />}
       {p && list && (
         <Card>
@@ -66,7 +97,12 @@ export default function AiModelPage() {
             layout="vertical"
             onFinish={save}
             style={{ maxWidth: 640 }}
-            initialValues={{ modelId: p.modelId ?? 0, strategy: p.strategy, unlimited: p.dailyAiCap === null, dailyAiCap: p.dailyAiCap }}
+            initialValues={{
+              modelId: p.modelId ?? 0,
+              strategy: p.strategy,
+              unlimited: p.dailyAiCap === null,
+              dailyAiCap: p.dailyAiCap,
+            }}
           >
             <Form.Item name="strategy" label="答题策略" extra={strategy && STRATEGY_HINTS[strategy]}>
               <Radio.Group>
@@ -77,8 +113,22 @@ export default function AiModelPage() {
                 ))}
               </Radio.Group>
             </Form.Item>
-            {list.length === 0 && <Alert style={{ marginBottom: 16 }} type="warning" showIcon message="管理员还没有启用任何 AI 模型，目前只能使用题库作答。" />}
-            {chosenGone && <Alert style={{ marginBottom: 16 }} type="warning" showIcon message="你选择的模型已停用，现在会自动使用最便宜的可用模型。" />}
+            {list.length === 0 && (
+              <Alert
+                style={{ marginBottom: 16 }}
+                type="warning"
+                showIcon
+                message="管理员还没有启用任何 AI 模型，目前只能使用题库作答。"
+              />
+            )}
+            {chosenGone && (
+              <Alert
+                style={{ marginBottom: 16 }}
+                type="warning"
+                showIcon
+                message="你选择的模型已停用，现在会自动使用最便宜的可用模型。"
+              />
+            )}
             <Form.Item name="modelId" label="AI 模型">
               <Radio.Group>
                 <Space direction="vertical">
@@ -91,13 +141,23 @@ export default function AiModelPage() {
                 </Space>
               </Radio.Group>
             </Form.Item>
-            <Form.Item label="每日 AI 消费上限" extra={`今日已在 AI 上花费 ${p.todayAiSpent} 积分。达到上限后当天不再调用 AI，也不扣费。`}>
+            <Form.Item
+              label="每日 AI 消费上限"
+              extra={`今日已在 AI 上花费 ${p.todayAiSpent} 积分。达到上限后当天不再调用 AI，也不扣费。`}
+            >
               <Space>
                 <Form.Item name="unlimited" valuePropName="checked" noStyle>
                   <Checkbox>不限</Checkbox>
                 </Form.Item>
                 <Form.Item name="dailyAiCap" noStyle rules={[{ required: !unlimited, message: '请输入每日上限' }]}>
-                  <InputNumber aria-label="每日上限" min={0} precision={0} disabled={unlimited} suffix="积分" placeholder="例如 50" />
+                  <InputNumber
+                    aria-label="每日上限"
+                    min={0}
+                    precision={0}
+                    disabled={unlimited}
+                    suffix="积分"
+                    placeholder="例如 50"
+                  />
                 </Form.Item>
               </Space>
             </Form.Item>

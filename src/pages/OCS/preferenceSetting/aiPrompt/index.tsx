@@ -17,8 +17,12 @@ const TYPES: OcsAiType[] = ['single', 'multiple', 'judgement', 'completion', 'an
 const typeLabel = (t: OcsAiType) => (t === 'any' ? '未知题型' : OCS_TYPE_LABELS[t]);
 
 export default function AiPromptPage() {
-  const defaults = useRequest<AiPromptDefaults, []>(() => fetchPromptDefaults({ skipErrorHandler: true }).then((r) => r.data));
-  const prefs = useRequest<OcsPreferences, []>(() => fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data));
+  const defaults = useRequest<AiPromptDefaults, []>(() =>
+    fetchPromptDefaults({ skipErrorHandler: true }).then((r) => r.data),
+  );
+  const prefs = useRequest<OcsPreferences, []>(() =>
+    fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data),
+  );
   const [template, setTemplate] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const [type, setType] = useState<OcsAiType>('single');
@@ -49,8 +53,28 @@ export default function AiPromptPage() {
 
   const failed = defaults.error ?? prefs.error;
   return (
-    <PageContainer title="AI 提示词" content="找不到题库答案时，AI 按这里的模板收到题目。自定义模板用于所有题型；留空则按题型使用系统默认模板。">
-      {failed && <Alert type="error" showIcon message={`加载失败：${errorMessageOf(failed)}`} action={<Button size="small" onClick={() => { defaults.refresh(); prefs.refresh(); }}>重试</Button>} />}
+    <PageContainer
+      title="AI 提示词"
+      content="找不到题库答案时，AI 按这里的模板收到题目。自定义模板用于所有题型；留空则按题型使用系统默认模板。"
+    >
+      {failed && (
+        <Alert
+          type="error"
+          showIcon
+          message={`加载失败：${errorMessageOf(failed)}`}
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                defaults.refresh();
+                prefs.refresh();
+              }}
+            >
+              重试
+            </Button>
+          }
+        />
+      )}
       {!failed && (!d || !prefs.data) && <Skeleton active paragraph={{ rows: 10 }} />}
       {d && prefs.data && (
         <Row gutter={[16, 16]}>
@@ -60,7 +84,11 @@ export default function AiPromptPage() {
               extra={saved === null ? <Tag>正在使用系统默认模板</Tag> : <Tag color="blue">正在使用自定义模板</Tag>}
             >
               <Space direction="vertical" style={{ width: '100%' }} size="middle">
-                <Segmented<OcsAiType> options={TYPES.map((t) => ({ label: typeLabel(t), value: t }))} value={type} onChange={setType} />
+                <Segmented<OcsAiType>
+                  options={TYPES.map((t) => ({ label: typeLabel(t), value: t }))}
+                  value={type}
+                  onChange={setType}
+                />
                 <TemplateEditor
                   value={template}
                   onChange={setTemplate}

@@ -47,7 +47,13 @@ export default function OcsTokenForm({ onCreated }: { onCreated: (t: CreateToken
   };
 
   return (
-    <Form<Values> form={form} layout="vertical" style={{ maxWidth: 520 }} initialValues={{ name: '', expiresInDays: 90 }} onFinish={onFinish}>
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      style={{ maxWidth: 520 }}
+      initialValues={{ name: '', expiresInDays: 90 }}
+      onFinish={onFinish}
+    >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
       <Form.Item
         label="令牌名称"

@@ -26,7 +26,9 @@ export default function MarkdownEditor({ value = '', onChange, type, id }: Props
               value={value}
               onChange={(e) => onChange?.(e.target.value)}
               rows={10}
-              placeholder={type === 'markdown' ? '支持钉钉 Markdown：# 标题、**加粗**、[链接](https://…)、- 列表' : '消息正文'}
+              placeholder={
+                type === 'markdown' ? '支持钉钉 Markdown：# 标题、**加粗**、[链接](https://…)、- 列表' : '消息正文'
+              }
             />
           ),
         },

@@ -72,7 +72,12 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
       onFinish={onFinish}
     >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      <Form.Item label="标题" name="title" rules={[zodRule(NewMessageBody.shape.title)]} extra="Markdown 消息的标题显示在钉钉的通知栏里；可不填。">
+      <Form.Item
+        label="标题"
+        name="title"
+        rules={[zodRule(NewMessageBody.shape.title)]}
+        extra="Markdown 消息的标题显示在钉钉的通知栏里；可不填。"
+      >
         <Input placeholder="例如：构建完成" maxLength={256} />
       </Form.Item>
       <Form.Item label="类型" name="type">
@@ -94,7 +99,12 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
           rules={[scheduleRule]}
           extra={`留空立即发送；最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天。`}
         >
-          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={disabledScheduleDate} placeholder="立即发送" />
+          <DatePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            disabledDate={disabledScheduleDate}
+            placeholder="立即发送"
+          />
         </Form.Item>
       </Space>
       <Space size="large" align="center" wrap>

@@ -10,6 +10,7 @@ export const scheduleRule = {
   validator: async (_: unknown, value: Dayjs | null | undefined) => {
     if (!value) return;
     if (!value.isAfter(dayjs())) throw new Error('定时发送时间必须晚于现在');
-    if (value.isAfter(dayjs().add(UMS_MAX_SCHEDULE_DAYS, 'day'))) throw new Error(`最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天`);
+    if (value.isAfter(dayjs().add(UMS_MAX_SCHEDULE_DAYS, 'day')))
+      throw new Error(`最多提前 ${UMS_MAX_SCHEDULE_DAYS} 天`);
   },
 };

@@ -11,7 +11,10 @@ export default function SendSelfPage() {
   const channels = useChannels();
   const [version, setVersion] = useState(0);
   return (
-    <PageContainer title="发送给自己" content="写一句话，立刻推送到你绑定的钉钉机器人。需要 Markdown 或定时发送，请用“创建消息”。">
+    <PageContainer
+      title="发送给自己"
+      content="写一句话，立刻推送到你绑定的钉钉机器人。需要 Markdown 或定时发送，请用“创建消息”。"
+    >
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         <Card>
           <ChannelsGate state={channels}>

@@ -25,14 +25,25 @@ const columns: TableColumnsType<Row> = [
     title: '限流',
     dataIndex: 'throttledUntil',
     render: (t: string | null) =>
-      t && new Date(t).getTime() > Date.now() ? <Tag color="orange">限流至 {formatTime(t)}</Tag> : <Tag color="green">正常</Tag>,
+      t && new Date(t).getTime() > Date.now() ? (
+        <Tag color="orange">限流至 {formatTime(t)}</Tag>
+      ) : (
+        <Tag color="green">正常</Tag>
+      ),
   },
 ];
 
 export default function ChannelHealth({ channels }: { channels: Row[] }) {
   return (
     <Card title="渠道健康" extra={<Link to="/UMS/self">管理渠道</Link>}>
-      <Table<Row> rowKey="id" size="small" columns={columns} dataSource={channels} pagination={false} scroll={{ x: 'max-content' }} />
+      <Table<Row>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={channels}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+      />
     </Card>
   );
 }

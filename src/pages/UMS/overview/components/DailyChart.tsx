@@ -12,7 +12,9 @@ const DELIVERED = '#52c41a';
 const FAILED = '#ff4d4f';
 
 function Legend() {
-  const dot = (color: string) => <span style={{ display: 'inline-block', width: 10, height: 10, background: color, marginRight: 4 }} />;
+  const dot = (color: string) => (
+    <span style={{ display: 'inline-block', width: 10, height: 10, background: color, marginRight: 4 }} />
+  );
   return (
     <Space>
       <span>{dot(DELIVERED)}已送达</span>
@@ -35,8 +37,12 @@ export default function DailyChart({ daily }: { daily: UmsStats['daily'] }) {
       ) : (
         <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label="近 14 天已送达与失败的消息数">
           <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} stroke="#d9d9d9" />
-          <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">{max}</text>
-          <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">0</text>
+          <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">
+            {max}
+          </text>
+          <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">
+            0
+          </text>
           {daily.map((d, i) => {
             const x = PAD.left + i * slot + (slot - bar * 2) / 2;
             return (

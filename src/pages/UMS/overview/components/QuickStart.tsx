@@ -13,9 +13,23 @@ function Command({ title, command }: { title: string; command: string }) {
         copyable={{
           text: command,
           tooltips: ['复制', '已复制'],
-          icon: [<span key="copy"><CopyOutlined /> 复制</span>, <span key="copied"><CheckOutlined /> 已复制</span>],
+          icon: [
+            <span key="copy">
+              <CopyOutlined /> 复制
+            </span>,
+            <span key="copied">
+              <CheckOutlined /> 已复制
+            </span>,
+          ],
         }}
-        style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'monospace', background: 'rgba(0,0,0,0.03)', padding: 12, borderRadius: 6 }}
+        style={{
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-all',
+          fontFamily: 'monospace',
+          background: 'rgba(0,0,0,0.03)',
+          padding: 12,
+          borderRadius: 6,
+        }}
       >
         {command}
       </Typography.Paragraph>
@@ -34,8 +48,8 @@ export default function QuickStart({ origin }: { origin: string }) {
       }
     >
       <Typography.Paragraph type="secondary">
-        把下面命令里的 <Typography.Text code>pt_xxx</Typography.Text> 换成你的令牌（权限范围 ums:send）。
-        接口立即返回 <Typography.Text code>{'{"success":true,"data":{"id":42,"status":"queued"}}'}</Typography.Text>，
+        把下面命令里的 <Typography.Text code>pt_xxx</Typography.Text> 换成你的令牌（权限范围 ums:send）。 接口立即返回{' '}
+        <Typography.Text code>{'{"success":true,"data":{"id":42,"status":"queued"}}'}</Typography.Text>，
         消息随后由后台投递；type 可选 markdown（默认）或 text，channel 可指定渠道编号（默认渠道可省略）。
       </Typography.Paragraph>
       {curlExamples(origin).map((e) => (
@@ -47,8 +61,14 @@ export default function QuickStart({ origin }: { origin: string }) {
         message="频率限制"
         description={
           <Space direction="vertical" size={0}>
-            <span>每个令牌每分钟最多调用 60 次，20 秒内最多 20 次；超出时返回 HTTP 429，请按响应头 Retry-After 给出的秒数等待后重试。</span>
-            <span>每个钉钉机器人每分钟最多发送 20 条，多出的消息会排队稍后发出；钉钉限流时该机器人暂停 10 分钟，消息不会丢失。</span>
+            <span>
+              每个令牌每分钟最多调用 60 次，20 秒内最多 20 次；超出时返回 HTTP 429，请按响应头 Retry-After
+              给出的秒数等待后重试。
+            </span>
+            <span>
+              每个钉钉机器人每分钟最多发送 20 条，多出的消息会排队稍后发出；钉钉限流时该机器人暂停 10
+              分钟，消息不会丢失。
+            </span>
           </Space>
         }
       />

@@ -48,16 +48,29 @@ export default function ChannelForm({ channel, trigger, onSaved }: Props) {
       width={560}
       modalProps={{ destroyOnClose: true }}
       submitter={{ searchConfig: { submitText: editing ? '保存' : '绑定', resetText: '取消' } }}
-      initialValues={{ name: channel?.name ?? '', keyword: channel?.keyword ?? '', isDefault: channel?.isDefault ?? false }}
+      initialValues={{
+        name: channel?.name ?? '',
+        keyword: channel?.keyword ?? '',
+        isDefault: channel?.isDefault ?? false,
+      }}
       onFinish={onFinish}
     >
-      <ProFormText name="name" label="名称" placeholder="例如：我的提醒群" rules={[{ required: true, message: '请输入名称' }, zodRule(ChannelBody.shape.name)]} />
+      <ProFormText
+        name="name"
+        label="名称"
+        placeholder="例如：我的提醒群"
+        rules={[{ required: true, message: '请输入名称' }, zodRule(ChannelBody.shape.name)]}
+      />
       <ProFormText
         name="webhook"
         label="Webhook 地址"
         placeholder={editing ? '留空保持不变' : 'https://oapi.dingtalk.com/robot/send?access_token=…'}
         extra={editing ? `当前：${channel.webhookMasked}` : WEBHOOK_HINT}
-        rules={editing ? [zodRule(ChannelBody.shape.webhook)] : [{ required: true, message: '请输入 Webhook 地址' }, zodRule(ChannelBody.shape.webhook)]}
+        rules={
+          editing
+            ? [zodRule(ChannelBody.shape.webhook)]
+            : [{ required: true, message: '请输入 Webhook 地址' }, zodRule(ChannelBody.shape.webhook)]
+        }
       />
       <ProFormDependency name={['removeSecret']}>
         {({ removeSecret }) => (
@@ -66,7 +79,11 @@ export default function ChannelForm({ channel, trigger, onSaved }: Props) {
             label={
               <>
                 加签密钥
-                {channel?.hasSecret && <Tag color="green" style={{ marginLeft: 8 }}>已设置</Tag>}
+                {channel?.hasSecret && (
+                  <Tag color="green" style={{ marginLeft: 8 }}>
+                    已设置
+                  </Tag>
+                )}
               </>
             }
             disabled={Boolean(removeSecret)}

@@ -2,7 +2,18 @@
 import { formatTime } from '@/components/time';
 import type { Channel, ChannelTestResult } from '@/contract';
 import { deleteChannel, testChannel, updateChannel } from '@/services/ums';
-import { Button, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography, message, type TableColumnsType } from 'antd';
+import {
+  Button,
+  Modal,
+  Popconfirm,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  message,
+  type TableColumnsType,
+} from 'antd';
 import { useState } from 'react';
 import ChannelForm from './ChannelForm';
 import TestResult from './TestResult';
@@ -65,8 +76,20 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
         </Space>
       ),
     },
-    { title: 'Webhook', dataIndex: 'webhookMasked', render: (w) => <Typography.Text code style={{ wordBreak: 'break-all' }}>{w}</Typography.Text> },
-    { title: '加签', dataIndex: 'hasSecret', render: (_, c) => (c.hasSecret ? <Tag color="green">已设置</Tag> : <Tag>未设置</Tag>) },
+    {
+      title: 'Webhook',
+      dataIndex: 'webhookMasked',
+      render: (w) => (
+        <Typography.Text code style={{ wordBreak: 'break-all' }}>
+          {w}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: '加签',
+      dataIndex: 'hasSecret',
+      render: (_, c) => (c.hasSecret ? <Tag color="green">已设置</Tag> : <Tag>未设置</Tag>),
+    },
     { title: '关键词', dataIndex: 'keyword', render: (k) => k ?? '-' },
     { title: '健康状况', key: 'health', render: (_, c) => <Health c={c} /> },
     {
@@ -77,9 +100,21 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
           <Button type="link" size="small" loading={testing === c.id} onClick={() => runTest(c)}>
             发送测试消息
           </Button>
-          <ChannelForm channel={c} onSaved={onChanged} trigger={<Button type="link" size="small">编辑</Button>} />
+          <ChannelForm
+            channel={c}
+            onSaved={onChanged}
+            trigger={
+              <Button type="link" size="small">
+                编辑
+              </Button>
+            }
+          />
           {!c.isDefault && (
-            <Button type="link" size="small" onClick={() => act(() => updateChannel(c.id, { isDefault: true }), `「${c.name}」已设为默认`)}>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => act(() => updateChannel(c.id, { isDefault: true }), `「${c.name}」已设为默认`)}
+            >
               设为默认
             </Button>
           )}
@@ -102,7 +137,14 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
 
   return (
     <>
-      <Table<Channel> rowKey="id" columns={columns} dataSource={channels} loading={loading} pagination={false} scroll={{ x: 'max-content' }} />
+      <Table<Channel>
+        rowKey="id"
+        columns={columns}
+        dataSource={channels}
+        loading={loading}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+      />
       <Modal open={tested !== undefined} title="钉钉的应答" footer={null} onCancel={() => setTested(undefined)}>
         {tested && <TestResult channelName={tested.name} result={tested.result} />}
       </Modal>

@@ -14,13 +14,27 @@ export default function MyStatsCard({ version }: { version: number }) {
   return (
     <Card title="我的统计" loading={loading && !s}>
       <Row gutter={16}>
-        <Col span={6}><Statistic title="全部消息" value={s?.total ?? 0} /></Col>
-        <Col span={6}><Statistic title={MESSAGE_STATUS_LABELS.delivered} value={count('delivered')} valueStyle={{ color: '#389e0d' }} /></Col>
-        <Col span={6}><Statistic title={MESSAGE_STATUS_LABELS.failed} value={count('failed')} valueStyle={{ color: '#cf1322' }} /></Col>
-        <Col span={6}><Statistic title="待发送" value={pending} /></Col>
+        <Col span={6}>
+          <Statistic title="全部消息" value={s?.total ?? 0} />
+        </Col>
+        <Col span={6}>
+          <Statistic
+            title={MESSAGE_STATUS_LABELS.delivered}
+            value={count('delivered')}
+            valueStyle={{ color: '#389e0d' }}
+          />
+        </Col>
+        <Col span={6}>
+          <Statistic title={MESSAGE_STATUS_LABELS.failed} value={count('failed')} valueStyle={{ color: '#cf1322' }} />
+        </Col>
+        <Col span={6}>
+          <Statistic title="待发送" value={pending} />
+        </Col>
       </Row>
       <Space direction="vertical" style={{ marginTop: 16 }}>
-        <Typography.Text type="secondary">脚本通过 /api/ums/send 推送消息时，需要一个权限范围为 ums:send 的个人令牌。</Typography.Text>
+        <Typography.Text type="secondary">
+          脚本通过 /api/ums/send 推送消息时，需要一个权限范围为 ums:send 的个人令牌。
+        </Typography.Text>
         <Space wrap>
           <Link to="/user/tokenGen?scope=ums:send">
             <Button icon={<KeyOutlined />}>生成 ums:send 令牌</Button>

@@ -25,7 +25,9 @@ function describe(e: NjitAuditEntry): string {
   if (e.action === 'reveal') return `${REVEAL_LABELS[c.field as 'phone' | 'idCard'] ?? c.field}（学生 #${c.id}）`;
   if (e.action === 'import') return `文件 ${String(c.fileName ?? '')}`;
   const { current: _c, pageSize: _p, ...rest } = c;
-  return Object.entries(rest).map(([k, v]) => `${k}=${String(v)}`).join('，');
+  return Object.entries(rest)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('，');
 }
 
 export default function AuditLog() {
@@ -48,7 +50,12 @@ export default function AuditLog() {
         </Button>,
       ]}
       columns={[
-        { title: '时间', dataIndex: 'createdAt', valueType: 'dateTimeRange', render: (_, r) => formatTime(r.createdAt) },
+        {
+          title: '时间',
+          dataIndex: 'createdAt',
+          valueType: 'dateTimeRange',
+          render: (_, r) => formatTime(r.createdAt),
+        },
         { title: '用户', dataIndex: 'userName' },
         {
           title: '操作',
@@ -57,9 +64,20 @@ export default function AuditLog() {
           valueEnum: Object.fromEntries(NJIT_AUDIT_ACTIONS.map((a) => [a, { text: AUDIT_ACTION_LABELS[a] }])),
         },
         { title: 'IP', dataIndex: 'ip', search: false },
-        { title: '条件 / 对象', key: 'criteria', search: false, render: (_, r) => <Typography.Text>{describe(r)}</Typography.Text> },
+        {
+          title: '条件 / 对象',
+          key: 'criteria',
+          search: false,
+          render: (_, r) => <Typography.Text>{describe(r)}</Typography.Text>,
+        },
         { title: '结果数', dataIndex: 'resultCount', search: false },
-        { title: '记录编号', dataIndex: 'recordIds', search: false, ellipsis: true, render: (_, r) => r.recordIds.join(', ') || '-' },
+        {
+          title: '记录编号',
+          dataIndex: 'recordIds',
+          search: false,
+          ellipsis: true,
+          render: (_, r) => r.recordIds.join(', ') || '-',
+        },
         { title: '原因', dataIndex: 'reason', search: false, render: (_, r) => r.reason ?? '-' },
       ]}
     />

@@ -74,8 +74,8 @@ export default function ImportPanel() {
             </p>
             <p className="ant-upload-text">点击或拖拽 CSV / Excel（.xlsx）文件到这里上传</p>
             <p className="ant-upload-hint">
-              第一行为表头，需包含“学号”“姓名”列，例如：{HEADER_HINT}。CSV 支持 UTF-8 与 GBK 编码；文件不超过 {NJIT_IMPORT_MAX_BYTES / 1024 / 1024} MB。
-              上传后先预览校验结果，确认后才写入；按学号新增或更新。
+              第一行为表头，需包含“学号”“姓名”列，例如：{HEADER_HINT}。CSV 支持 UTF-8 与 GBK 编码；文件不超过{' '}
+              {NJIT_IMPORT_MAX_BYTES / 1024 / 1024} MB。 上传后先预览校验结果，确认后才写入；按学号新增或更新。
             </p>
           </Upload.Dragger>
         </>
@@ -93,7 +93,11 @@ export default function ImportPanel() {
         <>
           <ImportReport preview={phase.preview} />
           {phase.kind === 'committing' && (
-            <Alert type="info" message="正在写入数据库（单个事务，失败不会留下部分数据）…" description={<Progress percent={100} status="active" showInfo={false} />} />
+            <Alert
+              type="info"
+              message="正在写入数据库（单个事务，失败不会留下部分数据）…"
+              description={<Progress percent={100} status="active" showInfo={false} />}
+            />
           )}
           <Space>
             <Button

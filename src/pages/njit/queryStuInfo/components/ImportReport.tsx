@@ -4,15 +4,30 @@ import { Alert, Card, Col, Row, Statistic, Table, Tabs } from 'antd';
 
 export default function ImportReport({ preview }: { preview: ImportPreview }) {
   const p = preview;
-  const encoding = p.format === 'xlsx' ? 'Excel 表格' : `CSV（${p.encoding === 'gbk' ? 'GBK 编码，已自动转换' : 'UTF-8 编码'}）`;
+  const encoding =
+    p.format === 'xlsx' ? 'Excel 表格' : `CSV（${p.encoding === 'gbk' ? 'GBK 编码，已自动转换' : 'UTF-8 编码'}）`;
   return (
     <Card size="small" title={`预览：${p.fileName}`} extra={encoding}>
       <Row gutter={16}>
-        <Col span={4}><Statistic title="数据行" value={p.totalRows} /></Col>
-        <Col span={4}><Statistic title="可导入" value={p.validRows} valueStyle={{ color: '#3f8600' }} /></Col>
-        <Col span={4}><Statistic title="将新增" value={p.toInsert} /></Col>
-        <Col span={4}><Statistic title="将更新" value={p.toUpdate} /></Col>
-        <Col span={4}><Statistic title="有问题（不导入）" value={p.rejectedRows} valueStyle={p.rejectedRows ? { color: '#cf1322' } : undefined} /></Col>
+        <Col span={4}>
+          <Statistic title="数据行" value={p.totalRows} />
+        </Col>
+        <Col span={4}>
+          <Statistic title="可导入" value={p.validRows} valueStyle={{ color: '#3f8600' }} />
+        </Col>
+        <Col span={4}>
+          <Statistic title="将新增" value={p.toInsert} />
+        </Col>
+        <Col span={4}>
+          <Statistic title="将更新" value={p.toUpdate} />
+        </Col>
+        <Col span={4}>
+          <Statistic
+            title="有问题（不导入）"
+            value={p.rejectedRows}
+            valueStyle={p.rejectedRows ? { color: '#cf1322' } : undefined}
+          />
+        </Col>
       </Row>
       {p.rejectedRows > 0 ? (
         <Alert

@@ -43,7 +43,12 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
   };
 
   return (
-    <Drawer title={student ? `${student.name}（${student.studentNo}）` : '学生详情'} open={studentId !== null} onClose={onClose} width={560}>
+    <Drawer
+      title={student ? `${student.name}（${student.studentNo}）` : '学生详情'}
+      open={studentId !== null}
+      onClose={onClose}
+      width={560}
+    >
       {!student ? (
         <Skeleton active />
       ) : (

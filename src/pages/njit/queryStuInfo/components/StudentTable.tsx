@@ -10,7 +10,9 @@ import { useEffect, useState } from 'react';
 import { STATUS_COLORS } from '../../labels';
 import StudentDrawer from './StudentDrawer';
 
-type Criteria = Partial<Record<'studentNo' | 'name' | 'college' | 'major' | 'className' | 'status', string>> & { grade?: number | string };
+type Criteria = Partial<Record<'studentNo' | 'name' | 'college' | 'major' | 'className' | 'status', string>> & {
+  grade?: number | string;
+};
 
 function clean(params: Record<string, unknown>): Record<string, string | number> {
   const out: Record<string, string | number> = {};

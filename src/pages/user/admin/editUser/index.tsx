@@ -29,14 +29,26 @@ function EditUser({ uid }: { uid: number }) {
   if (loading && !data) return <Skeleton active />;
   if (error || !data) {
     const notFound = statusOf(error) === 404;
-    return <Result status={notFound ? '404' : 'error'} title={notFound ? '用户不存在' : '加载失败'} subTitle={notFound ? '该用户可能已被删除。' : errorMessageOf(error)} extra={BACK} />;
+    return (
+      <Result
+        status={notFound ? '404' : 'error'}
+        title={notFound ? '用户不存在' : '加载失败'}
+        subTitle={notFound ? '该用户可能已被删除。' : errorMessageOf(error)}
+        extra={BACK}
+      />
+    );
   }
   const user = data.data;
   const onSaved = (saved: AdminUser) => mutate({ success: true, data: saved });
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} xl={14}>
-        <EditUserForm key={JSON.stringify(user)} user={user} isSelf={initialState?.currentUser?.uid === user.uid} onSaved={onSaved} />
+        <EditUserForm
+          key={JSON.stringify(user)}
+          user={user}
+          isSelf={initialState?.currentUser?.uid === user.uid}
+          onSaved={onSaved}
+        />
       </Col>
       <Col xs={24} xl={10}>
         <ResetPasswordCard user={user} />
@@ -50,7 +62,11 @@ export default function EditUserPage() {
   const uid = uidOf(location.search);
   return (
     <PageContainer title="编辑用户">
-      {uid ? <EditUser uid={uid} /> : <Result status="warning" title="缺少用户 ID" subTitle="请从用户列表进入编辑页面。" extra={BACK} />}
+      {uid ? (
+        <EditUser uid={uid} />
+      ) : (
+        <Result status="warning" title="缺少用户 ID" subTitle="请从用户列表进入编辑页面。" extra={BACK} />
+      )}
     </PageContainer>
   );
 }

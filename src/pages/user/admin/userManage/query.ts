@@ -14,7 +14,9 @@ type SortState = Record<string, 'ascend' | 'descend' | null | undefined> | undef
 const SORTABLE = ['createdAt', 'lastLoginAt'] as const;
 
 export function toUserListQuery(params: UserSearchParams, sort: SortState): AdminUserListQuery {
-  const sorted = Object.entries(sort ?? {}).find(([field, order]) => order && (SORTABLE as readonly string[]).includes(field));
+  const sorted = Object.entries(sort ?? {}).find(
+    ([field, order]) => order && (SORTABLE as readonly string[]).includes(field),
+  );
   const keyword = params.keyword?.trim();
   return {
     current: params.current ?? 1,

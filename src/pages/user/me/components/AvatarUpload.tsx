@@ -54,7 +54,12 @@ export default function AvatarUpload({ user, onChanged }: Props) {
   return (
     <Space direction="vertical" align="center">
       <Avatar size={96} src={avatarOf(user)} alt="头像" />
-      <Upload accept={AVATAR_TYPES.join(',')} showUploadList={false} beforeUpload={beforeUpload} customRequest={customRequest}>
+      <Upload
+        accept={AVATAR_TYPES.join(',')}
+        showUploadList={false}
+        beforeUpload={beforeUpload}
+        customRequest={customRequest}
+      >
         <Button icon={<UploadOutlined />} loading={uploading} size="small">
           更换头像
         </Button>

@@ -43,7 +43,11 @@ export default function PasswordCard({ onChanged }: { onChanged: (endedSessions:
         <Form.Item label="当前密码" name="oldPassword" rules={[{ required: true, message: '请输入当前密码' }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item label="新密码" name="newPassword" rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}>
+        <Form.Item
+          label="新密码"
+          name="newPassword"
+          rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}
+        >
           <Input.Password autoComplete="new-password" placeholder="8–128 个字符" />
         </Form.Item>
         <Form.Item
@@ -61,7 +65,12 @@ export default function PasswordCard({ onChanged }: { onChanged: (endedSessions:
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Alert type="info" showIcon message="修改密码后，除当前会话外的所有登录会话都会被退出。" style={{ marginBottom: 16 }} />
+        <Alert
+          type="info"
+          showIcon
+          message="修改密码后，除当前会话外的所有登录会话都会被退出。"
+          style={{ marginBottom: 16 }}
+        />
         <Button type="primary" htmlType="submit" loading={saving}>
           修改密码
         </Button>

@@ -37,7 +37,11 @@ export default function SessionsCard({ version }: { version: number }) {
       render: (_, s) => (
         <Tooltip title={s.userAgent ?? undefined}>
           {describeUserAgent(s.userAgent)}
-          {s.current && <Tag color="green" style={{ marginLeft: 8 }}>当前会话</Tag>}
+          {s.current && (
+            <Tag color="green" style={{ marginLeft: 8 }}>
+              当前会话
+            </Tag>
+          )}
         </Tooltip>
       ),
     },

@@ -46,7 +46,9 @@ export default function TokenForm({ initialScopes, onCreated }: Props) {
       onCreated(res.data);
     } catch (e) {
       const fields = fieldErrorsOf(e);
-      form.setFields((['name', 'scopes'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      form.setFields(
+        (['name', 'scopes'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })),
+      );
       setError(errorMessageOf(e));
     } finally {
       setSubmitting(false);

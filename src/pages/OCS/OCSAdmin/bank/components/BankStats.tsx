@@ -24,13 +24,22 @@ export default function BankStats({ stats, loading }: { stats?: Stats; loading: 
               <Statistic title="未核实" value={s?.byStatus.unverified ?? 0} />
             </Col>
             <Col span={8}>
-              <Statistic title="标为错误" value={s?.byStatus.wrong ?? 0} valueStyle={s?.byStatus.wrong ? { color: '#cf1322' } : undefined} />
+              <Statistic
+                title="标为错误"
+                value={s?.byStatus.wrong ?? 0}
+                valueStyle={s?.byStatus.wrong ? { color: '#cf1322' } : undefined}
+              />
             </Col>
           </Row>
         </Card>
       </Col>
       <Col xs={24} lg={14}>
-        <Card size="small" title="命中最多的题目" loading={loading && !s} styles={{ body: { maxHeight: 260, overflow: 'auto' } }}>
+        <Card
+          size="small"
+          title="命中最多的题目"
+          loading={loading && !s}
+          styles={{ body: { maxHeight: 260, overflow: 'auto' } }}
+        >
           <List
             size="small"
             dataSource={s?.topHits ?? []}
@@ -40,7 +49,11 @@ export default function BankStats({ stats, loading }: { stats?: Stats; loading: 
                 <span>
                   {i + 1}. <Tag>{OCS_TYPE_LABELS[q.type]}</Tag>
                   {q.title}
-                  {q.status !== 'verified' && <Tag color={q.status === 'wrong' ? 'red' : 'orange'} style={{ marginLeft: 8 }}>{BANK_STATUS_LABELS[q.status]}</Tag>}
+                  {q.status !== 'verified' && (
+                    <Tag color={q.status === 'wrong' ? 'red' : 'orange'} style={{ marginLeft: 8 }}>
+                      {BANK_STATUS_LABELS[q.status]}
+                    </Tag>
+                  )}
                 </span>
               </List.Item>
             )}

@@ -30,7 +30,11 @@ export default function ImportPanel({ onImported }: { onImported: () => void }) 
     const timer = setTimeout(async () => {
       try {
         const { data: job } = await fetchBankImportJob(runningId, { skipErrorHandler: true });
-        setPhase((p) => (p.kind !== 'running' ? p : { kind: job.status === 'running' ? 'running' : 'finished', preview: p.preview, job }));
+        setPhase((p) =>
+          p.kind !== 'running'
+            ? p
+            : { kind: job.status === 'running' ? 'running' : 'finished', preview: p.preview, job },
+        );
         if (job.status !== 'running') onImported();
       } catch {
         // A lost poll is retried by the next render's timer.
@@ -47,7 +51,9 @@ export default function ImportPanel({ onImported }: { onImported: () => void }) 
     }
     setPhase({ kind: 'uploading', percent: 0, fileName: file.name });
     try {
-      const res = await uploadBankFile(file, (percent) => setPhase({ kind: 'uploading', percent, fileName: file.name }));
+      const res = await uploadBankFile(file, (percent) =>
+        setPhase({ kind: 'uploading', percent, fileName: file.name }),
+      );
       setPhase({ kind: 'preview', preview: res.data });
     } catch {
       setPhase({ kind: 'idle' }); // the request layer has shown the error
@@ -129,8 +135,9 @@ export default function ImportPanel({ onImported }: { onImported: () => void }) 
         </p>
         <p className="ant-upload-text">点击或拖拽 JSON / CSV 题库文件到这里上传</p>
         <p className="ant-upload-hint">
-          JSON：题目数组，如 {'[{"title": "题目", "type": "single", "options": ["甲", "乙"], "answer": "A"}]'}；CSV：首行为表头（题目,题型,选项,答案，或
-          题目,题型,A,B,C,D,答案），选项可用换行、| 或 # 分隔。答案可写选项字母或原文，多个答案用 # 分隔。支持 UTF-8 与 GBK，不超过 {MB} MB。
+          JSON：题目数组，如 {'[{"title": "题目", "type": "single", "options": ["甲", "乙"], "answer": "A"}]'}
+          ；CSV：首行为表头（题目,题型,选项,答案，或 题目,题型,A,B,C,D,答案），选项可用换行、| 或 #
+          分隔。答案可写选项字母或原文，多个答案用 # 分隔。支持 UTF-8 与 GBK，不超过 {MB} MB。
           上传后先预览校验结果，确认后才写入；相同的题目会更新而不会重复。
         </p>
       </Upload.Dragger>

@@ -6,11 +6,25 @@ export default function ImportReport({ preview: p }: { preview: BankImportPrevie
   return (
     <Card size="small" title={`预览：${p.fileName}`}>
       <Row gutter={16}>
-        <Col span={5}><Statistic title="数据行" value={p.total} /></Col>
-        <Col span={5}><Statistic title="可导入" value={p.valid} valueStyle={{ color: '#3f8600' }} /></Col>
-        <Col span={5}><Statistic title="将新增" value={p.valid - p.existing} /></Col>
-        <Col span={4}><Statistic title="将更新" value={p.existing} /></Col>
-        <Col span={5}><Statistic title="有问题（跳过）" value={p.rejected} valueStyle={p.rejected ? { color: '#cf1322' } : undefined} /></Col>
+        <Col span={5}>
+          <Statistic title="数据行" value={p.total} />
+        </Col>
+        <Col span={5}>
+          <Statistic title="可导入" value={p.valid} valueStyle={{ color: '#3f8600' }} />
+        </Col>
+        <Col span={5}>
+          <Statistic title="将新增" value={p.valid - p.existing} />
+        </Col>
+        <Col span={4}>
+          <Statistic title="将更新" value={p.existing} />
+        </Col>
+        <Col span={5}>
+          <Statistic
+            title="有问题（跳过）"
+            value={p.rejected}
+            valueStyle={p.rejected ? { color: '#cf1322' } : undefined}
+          />
+        </Col>
       </Row>
       {p.rejected > 0 ? (
         <Alert
@@ -55,7 +69,11 @@ export default function ImportReport({ preview: p }: { preview: BankImportPrevie
                 columns={[
                   { title: '行号', dataIndex: 'row' },
                   { title: '题目', dataIndex: 'title', ellipsis: true },
-                  { title: '题型', dataIndex: 'type', render: (t: keyof typeof OCS_TYPE_LABELS) => OCS_TYPE_LABELS[t] ?? t },
+                  {
+                    title: '题型',
+                    dataIndex: 'type',
+                    render: (t: keyof typeof OCS_TYPE_LABELS) => OCS_TYPE_LABELS[t] ?? t,
+                  },
                   { title: '选项', dataIndex: 'options', render: (o: string[]) => o.join(' / ') || '-' },
                   { title: '答案', dataIndex: 'answer', render: (a: string[]) => a.join('#') },
                 ]}

@@ -14,9 +14,21 @@ interface Values {
   answer: string;
 }
 
-const lines = (s: string | undefined) => (s ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (s: string | undefined) =>
+  (s ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
-export default function QuestionEditDrawer({ question, onClose, onSaved }: { question: BankQuestion | null; onClose: () => void; onSaved: () => void }) {
+export default function QuestionEditDrawer({
+  question,
+  onClose,
+  onSaved,
+}: {
+  question: BankQuestion | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   return (
     <DrawerForm<Values>
       title={question ? `编辑题目 #${question.id}` : '编辑题目'}
@@ -24,7 +36,16 @@ export default function QuestionEditDrawer({ question, onClose, onSaved }: { que
       width={560}
       drawerProps={{ destroyOnHidden: true, onClose }}
       submitter={{ searchConfig: { submitText: '保存题目' } }}
-      initialValues={question ? { title: question.title, type: question.type, options: question.options.join('\n'), answer: question.answer.join('#') } : undefined}
+      initialValues={
+        question
+          ? {
+              title: question.title,
+              type: question.type,
+              options: question.options.join('\n'),
+              answer: question.answer.join('#'),
+            }
+          : undefined
+      }
       onFinish={async (v) => {
         if (!question) return false;
         try {
@@ -32,7 +53,10 @@ export default function QuestionEditDrawer({ question, onClose, onSaved }: { que
             title: v.title,
             type: v.type,
             options: v.type === 'judgement' || v.type === 'completion' ? [] : lines(v.options),
-            answer: v.answer.split('#').map((a) => a.trim()).filter(Boolean),
+            answer: v.answer
+              .split('#')
+              .map((a) => a.trim())
+              .filter(Boolean),
           });
           message.success('已保存');
           onSaved();
@@ -43,14 +67,26 @@ export default function QuestionEditDrawer({ question, onClose, onSaved }: { que
         }
       }}
     >
-      <ProFormTextArea name="title" label="题目" rules={[{ required: true, whitespace: true, message: '请输入题目' }, { max: 2000, message: '题目不能超过 2000 个字符' }]} />
+      <ProFormTextArea
+        name="title"
+        label="题目"
+        rules={[
+          { required: true, whitespace: true, message: '请输入题目' },
+          { max: 2000, message: '题目不能超过 2000 个字符' },
+        ]}
+      />
       <ProFormSelect
         name="type"
         label="题型"
         allowClear={false}
         options={Object.entries(OCS_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
       />
-      <ProFormTextArea name="options" label="选项" tooltip="每行一个选项；判断题和填空题不需要" fieldProps={{ autoSize: { minRows: 3 } }} />
+      <ProFormTextArea
+        name="options"
+        label="选项"
+        tooltip="每行一个选项；判断题和填空题不需要"
+        fieldProps={{ autoSize: { minRows: 3 } }}
+      />
       <ProFormTextArea
         name="answer"
         label="答案"

@@ -1,7 +1,8 @@
 /** ProTable value enums of the bank's type, source and status, from the contract's labels. */
 import { BANK_SOURCE_LABELS, BANK_STATUS_LABELS, OCS_TYPE_LABELS } from '@/contract';
 
-const toEnum = (labels: Record<string, string>) => Object.fromEntries(Object.entries(labels).map(([k, text]) => [k, { text }]));
+const toEnum = (labels: Record<string, string>) =>
+  Object.fromEntries(Object.entries(labels).map(([k, text]) => [k, { text }]));
 
 export const TYPE_ENUM = toEnum(OCS_TYPE_LABELS);
 export const SOURCE_ENUM = toEnum(BANK_SOURCE_LABELS);

@@ -77,10 +77,36 @@ export default function ModelDrawer({ model, providers, trigger, onSaved }: Prop
         options={providers.map((p) => ({ label: p.name, value: p.id }))}
         rules={[{ required: true, message: '请选择服务商' }]}
       />
-      <ProFormText name="model" label="模型 ID" placeholder="例如：deepseek-chat" rules={[{ required: true, message: '请输入模型 ID' }, { max: 128, message: '模型 ID 最多 128 个字符' }]} />
-      <ProFormText name="displayName" label="显示名称" placeholder="用户看到的名称，例如：DeepSeek V3" rules={[{ required: true, message: '请输入显示名称' }, { max: 64, message: '显示名称最多 64 个字符' }]} />
-      <ProFormDigit name="price" label="单价（积分/题）" min={0} fieldProps={{ precision: 0 }} rules={[{ required: true, message: '请输入单价' }]} />
-      <ProFormSwitch name="enabled" label="启用" extra="停用的模型不出现在用户的选择中，已选择它的用户改用最便宜的可用模型。" />
+      <ProFormText
+        name="model"
+        label="模型 ID"
+        placeholder="例如：deepseek-chat"
+        rules={[
+          { required: true, message: '请输入模型 ID' },
+          { max: 128, message: '模型 ID 最多 128 个字符' },
+        ]}
+      />
+      <ProFormText
+        name="displayName"
+        label="显示名称"
+        placeholder="用户看到的名称，例如：DeepSeek V3"
+        rules={[
+          { required: true, message: '请输入显示名称' },
+          { max: 64, message: '显示名称最多 64 个字符' },
+        ]}
+      />
+      <ProFormDigit
+        name="price"
+        label="单价（积分/题）"
+        min={0}
+        fieldProps={{ precision: 0 }}
+        rules={[{ required: true, message: '请输入单价' }]}
+      />
+      <ProFormSwitch
+        name="enabled"
+        label="启用"
+        extra="停用的模型不出现在用户的选择中，已选择它的用户改用最便宜的可用模型。"
+      />
       <ProFormDigit
         name="timeoutSeconds"
         label="超时（秒）"
@@ -89,7 +115,13 @@ export default function ModelDrawer({ model, providers, trigger, onSaved }: Prop
         fieldProps={{ precision: 0 }}
         rules={[{ required: true, message: '请输入超时' }]}
       />
-      <ProFormDigit name="maxTokens" label="最大 Token 数" min={1} fieldProps={{ precision: 0 }} placeholder="留空使用服务商默认值" />
+      <ProFormDigit
+        name="maxTokens"
+        label="最大 Token 数"
+        min={1}
+        fieldProps={{ precision: 0 }}
+        placeholder="留空使用服务商默认值"
+      />
     </DrawerForm>
   );
 }

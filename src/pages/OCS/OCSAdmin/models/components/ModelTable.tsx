@@ -54,7 +54,16 @@ export default function ModelTable({ models, providers, loading, onChanged }: Pr
           <Button type="link" size="small" loading={testing === m.id} onClick={() => runTest(m)}>
             测试
           </Button>
-          <ModelDrawer model={m} providers={providers} onSaved={onChanged} trigger={<Button type="link" size="small">编辑</Button>} />
+          <ModelDrawer
+            model={m}
+            providers={providers}
+            onSaved={onChanged}
+            trigger={
+              <Button type="link" size="small">
+                编辑
+              </Button>
+            }
+          />
           <Popconfirm
             title={`删除模型「${m.displayName}」？`}
             description="选了这个模型的用户将改用最便宜的可用模型。"
@@ -74,8 +83,21 @@ export default function ModelTable({ models, providers, loading, onChanged }: Pr
 
   return (
     <>
-      <Table<AiAdminModel> rowKey="id" columns={columns} dataSource={models} loading={loading} pagination={false} scroll={{ x: 'max-content' }} />
-      <Modal open={tested !== undefined} title="模型测试结果" footer={null} onCancel={() => setTested(undefined)} width={600}>
+      <Table<AiAdminModel>
+        rowKey="id"
+        columns={columns}
+        dataSource={models}
+        loading={loading}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+      />
+      <Modal
+        open={tested !== undefined}
+        title="模型测试结果"
+        footer={null}
+        onCancel={() => setTested(undefined)}
+        width={600}
+      >
         {tested && <ModelTestResult name={tested.name} result={tested.result} />}
       </Modal>
     </>

@@ -32,14 +32,21 @@ export default function ProviderDrawer({ provider, trigger, onSaved }: Props) {
         const body = { name: v.name, baseURL: v.baseURL, ...(v.apiKey?.trim() ? { apiKey: v.apiKey.trim() } : {}) };
         await updateAiProvider(provider.id, body, { skipErrorHandler: true });
       } else {
-        await createAiProvider({ name: v.name, baseURL: v.baseURL, apiKey: v.apiKey ?? '' }, { skipErrorHandler: true });
+        await createAiProvider(
+          { name: v.name, baseURL: v.baseURL, apiKey: v.apiKey ?? '' },
+          { skipErrorHandler: true },
+        );
       }
       message.success(editing ? '服务商已保存' : '服务商已添加');
       onSaved();
       return true;
     } catch (e) {
       const fields = fieldErrorsOf(e);
-      form.setFields((['name', 'baseURL', 'apiKey'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      form.setFields(
+        (['name', 'baseURL', 'apiKey'] as const)
+          .filter((f) => fields[f])
+          .map((name) => ({ name, errors: fields[name] })),
+      );
       message.error(errorMessageOf(e));
       return false;
     }
@@ -56,7 +63,12 @@ export default function ProviderDrawer({ provider, trigger, onSaved }: Props) {
       initialValues={{ name: provider?.name ?? '', baseURL: provider?.baseURL ?? '' }}
       onFinish={onFinish}
     >
-      <ProFormText name="name" label="名称" placeholder="例如：DeepSeek" rules={[{ required: true, message: '请输入名称' }, zodRule(AiProviderBody.shape.name)]} />
+      <ProFormText
+        name="name"
+        label="名称"
+        placeholder="例如：DeepSeek"
+        rules={[{ required: true, message: '请输入名称' }, zodRule(AiProviderBody.shape.name)]}
+      />
       <ProFormText
         name="baseURL"
         label="接口地址（Base URL）"
@@ -68,7 +80,11 @@ export default function ProviderDrawer({ provider, trigger, onSaved }: Props) {
         name="apiKey"
         label="API 密钥"
         placeholder={editing ? `已设置（${provider.apiKeyMasked}），留空保持不变` : 'sk-…'}
-        extra={editing ? `当前密钥：${provider.apiKeyMasked}。密钥加密保存，不会再显示。` : '密钥加密保存，保存后只显示掩码。'}
+        extra={
+          editing
+            ? `当前密钥：${provider.apiKeyMasked}。密钥加密保存，不会再显示。`
+            : '密钥加密保存，保存后只显示掩码。'
+        }
         fieldProps={{ autoComplete: 'new-password' }}
         rules={editing ? [] : [{ required: true, message: '请输入 API 密钥' }]}
       />

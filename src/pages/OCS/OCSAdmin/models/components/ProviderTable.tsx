@@ -24,7 +24,15 @@ export default function ProviderTable({ providers, loading, onChanged }: Props) 
 
   const columns: TableColumnsType<AiProvider> = [
     { title: '名称', dataIndex: 'name' },
-    { title: '接口地址', dataIndex: 'baseURL', render: (u) => <Typography.Text code style={{ wordBreak: 'break-all' }}>{u}</Typography.Text> },
+    {
+      title: '接口地址',
+      dataIndex: 'baseURL',
+      render: (u) => (
+        <Typography.Text code style={{ wordBreak: 'break-all' }}>
+          {u}
+        </Typography.Text>
+      ),
+    },
     { title: 'API 密钥', dataIndex: 'apiKeyMasked', render: (k) => <Typography.Text code>{k}</Typography.Text> },
     { title: '模型数', dataIndex: 'modelCount' },
     { title: '更新时间', dataIndex: 'updatedAt', render: (t) => formatTime(t) },
@@ -33,10 +41,22 @@ export default function ProviderTable({ providers, loading, onChanged }: Props) 
       key: 'actions',
       render: (_, p) => (
         <Space size={0}>
-          <ProviderDrawer provider={p} onSaved={onChanged} trigger={<Button type="link" size="small">编辑</Button>} />
+          <ProviderDrawer
+            provider={p}
+            onSaved={onChanged}
+            trigger={
+              <Button type="link" size="small">
+                编辑
+              </Button>
+            }
+          />
           <Popconfirm
             title={`删除服务商「${p.name}」？`}
-            description={p.modelCount > 0 ? `它的 ${p.modelCount} 个模型会一起删除，选了这些模型的用户将改用最便宜的可用模型。` : '删除后不可恢复。'}
+            description={
+              p.modelCount > 0
+                ? `它的 ${p.modelCount} 个模型会一起删除，选了这些模型的用户将改用最便宜的可用模型。`
+                : '删除后不可恢复。'
+            }
             okText="删除"
             okButtonProps={{ danger: true }}
             cancelText="取消"
@@ -50,5 +70,14 @@ export default function ProviderTable({ providers, loading, onChanged }: Props) 
       ),
     },
   ];
-  return <Table<AiProvider> rowKey="id" columns={columns} dataSource={providers} loading={loading} pagination={false} scroll={{ x: 'max-content' }} />;
+  return (
+    <Table<AiProvider>
+      rowKey="id"
+      columns={columns}
+      dataSource={providers}
+      loading={loading}
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+    />
+  );
 }

@@ -50,7 +50,11 @@ export default function CreateBatchForm({ onCreated }: { onCreated: () => void }
       form={form}
       title="生成兑换码"
       width={520}
-      trigger={<Button type="primary" icon={<PlusOutlined />}>生成兑换码</Button>}
+      trigger={
+        <Button type="primary" icon={<PlusOutlined />}>
+          生成兑换码
+        </Button>
+      }
       modalProps={{ destroyOnClose: true }}
       submitter={{ searchConfig: { submitText: '生成', resetText: '取消' } }}
       initialValues={{ maxUses: 1, count: 10 }}
@@ -58,7 +62,13 @@ export default function CreateBatchForm({ onCreated }: { onCreated: () => void }
       dateFormatter={false}
       onFinish={onFinish}
     >
-      <ProFormDigit name="value" label="面值（积分）" min={1} fieldProps={{ precision: 0 }} rules={[{ required: true, message: '请输入面值' }, zodRule(RedeemBatchBody.shape.value)]} />
+      <ProFormDigit
+        name="value"
+        label="面值（积分）"
+        min={1}
+        fieldProps={{ precision: 0 }}
+        rules={[{ required: true, message: '请输入面值' }, zodRule(RedeemBatchBody.shape.value)]}
+      />
       <ProFormDigit
         name="count"
         label="数量"
@@ -81,7 +91,12 @@ export default function CreateBatchForm({ onCreated }: { onCreated: () => void }
         placeholder="不填则永不过期"
         fieldProps={{ disabledDate: (d: Dayjs) => d.isBefore(dayjs().startOf('day')), style: { width: '100%' } }}
       />
-      <ProFormTextArea name="note" label="备注" placeholder="例如：开学活动（会显示在用户的账单里）" fieldProps={{ maxLength: 200, showCount: true }} />
+      <ProFormTextArea
+        name="note"
+        label="备注"
+        placeholder="例如：开学活动（会显示在用户的账单里）"
+        fieldProps={{ maxLength: 200, showCount: true }}
+      />
     </ModalForm>
   );
 }

@@ -42,7 +42,9 @@ export default function DownloadButton({ batch, onDone }: { batch: RedeemBatch; 
     <Popconfirm
       title="兑换码只能下载一次"
       description={
-        <div style={{ maxWidth: 280 }}>下载后服务器会删除兑换码明文，之后任何人都无法再次下载。请立即妥善保存文件。</div>
+        <div style={{ maxWidth: 280 }}>
+          下载后服务器会删除兑换码明文，之后任何人都无法再次下载。请立即妥善保存文件。
+        </div>
       }
       okText="下载"
       cancelText="取消"

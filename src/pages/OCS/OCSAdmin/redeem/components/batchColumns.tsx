@@ -5,9 +5,20 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { Button, Popconfirm, Space, Tag } from 'antd';
 import DownloadButton from './DownloadButton';
 
-const STATUS_COLORS: Record<RedeemBatchStatus, string> = { active: 'green', disabled: 'default', expired: 'orange', used_up: 'blue' };
+const STATUS_COLORS: Record<RedeemBatchStatus, string> = {
+  active: 'green',
+  disabled: 'default',
+  expired: 'orange',
+  used_up: 'blue',
+};
 
-export function batchColumns({ onDisable, reload }: { onDisable: (b: RedeemBatch) => void; reload: () => void }): ProColumns<RedeemBatch>[] {
+export function batchColumns({
+  onDisable,
+  reload,
+}: {
+  onDisable: (b: RedeemBatch) => void;
+  reload: () => void;
+}): ProColumns<RedeemBatch>[] {
   return [
     { title: '批次', dataIndex: 'id', width: 70, render: (_, b) => `#${b.id}` },
     { title: '备注', dataIndex: 'note', ellipsis: true, render: (_, b) => b.note || '-' },

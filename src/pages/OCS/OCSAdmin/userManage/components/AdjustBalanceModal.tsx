@@ -13,7 +13,15 @@ interface Values {
   reason: string;
 }
 
-export default function AdjustBalanceModal({ user, onClose, onDone }: { user: OcsAdminUser | null; onClose: () => void; onDone: () => void }) {
+export default function AdjustBalanceModal({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: OcsAdminUser | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   return (
     <ModalForm<Values>
       title={user ? `调整余额：${user.username}` : '调整余额'}
@@ -56,7 +64,8 @@ export default function AdjustBalanceModal({ user, onClose, onDone }: { user: Oc
               { required: true, message: '请输入积分数' },
               {
                 validator: async (_: unknown, v: number | undefined) => {
-                  if (direction === 'remove' && user && v && v > user.balance) throw new Error(`最多可扣减 ${user.balance} 积分`);
+                  if (direction === 'remove' && user && v && v > user.balance)
+                    throw new Error(`最多可扣减 ${user.balance} 积分`);
                 },
               },
             ]}

@@ -7,7 +7,13 @@ import { Drawer } from 'antd';
 
 export default function LedgerDrawer({ user, onClose }: { user: OcsAdminUser | null; onClose: () => void }) {
   return (
-    <Drawer title={user ? `积分明细：${user.username}` : ''} open={!!user} width={720} onClose={onClose} destroyOnHidden>
+    <Drawer
+      title={user ? `积分明细：${user.username}` : ''}
+      open={!!user}
+      width={720}
+      onClose={onClose}
+      destroyOnHidden
+    >
       {user && (
         <ProTable<LedgerItem>
           rowKey="id"
@@ -19,7 +25,11 @@ export default function LedgerDrawer({ user, onClose }: { user: OcsAdminUser | n
           columns={[
             { title: '时间', dataIndex: 'createdAt', render: (_, r) => formatTime(r.createdAt) },
             { title: '类型', dataIndex: 'kind', render: (_, r) => LEDGER_KIND_LABELS[r.kind] },
-            { title: '金额', dataIndex: 'amount', render: (_, r) => (r.amount > 0 ? `+${r.amount}` : String(r.amount)) },
+            {
+              title: '金额',
+              dataIndex: 'amount',
+              render: (_, r) => (r.amount > 0 ? `+${r.amount}` : String(r.amount)),
+            },
             { title: '余额', dataIndex: 'balanceAfter' },
             { title: '说明', dataIndex: 'memo', ellipsis: true },
           ]}

@@ -11,7 +11,10 @@ import LedgerDrawer from './LedgerDrawer';
 
 type SortState = Record<string, 'ascend' | 'descend' | null | undefined>;
 
-export function toQuery(params: { current?: number; pageSize?: number; keyword?: string }, sort: SortState): OcsAdminUserListQuery {
+export function toQuery(
+  params: { current?: number; pageSize?: number; keyword?: string },
+  sort: SortState,
+): OcsAdminUserListQuery {
   const sorted = Object.entries(sort).find(([k, v]) => v && (k === 'balance' || k === 'lastQueryAt'));
   const keyword = params.keyword?.trim();
   return {
@@ -45,7 +48,13 @@ export default function UsersTable() {
     { title: '今日查询', dataIndex: 'queriesToday', search: false },
     { title: '累计查询', dataIndex: 'queriesTotal', search: false },
     { title: 'AI 花费', dataIndex: 'aiSpend', search: false },
-    { title: '最近查询', dataIndex: 'lastQueryAt', search: false, sorter: true, render: (_, u) => formatTime(u.lastQueryAt, '从未') },
+    {
+      title: '最近查询',
+      dataIndex: 'lastQueryAt',
+      search: false,
+      sorter: true,
+      render: (_, u) => formatTime(u.lastQueryAt, '从未'),
+    },
     {
       title: '操作',
       valueType: 'option',
@@ -74,7 +83,11 @@ export default function UsersTable() {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的用户' }}
       />
-      <AdjustBalanceModal user={adjusting} onClose={() => setAdjusting(null)} onDone={() => actionRef.current?.reload()} />
+      <AdjustBalanceModal
+        user={adjusting}
+        onClose={() => setAdjusting(null)}
+        onDone={() => actionRef.current?.reload()}
+      />
       <LedgerDrawer user={ledgerOf} onClose={() => setLedgerOf(null)} />
     </>
   );

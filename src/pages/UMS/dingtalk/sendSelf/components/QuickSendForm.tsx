@@ -39,7 +39,11 @@ export default function QuickSendForm({ channel, onSent }: { channel: Channel; o
       <Form.Item name="title" label="标题（可选）">
         <Input placeholder="不填则只发送内容" maxLength={256} />
       </Form.Item>
-      <Form.Item name="content" label="内容" rules={[{ required: true, whitespace: true, message: '请输入要发送的内容' }]}>
+      <Form.Item
+        name="content"
+        label="内容"
+        rules={[{ required: true, whitespace: true, message: '请输入要发送的内容' }]}
+      >
         <Input.TextArea rows={4} placeholder="想提醒自己的事……" />
       </Form.Item>
       <Space size="large" wrap>

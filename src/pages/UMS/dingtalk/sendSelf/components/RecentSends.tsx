@@ -34,7 +34,9 @@ function Item({ m }: { m: MessageSummary }) {
 }
 
 export default function RecentSends({ version }: { version: number }) {
-  const { data, loading, refresh } = useRequest(() => fetchMessages({ current: 1, pageSize: 5 }), { refreshDeps: [version] });
+  const { data, loading, refresh } = useRequest(() => fetchMessages({ current: 1, pageSize: 5 }), {
+    refreshDeps: [version],
+  });
   const rows = data?.data ?? [];
 
   useEffect(() => {

@@ -56,14 +56,22 @@ export default function CreateUserForm({ onCreated }: { onCreated: (user: AdminC
       onFinish={onFinish}
     >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      <Form.Item label="用户名" name="username" rules={[{ required: true, message: '请输入用户名' }, zodRule(Username)]}>
+      <Form.Item
+        label="用户名"
+        name="username"
+        rules={[{ required: true, message: '请输入用户名' }, zodRule(Username)]}
+      >
         <Input placeholder="3–32 位字母、数字、_ 或 -" autoComplete="off" />
       </Form.Item>
       <Form.Item name="generatePassword" valuePropName="checked" style={{ marginBottom: 8 }}>
         <Checkbox>自动生成初始密码（创建后只显示一次）</Checkbox>
       </Form.Item>
       {!generate && (
-        <Form.Item label="初始密码" name="password" rules={[{ required: true, message: '请输入初始密码或选择自动生成' }, zodRule(Password)]}>
+        <Form.Item
+          label="初始密码"
+          name="password"
+          rules={[{ required: true, message: '请输入初始密码或选择自动生成' }, zodRule(Password)]}
+        >
           <Input.Password placeholder="8–128 个字符" autoComplete="new-password" />
         </Form.Item>
       )}

@@ -18,7 +18,8 @@ interface Props {
   onSaved: (user: AdminUser) => void;
 }
 
-export const DISABLE_WARNING = '停用后会立即结束该用户的所有登录会话；停用期间其 API 令牌无法使用（令牌不会被撤销，重新启用后恢复可用）。';
+export const DISABLE_WARNING =
+  '停用后会立即结束该用户的所有登录会话；停用期间其 API 令牌无法使用（令牌不会被撤销，重新启用后恢复可用）。';
 
 export default function EditUserForm({ user, isSelf, onSaved }: Props) {
   const [form] = Form.useForm<EditValues>();
@@ -37,7 +38,9 @@ export default function EditUserForm({ user, isSelf, onSaved }: Props) {
       onSaved(saved);
     } catch (e) {
       const fields = fieldErrorsOf(e);
-      form.setFields((['nickname', 'roles'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
+      form.setFields(
+        (['nickname', 'roles'] as const).filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })),
+      );
       setError(errorMessageOf(e));
     } finally {
       setSaving(false);

@@ -51,7 +51,13 @@ export default function ResetPasswordCard({ user }: { user: AdminUser }) {
           <CopyableSecret value={generated} label="新密码" />
         </div>
       )}
-      <Form<Values> form={form} layout="vertical" style={{ maxWidth: 480 }} initialValues={{ mode: 'generate' }} onFinish={onFinish}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        style={{ maxWidth: 480 }}
+        initialValues={{ mode: 'generate' }}
+        onFinish={onFinish}
+      >
         <Form.Item name="mode">
           <Radio.Group
             options={[
@@ -61,7 +67,11 @@ export default function ResetPasswordCard({ user }: { user: AdminUser }) {
           />
         </Form.Item>
         {mode === 'manual' && (
-          <Form.Item label="新密码" name="password" rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}>
+          <Form.Item
+            label="新密码"
+            name="password"
+            rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}
+          >
             <Input.Password placeholder="8–128 个字符" autoComplete="new-password" />
           </Form.Item>
         )}

@@ -37,7 +37,11 @@ export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => v
           </Link>,
         ]}
       />
-      <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} onDeleted={() => actionRef.current?.reload()} />
+      <DeleteUserModal
+        user={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => actionRef.current?.reload()}
+      />
     </>
   );
 }

@@ -15,7 +15,9 @@ function show(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '空';
   if (Array.isArray(value)) {
     if (value.length === 0) return '无';
-    return value.map((v) => (field === 'roles' ? ROLE_LABELS[v as keyof typeof ROLE_LABELS] ?? String(v) : String(v))).join('、');
+    return value
+      .map((v) => (field === 'roles' ? (ROLE_LABELS[v as keyof typeof ROLE_LABELS] ?? String(v)) : String(v)))
+      .join('、');
   }
   if (field === 'status') return USER_STATUS_LABELS[value as keyof typeof USER_STATUS_LABELS] ?? String(value);
   if (typeof value === 'boolean') return value ? '是' : '否';
