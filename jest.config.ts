@@ -13,6 +13,11 @@ export default async () => {
     jsTransformerOpts: { jsx: 'automatic', supported: { 'dynamic-import': false } },
   });
   const { testTimeout: _ignored2, ...nodeBase } = createConfig({ target: 'node' });
+  // The server imports the contract as @contract (tsconfig paths; tsx reads them, jest needs them here).
+  const contractAlias = {
+    '^@contract$': '<rootDir>/src/contract/index.ts',
+    '^@contract/(.*)$': '<rootDir>/src/contract/$1',
+  };
   const ui = await configUmiAlias({
     ...browserBase,
     displayName: 'ui',
@@ -20,6 +25,7 @@ export default async () => {
     testMatch: ['<rootDir>/tests/ui/**/*.test.ts?(x)', '<rootDir>/tests/mock/**/*.test.ts'],
     setupFilesAfterEnv: ['<rootDir>/tests/ui/setup.ts'],
   });
+  ui.moduleNameMapper = { ...ui.moduleNameMapper, ...contractAlias };
 
   return {
     projects: [
@@ -29,6 +35,7 @@ export default async () => {
         ...nodeBase,
         displayName: 'server',
         rootDir: __dirname,
+        moduleNameMapper: { ...nodeBase.moduleNameMapper, ...contractAlias },
         testMatch: ['<rootDir>/tests/server/**/*.test.ts'],
         globalSetup: '<rootDir>/tests/server/global-setup.ts',
         globalTeardown: '<rootDir>/tests/server/global-teardown.ts',

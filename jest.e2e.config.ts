@@ -10,6 +10,11 @@ export default {
   ...nodeBase,
   displayName: 'e2e',
   rootDir: __dirname,
+  moduleNameMapper: {
+    ...nodeBase.moduleNameMapper,
+    '^@contract$': '<rootDir>/src/contract/index.ts',
+    '^@contract/(.*)$': '<rootDir>/src/contract/$1',
+  },
   testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
   globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
   globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',

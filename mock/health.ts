@@ -1,9 +1,9 @@
-/** Dev mock of GET /api/health, typed by src/contract. */
-import type { Health } from '../src/contract';
+/** Dev mock of GET /api/health. */
+import * as healthApi from '../src/contract/api/health';
+import { defineMocks, on } from './_lib/endpoint';
 
-export default {
-  'GET /api/health': (_req: unknown, res: { json(body: unknown): void }) => {
-    const body: Health = { success: true, data: { status: 'ok', database: 'ok', version: 'mock', uptimeSeconds: 1 } };
-    res.json(body);
-  },
-};
+export default defineMocks(
+  on(healthApi.health, (_req, res) =>
+    res.json({ success: true, data: { status: 'ok', database: 'ok', version: 'mock', uptimeSeconds: 1 } }),
+  ),
+);

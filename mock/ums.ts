@@ -25,6 +25,8 @@ import {
   type UmsStatsResponse,
 } from '../src/contract';
 import { fail, parse, type Req, type Res } from './_lib/http';
+import * as umsApi from '../src/contract/api/ums';
+import { defineMocks, on } from './_lib/endpoint';
 
 const DELIVERY_DELAY_MS = 2000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -252,12 +254,12 @@ function sendApi(req: Req, res: Res) {
   if (input) enqueue(res, input, 'api');
 }
 
-export default {
-  'GET /api/ums/channels': (_req: Req, res: Res) => {
+export default defineMocks(
+  on(umsApi.listChannels, (_req, res) => {
     const body: z.infer<typeof ChannelListResponse> = { success: true, data: channels };
     res.json(body);
-  },
-  'POST /api/ums/channels': (req: Req, res: Res) => {
+  }),
+  on(umsApi.createChannel, (req, res) => {
     const b = parse(ChannelBody, req.body, res);
     if (!b) return;
     if (!WEBHOOK.test(b.webhook))
@@ -283,8 +285,8 @@ export default {
     channels = [...channels, ch];
     const body: z.infer<typeof ChannelResponse> = { success: true, data: ch };
     res.json(body);
-  },
-  'PATCH /api/ums/channels/:id': (req: Req, res: Res) => {
+  }),
+  on(umsApi.updateChannel, (req, res) => {
     const ch = channelOf(req);
     if (!ch) return fail(res, 404, 'NOT_FOUND', '渠道不存在');
     const b = parse(ChannelPatchBody, req.body, res);
@@ -305,8 +307,8 @@ export default {
     channels = channels.map((c) => (c.id === ch.id ? next : c));
     const body: z.infer<typeof ChannelResponse> = { success: true, data: channels.find((c) => c.id === ch.id)! };
     res.json(body);
-  },
-  'DELETE /api/ums/channels/:id': (req: Req, res: Res) => {
+  }),
+  on(umsApi.deleteChannel, (req, res) => {
     const ch = channelOf(req);
     if (!ch) return fail(res, 404, 'NOT_FOUND', '渠道不存在');
     const pending = messages.filter(
@@ -318,8 +320,8 @@ export default {
     messages = messages.map((m) => (m.channelId === ch.id ? { ...m, channelId: null, channelName: null } : m));
     const body: z.infer<typeof DeleteChannelResponse> = { success: true };
     res.json(body);
-  },
-  'POST /api/ums/channels/:id/test': (req: Req, res: Res) => {
+  }),
+  on(umsApi.testChannel, (req, res) => {
     const ch = channelOf(req);
     if (!ch) return fail(res, 404, 'NOT_FOUND', '渠道不存在');
     const ok = ch.id !== 2;
@@ -345,13 +347,13 @@ export default {
           },
     };
     res.json(body);
-  },
+  }),
 
-  'POST /api/ums/messages': (req: Req, res: Res) => {
+  on(umsApi.createMessage, (req, res) => {
     const b = parse(NewMessageBody, req.body, res);
     if (b) enqueue(res, b, 'ui');
-  },
-  'GET /api/ums/messages': (req: Req, res: Res) => {
+  }),
+  on(umsApi.listMessages, (req, res) => {
     advance();
     const q = req.query ?? {};
     const keyword = q.keyword?.trim().toLowerCase();
@@ -373,15 +375,15 @@ export default {
       pageSize,
     };
     res.json(body);
-  },
-  'GET /api/ums/messages/:id': (req: Req, res: Res) => {
+  }),
+  on(umsApi.getMessage, (req, res) => {
     advance();
     const m = messageOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '消息不存在');
     const body: z.infer<typeof MessageDetailResponse> = { success: true, data: detail(m) };
     res.json(body);
-  },
-  'POST /api/ums/messages/:id/resend': (req: Req, res: Res) => {
+  }),
+  on(umsApi.resendMessage, (req, res) => {
     const m = messageOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '消息不存在');
     if (m.status !== 'failed') return fail(res, 409, 'CONFLICT', '只有发送失败的消息可以重新发送');
@@ -390,8 +392,8 @@ export default {
     );
     const body: z.infer<typeof MessageActionResponse> = { success: true, data: { id: m.id, status: 'queued' } };
     res.json(body);
-  },
-  'POST /api/ums/messages/:id/cancel': (req: Req, res: Res) => {
+  }),
+  on(umsApi.cancelMessage, (req, res) => {
     const m = messageOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '消息不存在');
     if (m.status !== 'queued' && m.status !== 'retrying')
@@ -399,8 +401,8 @@ export default {
     messages = messages.map((x) => (x === m ? { ...m, status: 'cancelled', nextAttemptAt: null } : x));
     const body: z.infer<typeof MessageActionResponse> = { success: true, data: { id: m.id, status: 'cancelled' } };
     res.json(body);
-  },
-  'GET /api/ums/stats': (_req: Req, res: Res) => {
+  }),
+  on(umsApi.stats, (_req, res) => {
     advance();
     const byStatus: Record<string, number> = {};
     for (const m of messages) byStatus[m.status] = (byStatus[m.status] ?? 0) + 1;
@@ -430,8 +432,8 @@ export default {
       },
     };
     res.json(body);
-  },
+  }),
 
-  'GET /api/ums/send': sendApi,
-  'POST /api/ums/send': sendApi,
-};
+  on(umsApi.sendGet, sendApi),
+  on(umsApi.sendPost, sendApi),
+);

@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(errorsPlugin);
   await app.register(authPlugin, deps);
 
-  await app.register(healthRoutes, { prefix: '/api', ...deps });
+  await app.register(healthRoutes, deps);
   await app.register(userRoutes, { prefix: '/api/user', ...deps });
   await app.register(profileRoutes, { prefix: '/api/user', ...deps });
   await app.register(tokenRoutes, { prefix: '/api/user/tokens', ...deps });
@@ -175,7 +175,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       clock: deps.clock,
     }),
   );
-  await app.register(umsRoutes, { prefix: '/api/ums', ...deps });
+  await app.register(umsRoutes, deps);
   if (config.UMS_WORKER) {
     let prune: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {

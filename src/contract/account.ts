@@ -98,6 +98,8 @@ export const TokenListResponse = page(TokenInfo);
 export const RevokeTokenResponse = ok(TokenInfo);
 
 /** GET /api/token/check?scope=… with the token as Bearer or `token=`: what a token may do. */
+/** A personal token given as the `token` query parameter (scripts that cannot set a header). */
+export const TokenParamQuery = z.object({ token: z.string().max(200).optional() });
 export const TokenCheckQuery = z.object({ scope: TokenScope.optional(), token: z.string().max(200).optional() });
 export const TokenCheckResponse = ok(
   z.object({ uid: z.number().int(), username: z.string(), tokenId: z.number().int(), scopes: z.array(TokenScope) }),

@@ -1,35 +1,22 @@
 /**
- * Typed client of UMS (src/contract/ums.ts): DingTalk robot channels, messages in the outbox,
+ * Typed client of UMS (src/contract/api/ums.ts): DingTalk robot channels, messages in the outbox,
  * their delivery attempts, and the statistics of the overview.
  */
-// Type-only imports: the schemas stay out of the bundle unless a page needs them.
-import type {
-  ChannelBody,
-  ChannelListResponse,
-  ChannelPatchBody,
-  ChannelResponse,
-  ChannelTestResponse,
-  DeleteChannelResponse,
-  MessageActionResponse,
-  MessageCreatedResponse,
-  MessageDetailResponse,
-  MessageListResponse,
-  MessageStatus,
-  NewMessageBody,
-  UmsStatsResponse,
-} from '@/contract';
-import { request, type RequestOptions } from '@umijs/max';
-import type { z } from 'zod';
+import * as api from '@/contract/api/ums';
+import type { AnswerOf } from '@/contract/endpoint';
+import type { ChannelBody, ChannelPatchBody, MessageStatus, NewMessageBody } from '@/contract';
+import type { RequestOptions } from '@umijs/max';
+import { call } from './call';
 
-export type ChannelListAnswer = z.infer<typeof ChannelListResponse>;
-export type ChannelAnswer = z.infer<typeof ChannelResponse>;
-export type ChannelTestAnswer = z.infer<typeof ChannelTestResponse>;
-export type DeleteChannelAnswer = z.infer<typeof DeleteChannelResponse>;
-export type MessageCreatedAnswer = z.infer<typeof MessageCreatedResponse>;
-export type MessageListAnswer = z.infer<typeof MessageListResponse>;
-export type MessageDetailAnswer = z.infer<typeof MessageDetailResponse>;
-export type MessageActionAnswer = z.infer<typeof MessageActionResponse>;
-export type UmsStatsAnswer = z.infer<typeof UmsStatsResponse>;
+export type ChannelListAnswer = AnswerOf<typeof api.listChannels>;
+export type ChannelAnswer = AnswerOf<typeof api.createChannel>;
+export type ChannelTestAnswer = AnswerOf<typeof api.testChannel>;
+export type DeleteChannelAnswer = AnswerOf<typeof api.deleteChannel>;
+export type MessageCreatedAnswer = AnswerOf<typeof api.createMessage>;
+export type MessageListAnswer = AnswerOf<typeof api.listMessages>;
+export type MessageDetailAnswer = AnswerOf<typeof api.getMessage>;
+export type MessageActionAnswer = AnswerOf<typeof api.resendMessage>;
+export type UmsStatsAnswer = AnswerOf<typeof api.stats>;
 
 export interface MessageListParams {
   current?: number;
@@ -45,61 +32,35 @@ export interface MessageListParams {
 
 // ---------- channels ----------
 
-/** GET /api/ums/channels */
-export function fetchChannels(options?: RequestOptions) {
-  return request<ChannelListAnswer>('/api/ums/channels', { method: 'GET', ...options });
-}
+export const fetchChannels = (options?: RequestOptions) => call(api.listChannels, {}, options);
 
-/** POST /api/ums/channels — 400 for a webhook that is not a DingTalk robot, 409 past 20 channels. */
-export function createChannel(body: ChannelBody, options?: RequestOptions) {
-  return request<ChannelAnswer>('/api/ums/channels', { method: 'POST', data: body, ...options });
-}
+export const createChannel = (body: ChannelBody, options?: RequestOptions) =>
+  call(api.createChannel, { body }, options);
 
-/** PATCH /api/ums/channels/:id — omit `secret` to keep it, send '' to remove it. */
-export function updateChannel(id: number, body: ChannelPatchBody, options?: RequestOptions) {
-  return request<ChannelAnswer>(`/api/ums/channels/${id}`, { method: 'PATCH', data: body, ...options });
-}
+export const updateChannel = (id: number, body: ChannelPatchBody, options?: RequestOptions) =>
+  call(api.updateChannel, { params: { id }, body }, options);
 
-/** DELETE /api/ums/channels/:id — 409 while the channel still has messages waiting. */
-export function deleteChannel(id: number, options?: RequestOptions) {
-  return request<DeleteChannelAnswer>(`/api/ums/channels/${id}`, { method: 'DELETE', ...options });
-}
+export const deleteChannel = (id: number, options?: RequestOptions) =>
+  call(api.deleteChannel, { params: { id } }, options);
 
-/** POST /api/ums/channels/:id/test — one real attempt; the answer carries DingTalk's errcode/errmsg. */
-export function testChannel(id: number, options?: RequestOptions) {
-  return request<ChannelTestAnswer>(`/api/ums/channels/${id}/test`, { method: 'POST', data: {}, ...options });
-}
+export const testChannel = (id: number, options?: RequestOptions) => call(api.testChannel, { params: { id } }, options);
 
 // ---------- messages ----------
 
-/** POST /api/ums/messages — written to the outbox and answered at once with its id. */
-export function createMessage(body: NewMessageBody, options?: RequestOptions) {
-  return request<MessageCreatedAnswer>('/api/ums/messages', { method: 'POST', data: body, ...options });
-}
+export const createMessage = (body: NewMessageBody, options?: RequestOptions) =>
+  call(api.createMessage, { body }, options);
 
-/** GET /api/ums/messages — newest first. */
-export function fetchMessages(params: MessageListParams, options?: RequestOptions) {
-  return request<MessageListAnswer>('/api/ums/messages', { method: 'GET', params, ...options });
-}
+export const fetchMessages = (query: MessageListParams, options?: RequestOptions) =>
+  call(api.listMessages, { query }, options);
 
-/** GET /api/ums/messages/:id — with every delivery attempt. */
-export function fetchMessage(id: number, options?: RequestOptions) {
-  return request<MessageDetailAnswer>(`/api/ums/messages/${id}`, { method: 'GET', ...options });
-}
+export const fetchMessage = (id: number, options?: RequestOptions) => call(api.getMessage, { params: { id } }, options);
 
-/** POST /api/ums/messages/:id/resend — failed messages only, 409 otherwise. */
-export function resendMessage(id: number, options?: RequestOptions) {
-  return request<MessageActionAnswer>(`/api/ums/messages/${id}/resend`, { method: 'POST', data: {}, ...options });
-}
+export const resendMessage = (id: number, options?: RequestOptions) =>
+  call(api.resendMessage, { params: { id } }, options);
 
-/** POST /api/ums/messages/:id/cancel — queued (or scheduled) and retrying messages only, 409 otherwise. */
-export function cancelMessage(id: number, options?: RequestOptions) {
-  return request<MessageActionAnswer>(`/api/ums/messages/${id}/cancel`, { method: 'POST', data: {}, ...options });
-}
+export const cancelMessage = (id: number, options?: RequestOptions) =>
+  call(api.cancelMessage, { params: { id } }, options);
 
 // ---------- statistics ----------
 
-/** GET /api/ums/stats — counts by status, 14 days of delivered/failed, channel health. */
-export function fetchUmsStats(options?: RequestOptions) {
-  return request<UmsStatsAnswer>('/api/ums/stats', { method: 'GET', ...options });
-}
+export const fetchUmsStats = (options?: RequestOptions) => call(api.stats, {}, options);

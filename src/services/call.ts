@@ -1,0 +1,43 @@
+/**
+ * The one way the UI calls the API: `call(endpoint, input)` with a descriptor from src/contract/api/.
+ * Method and path come from the descriptor, the input and answer types from its schemas, and the
+ * request goes through Umi's request plugin (envelopes, error display: src/requestErrorConfig.ts).
+ */
+import type { AnswerOf, Endpoint, InputOf } from '@/contract/endpoint';
+import { pathOf } from '@/contract/endpoint';
+import { request, type RequestOptions } from '@umijs/max';
+
+type Input = { params?: Record<string, unknown>; query?: object; body?: unknown };
+
+/** The input argument is optional where the endpoint takes none. */
+type Args<E> = keyof InputOf<E> extends never
+  ? [input?: Record<string, never>, options?: RequestOptions]
+  : {} extends InputOf<E>
+    ? [input?: InputOf<E>, options?: RequestOptions]
+    : [input: InputOf<E>, options?: RequestOptions];
+
+const SENDS_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+export function call<E extends Endpoint>(endpoint: E, ...args: Args<E>): Promise<AnswerOf<E>> {
+  const [input = {}, options] = args as [Input | undefined, RequestOptions | undefined];
+  const { params, query, body } = input;
+  return request<AnswerOf<E>>(pathOf(endpoint, params), {
+    method: endpoint.method,
+    ...(query ? { params: query } : {}),
+    // A mutating call without a body still sends `{}`: the server wants JSON on every browser write.
+    ...(body !== undefined ? { data: body } : SENDS_BODY.has(endpoint.method) ? { data: {} } : {}),
+    ...options,
+  });
+}
+
+/** The URL of an endpoint, for links and downloads the browser fetches itself (CSV exports, scripts). */
+export function urlOf<E extends Endpoint>(
+  endpoint: E,
+  input: { params?: Record<string, unknown>; query?: Record<string, string | number | boolean | undefined> } = {},
+): string {
+  const path = pathOf(endpoint, input.params);
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined && v !== '') search.set(k, String(v));
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
