@@ -3,7 +3,6 @@
  * validating bodies with its schemas, so 400s carry the same field errors as the server.
  * The logged-in user is the mock admin (uid 1); tests/mock validates every answer.
  */
-import type { z } from 'zod';
 import {
   AdminCreateUserBody,
   AdminResetPasswordBody,
@@ -11,27 +10,14 @@ import {
   ChangePasswordBody,
   CreateTokenBody,
   UpdateProfileBody,
-  type AdminCreateUserResponse,
-  type AdminDeleteUserResponse,
-  type AdminResetPasswordResponse,
-  type AdminUpdateUserResponse,
   type AdminUser,
-  type AdminUserListResponse,
-  type AdminUserResponse,
   type AuditEntry,
-  type AuditListResponse,
-  type AvatarResponse,
-  type ChangePasswordResponse,
-  type CreateTokenResponse,
-  type EndSessionsResponse,
-  type ProfileResponse,
-  type RevokeTokenResponse,
   type SessionInfo,
-  type SessionListResponse,
   type TokenInfo,
-  type TokenListResponse,
 } from '../src/contract';
-import { fail, parse, type Req, type Res } from './_lib/http';
+import { fail, parse, type Req } from './_lib/http';
+import * as userApi from '../src/contract/api/user';
+import { defineMocks, on } from './_lib/endpoint';
 
 const SELF = 1;
 const now = () => new Date().toISOString();
@@ -184,64 +170,58 @@ const randomSecret = (n: number) =>
     () => 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'[Math.floor(Math.random() * 57)],
   ).join('');
 
-export default {
-  'GET /api/user/profile': (_req: Req, res: Res) => {
-    const body: z.infer<typeof ProfileResponse> = { success: true, data: profile() };
-    res.json(body);
-  },
-  'PATCH /api/user/profile': (req: Req, res: Res) => {
+export default defineMocks(
+  on(userApi.getProfile, (_req, res) => {
+    res.json({ success: true, data: profile() });
+  }),
+  on(userApi.updateProfile, (req, res) => {
     const b = parse(UpdateProfileBody, req.body, res);
     if (!b) return;
     users = users.map((u) => (u.uid === SELF ? { ...u, nickname: b.nickname || null } : u));
-    const body: z.infer<typeof ProfileResponse> = { success: true, data: profile() };
-    res.json(body);
-  },
+    res.json({ success: true, data: profile() });
+  }),
   // Multipart is not parsed by the mock server: any upload "succeeds" with the default picture.
-  'POST /api/user/avatar': (_req: Req, res: Res) => {
+  on(userApi.uploadAvatar, (_req, res) => {
     avatarVersion += 1;
     const avatar = `/assets/avatar/default.png?v=${avatarVersion}`;
     users = users.map((u) => (u.uid === SELF ? { ...u, avatar } : u));
-    const body: z.infer<typeof AvatarResponse> = { success: true, data: { avatar } };
-    res.json(body);
-  },
-  'POST /api/user/password': (req: Req, res: Res) => {
+    res.json({ success: true, data: { avatar } });
+  }),
+  on(userApi.changePassword, (req, res) => {
     const b = parse(ChangePasswordBody, req.body, res);
     if (!b) return;
     if (b.oldPassword !== 'admin123456')
       return fail(res, 400, 'WRONG_PASSWORD', '当前密码不正确', { oldPassword: ['当前密码不正确'] });
     const ended = sessions.filter((s) => !s.current).length;
     sessions = sessions.filter((s) => s.current);
-    const body: z.infer<typeof ChangePasswordResponse> = { success: true, data: { endedSessions: ended } };
-    res.json(body);
-  },
-  'GET /api/user/sessions': (_req: Req, res: Res) => {
-    const body: z.infer<typeof SessionListResponse> = { success: true, data: sessions };
-    res.json(body);
-  },
-  'DELETE /api/user/sessions/:id': (req: Req, res: Res) => {
+    res.json({ success: true, data: { endedSessions: ended } });
+  }),
+  on(userApi.listSessions, (_req, res) => {
+    res.json({ success: true, data: sessions });
+  }),
+  on(userApi.endSession, (req, res) => {
     const target = sessions.find((s) => s.id === Number(req.params?.id));
     if (!target) return fail(res, 404, 'NOT_FOUND', '会话不存在或已结束');
     if (target.current) return fail(res, 400, 'CURRENT_SESSION', '不能结束当前会话，请使用退出登录');
     sessions = sessions.filter((s) => s !== target);
-    const body: z.infer<typeof EndSessionsResponse> = { success: true, data: { ended: 1 } };
-    res.json(body);
-  },
-  'POST /api/user/sessions/end-others': (_req: Req, res: Res) => {
+    res.json({ success: true, data: { ended: 1 } });
+  }),
+  on(userApi.endOtherSessions, (_req, res) => {
     const ended = sessions.filter((s) => !s.current).length;
     sessions = sessions.filter((s) => s.current);
-    const body: z.infer<typeof EndSessionsResponse> = { success: true, data: { ended } };
-    res.json(body);
-  },
+    res.json({ success: true, data: { ended } });
+  }),
 
-  'GET /api/user/tokens': (req: Req, res: Res) => {
+  on(userApi.listTokens, (req, res) => {
     const status = req.query?.status;
-    const body: z.infer<typeof TokenListResponse> = paged(
-      tokens.filter((t) => !status || t.status === status),
-      req.query,
+    res.json(
+      paged(
+        tokens.filter((t) => !status || t.status === status),
+        req.query,
+      ),
     );
-    res.json(body);
-  },
-  'POST /api/user/tokens': (req: Req, res: Res) => {
+  }),
+  on(userApi.createToken, (req, res) => {
     const b = parse(CreateTokenBody, req.body, res);
     if (!b) return;
     if (tokens.some((t) => t.name === b.name)) return fail(res, 409, 'TOKEN_NAME_TAKEN', '已有同名令牌，请换一个名称');
@@ -261,19 +241,17 @@ export default {
       status: 'active',
     };
     tokens = [info, ...tokens];
-    const body: z.infer<typeof CreateTokenResponse> = { success: true, data: { ...info, token } };
-    res.json(body);
-  },
-  'POST /api/user/tokens/:id/revoke': (req: Req, res: Res) => {
+    res.json({ success: true, data: { ...info, token } });
+  }),
+  on(userApi.revokeToken, (req, res) => {
     const t = tokens.find((x) => x.id === Number(req.params?.id));
     if (!t) return fail(res, 404, 'NOT_FOUND', '令牌不存在');
     const revoked: TokenInfo = t.status === 'revoked' ? t : { ...t, status: 'revoked', revokedAt: now() };
     tokens = tokens.map((x) => (x === t ? revoked : x));
-    const body: z.infer<typeof RevokeTokenResponse> = { success: true, data: revoked };
-    res.json(body);
-  },
+    res.json({ success: true, data: revoked });
+  }),
 
-  'GET /api/user/admin/users': (req: Req, res: Res) => {
+  on(userApi.adminListUsers, (req, res) => {
     const q = req.query ?? {};
     const keyword = q.keyword?.trim().toLowerCase();
     const sortBy = q.sortBy === 'lastLoginAt' ? 'lastLoginAt' : 'createdAt';
@@ -286,10 +264,9 @@ export default {
       .filter((u) => !q.role || u.roles.includes(q.role as never))
       .filter((u) => !q.status || u.status === q.status)
       .sort((a, b) => dir * String(a[sortBy] ?? '').localeCompare(String(b[sortBy] ?? '')));
-    const body: z.infer<typeof AdminUserListResponse> = paged(rows, q);
-    res.json(body);
-  },
-  'POST /api/user/admin/users': (req: Req, res: Res) => {
+    res.json(paged(rows, q));
+  }),
+  on(userApi.adminCreateUser, (req, res) => {
     const b = parse(AdminCreateUserBody, req.body, res);
     if (!b) return;
     if (users.some((u) => u.username.toLowerCase() === b.username.toLowerCase())) {
@@ -308,19 +285,17 @@ export default {
     };
     users = [...users, user];
     record('user.create', user, null, { username: user.username, nickname: user.nickname, roles: user.roles });
-    const body: z.infer<typeof AdminCreateUserResponse> = {
+    res.json({
       success: true,
       data: { ...user, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) },
-    };
-    res.json(body);
-  },
-  'GET /api/user/admin/users/:id': (req: Req, res: Res) => {
+    });
+  }),
+  on(userApi.adminGetUser, (req, res) => {
     const user = byId(req);
     if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
-    const body: z.infer<typeof AdminUserResponse> = { success: true, data: user };
-    res.json(body);
-  },
-  'PATCH /api/user/admin/users/:id': (req: Req, res: Res) => {
+    res.json({ success: true, data: user });
+  }),
+  on(userApi.adminUpdateUser, (req, res) => {
     const user = byId(req);
     if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
     const b = parse(AdminUpdateUserBody, req.body, res);
@@ -343,22 +318,20 @@ export default {
       { nickname: user.nickname, roles: user.roles, status: user.status },
       { nickname: next.nickname, roles: next.roles, status: next.status },
     );
-    const body: z.infer<typeof AdminUpdateUserResponse> = { success: true, data: { ...next, endedSessions } };
-    res.json(body);
-  },
-  'POST /api/user/admin/users/:id/reset-password': (req: Req, res: Res) => {
+    res.json({ success: true, data: { ...next, endedSessions } });
+  }),
+  on(userApi.adminResetPassword, (req, res) => {
     const user = byId(req);
     if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
     const b = parse(AdminResetPasswordBody, req.body, res);
     if (!b) return;
     record('user.reset_password', user, null, { generatedPassword: b.generatePassword });
-    const body: z.infer<typeof AdminResetPasswordResponse> = {
+    res.json({
       success: true,
       data: { endedSessions: 1, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) },
-    };
-    res.json(body);
-  },
-  'DELETE /api/user/admin/users/:id': (req: Req, res: Res) => {
+    });
+  }),
+  on(userApi.adminDeleteUser, (req, res) => {
     const user = byId(req);
     if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
     if (req.body?.confirm !== user.username)
@@ -368,15 +341,13 @@ export default {
       return fail(res, 409, 'LAST_ADMIN', '这是最后一个有效的管理员，不能删除');
     users = users.filter((u) => u !== user);
     record('user.delete', user, { username: user.username, roles: user.roles }, null);
-    const body: z.infer<typeof AdminDeleteUserResponse> = { success: true };
-    res.json(body);
-  },
-  'GET /api/user/admin/audit': (req: Req, res: Res) => {
+    res.json({ success: true });
+  }),
+  on(userApi.adminAudit, (req, res) => {
     const q = req.query ?? {};
     const rows = audit.filter(
       (a) => (!q.targetId || a.targetId === q.targetId) && (!q.action || a.action === q.action),
     );
-    const body: z.infer<typeof AuditListResponse> = paged(rows, q);
-    res.json(body);
-  },
-};
+    res.json(paged(rows, q));
+  }),
+);

@@ -1,26 +1,12 @@
 /**
- * Dev mocks of the NJIT student lookup (`npm run dev`), typed by src/contract/njit.ts. A handful of
- * made-up students (no real data); phones and IDs masked as the server does. The upload mock ignores
- * the file and answers a canned preview with two problems. tests/mock validates every answer.
+ * Dev mocks of the NJIT student lookup (`npm run dev`), keyed and typed by src/contract/api/njit.ts. A
+ * handful of made-up students (no real data); phones and IDs masked as the server does. The upload mock
+ * ignores the file and answers a canned preview with two problems. tests/mock validates every answer.
  */
-import type { z } from 'zod';
-import {
-  NJIT_MAX_PAGE_SIZE,
-  RevealBody,
-  type ImportCommitResponse,
-  type ImportListResponse,
-  type ImportPreviewResponse,
-  type ImportSummary,
-  type NjitAuditEntry,
-  type NjitAuditListResponse,
-  type NjitOptionsResponse,
-  type NjitOverviewResponse,
-  type RevealResponse,
-  type Student,
-  type StudentResponse,
-  type StudentSearchResponse,
-} from '../src/contract';
-import { fail, type Req, type Res } from './_lib/http';
+import { NJIT_MAX_PAGE_SIZE, RevealBody, type ImportSummary, type NjitAuditEntry, type Student } from '../src/contract';
+import * as njitApi from '../src/contract/api/njit';
+import { fail } from './_lib/http';
+import { defineMocks, on } from './_lib/endpoint';
 
 // name, pinyin, initials, college, major, class, grade, status, phone, id
 const PEOPLE: [string, string, string, string, string, string, number, Student['status'], string, string][] = [
@@ -109,8 +95,8 @@ const lastImport: ImportSummary = {
 
 const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'];
 
-export default {
-  'GET /api/njit/students': (req: Req, res: Res) => {
+export default defineMocks(
+  on(njitApi.searchStudents, (req, res) => {
     const q = req.query ?? {};
     const current = Number(q.current ?? 1);
     const pageSize = Number(q.pageSize ?? 10);
@@ -137,56 +123,52 @@ export default {
       { ...q },
       data.map((s) => s.id),
     );
-    const body: z.infer<typeof StudentSearchResponse> = {
+    res.json({
       success: true,
       data,
       total: hits.length,
       current,
       pageSize,
       capped: false,
-    };
-    res.json(body);
-  },
+    });
+  }),
 
-  'GET /api/njit/students/:id': (req: Req, res: Res) => {
+  on(njitApi.getStudent, (req, res) => {
     const s = full.find((x) => x.id === Number(req.params?.id));
     if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
     logAudit('detail', { id: s.id }, [s.id]);
-    const body: z.infer<typeof StudentResponse> = { success: true, data: masked(s) };
-    res.json(body);
-  },
+    res.json({ success: true, data: masked(s) });
+  }),
 
-  'POST /api/njit/students/:id/reveal': (req: Req, res: Res) => {
+  on(njitApi.revealField, (req, res) => {
     const parsed = RevealBody.safeParse(req.body);
     if (!parsed.success) return fail(res, 400, 'VALIDATION_FAILED', `输入有误：${parsed.error.issues[0].message}`);
     const s = full.find((x) => x.id === Number(req.params?.id));
     if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
     logAudit('reveal', { id: s.id, field: parsed.data.field }, [s.id], parsed.data.reason);
-    const body: z.infer<typeof RevealResponse> = {
+    res.json({
       success: true,
       data: { field: parsed.data.field, value: s[parsed.data.field] },
-    };
-    res.json(body);
-  },
+    });
+  }),
 
-  'GET /api/njit/options': (_req: Req, res: Res) => {
-    const body: z.infer<typeof NjitOptionsResponse> = {
+  on(njitApi.options, (_req, res) => {
+    res.json({
       success: true,
       data: {
         colleges: [...new Set(full.map((s) => s.college))],
         majors: [...new Map(full.map((s) => [s.major, { college: s.college, major: s.major }])).values()],
         grades: [...new Set(full.map((s) => s.grade))].sort().reverse(),
       },
-    };
-    res.json(body);
-  },
+    });
+  }),
 
-  'GET /api/njit/overview': (_req: Req, res: Res) => {
+  on(njitApi.overview, (_req, res) => {
     const count = (key: 'college' | 'status' | 'grade') =>
       [
         ...full.reduce((m, s) => m.set(String(s[key]), (m.get(String(s[key])) ?? 0) + 1), new Map<string, number>()),
       ].map(([name, n]) => ({ name, count: n }));
-    const body: z.infer<typeof NjitOverviewResponse> = {
+    res.json({
       success: true,
       data: {
         total: full.length,
@@ -198,12 +180,11 @@ export default {
         queriesThisMinute: 1,
         queryLimitPerMinute: 30,
       },
-    };
-    res.json(body);
-  },
+    });
+  }),
 
-  'POST /api/njit/imports': (_req: Req, res: Res) => {
-    const body: z.infer<typeof ImportPreviewResponse> = {
+  on(njitApi.uploadImport, (_req, res) => {
+    res.json({
       success: true,
       data: {
         importId: 'mock-import',
@@ -227,13 +208,13 @@ export default {
         columns: { 学号: '学号', 姓名: '姓名', 手机号: '手机号', 身份证号: '身份证号' },
         expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
       },
-    };
-    res.json(body);
-  },
+    });
+  }),
 
-  'POST /api/njit/imports/:id/commit': (req: Req, res: Res) => {
+  on(njitApi.commitImport, (req, res) => {
     if (req.params?.id !== 'mock-import') return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
-    const body: z.infer<typeof ImportCommitResponse> = {
+    logAudit('import', { fileName: '新生名单.csv' }, []);
+    res.json({
       success: true,
       data: {
         ...lastImport,
@@ -245,36 +226,32 @@ export default {
         rejected: 2,
         createdAt: new Date().toISOString(),
       },
-    };
-    logAudit('import', { fileName: '新生名单.csv' }, []);
-    res.json(body);
-  },
+    });
+  }),
 
-  'GET /api/njit/imports': (_req: Req, res: Res) => {
-    const body: z.infer<typeof ImportListResponse> = {
+  on(njitApi.listImports, (_req, res) => {
+    res.json({
       success: true,
       data: [lastImport],
       total: 1,
       current: 1,
       pageSize: 10,
-    };
-    res.json(body);
-  },
+    });
+  }),
 
-  'GET /api/njit/audit': (req: Req, res: Res) => {
+  on(njitApi.listAudit, (req, res) => {
     const q = req.query ?? {};
     const rows = audit.filter(
       (a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName),
     );
     const current = Number(q.current ?? 1);
     const pageSize = Number(q.pageSize ?? 20);
-    const body: z.infer<typeof NjitAuditListResponse> = {
+    res.json({
       success: true,
       data: rows.slice((current - 1) * pageSize, current * pageSize),
       total: rows.length,
       current,
       pageSize,
-    };
-    res.json(body);
-  },
-};
+    });
+  }),
+);

@@ -5,21 +5,17 @@
  * "AI" answer; the same title within 10 minutes is a free cache hit; more than 5 asks in 10 s get 429.
  * tests/mock validates every answer.
  */
-import type { z } from 'zod';
 import {
   AskBody,
   LedgerQuery,
   QueryListQuery,
-  type AskResponse,
   type LedgerItem,
   type LedgerKind,
-  type LedgerListResponse,
   type OcsOutcome,
-  type OcsOverviewResponse,
-  type QueryListResponse,
   type QueryLogItem,
-  type WalletResponse,
 } from '../src/contract';
+import * as ocsApi from '../src/contract/api/ocs';
+import { defineMocks, on } from './_lib/endpoint';
 import { fail, parse, type Req, type Res } from './_lib/http';
 
 const PRICE = 1;
@@ -134,8 +130,8 @@ function filteredLedger(req: Req, res: Res) {
 
 const csvCell = (v: string | number) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
-export default {
-  'GET /api/ocs/overview': (_req: Req, res: Res) => {
+export default defineMocks(
+  on(ocsApi.overview, (_req, res) => {
     const today = dayOf(Date.now());
     const ofToday = queries.filter((q) => dayOf(Date.parse(q.createdAt)) === today);
     const answered = ofToday.filter((q) => ['bank', 'ai', 'cache'].includes(q.outcome)).length;
@@ -145,7 +141,7 @@ export default {
       const count = (...o: OcsOutcome[]) => of.filter((q) => o.includes(q.outcome)).length;
       return { day, bank: count('bank', 'cache'), ai: count('ai'), miss: count('miss') };
     });
-    const body: z.infer<typeof OcsOverviewResponse> = {
+    res.json({
       success: true,
       data: {
         balance,
@@ -160,37 +156,35 @@ export default {
           spent: ofToday.reduce((s, q) => s + q.cost, 0),
         },
       },
-    };
-    res.json(body);
-  },
-  'GET /api/ocs/wallet': (_req: Req, res: Res) => {
-    const body: z.infer<typeof WalletResponse> = { success: true, data: { balance, price: PRICE } };
-    res.json(body);
-  },
-  'GET /api/ocs/ledger': (req: Req, res: Res) => {
+    });
+  }),
+  on(ocsApi.wallet, (_req, res) => {
+    res.json({ success: true, data: { balance, price: PRICE } });
+  }),
+  on(ocsApi.listLedger, (req, res) => {
     const r = filteredLedger(req, res);
     if (!r) return;
-    const body: z.infer<typeof LedgerListResponse> = pageOf(r.rows, r.q);
-    res.json(body);
-  },
-  'GET /api/ocs/ledger.csv': (req: Req, res: Res & { send(body: string): void }) => {
+    res.json(pageOf(r.rows, r.q));
+  }),
+  on(ocsApi.ledgerCsv, (req, res) => {
     const r = filteredLedger(req, res);
     if (!r) return;
     const lines = r.rows.map((l) => [l.createdAt, l.kind, l.amount, l.balanceAfter, l.memo].map(csvCell).join(','));
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="ocs-ledger-${dayOf(Date.now())}.csv"`);
     res.send(`\uFEFF${['时间,类型,金额,余额,说明', ...lines].join('\r\n')}\r\n`);
-  },
-  'GET /api/ocs/queries': (req: Req, res: Res) => {
+  }),
+  on(ocsApi.listQueries, (req, res) => {
     const q = parse(QueryListQuery, req.query ?? {}, res);
     if (!q) return;
-    const body: z.infer<typeof QueryListResponse> = pageOf(
-      queries.filter((x) => !q.outcome || x.outcome === q.outcome),
-      q,
+    res.json(
+      pageOf(
+        queries.filter((x) => !q.outcome || x.outcome === q.outcome),
+        q,
+      ),
     );
-    res.json(body);
-  },
-  'POST /api/ocs/ask': (req: Req, res: Res) => {
+  }),
+  on(ocsApi.ask, (req, res) => {
     const now = Date.now();
     asks = [...asks.filter((t) => now - t < 10_000), now];
     if (asks.length > 5) {
@@ -206,13 +200,12 @@ export default {
         ? null
         : { answer: b.options[0] ?? 'AI 参考答案', source: 'ai' as const };
     const q = record(b.title, b.type, found, now);
-    const body: z.infer<typeof AskResponse> = {
+    res.json({
       success: true,
       data:
         q.answer !== null
           ? { code: 1, question: hit?.title ?? b.title, answer: q.answer, source: found!.source, cost: q.cost, balance }
           : { code: 0, msg: q.message ?? '没有找到答案' },
-    };
-    res.json(body);
-  },
-};
+    });
+  }),
+);

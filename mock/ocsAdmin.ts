@@ -19,6 +19,8 @@ import {
   type OcsAdminUser,
 } from '../src/contract';
 import { fail, parse, type Req, type Res } from './_lib/http';
+import * as ocsAdminApi from '../src/contract/api/ocsAdmin';
+import { defineMocks, on } from './_lib/endpoint';
 
 const now = Date.now();
 const ago = (min: number) => new Date(now - min * 60_000).toISOString();
@@ -100,8 +102,8 @@ function findQuestion(req: Req, res: Res): BankQuestion | undefined {
   return q;
 }
 
-export default {
-  'GET /api/ocs/admin/users': (req: Req, res: Res) => {
+export default defineMocks(
+  on(ocsAdminApi.listUsers, (req, res) => {
     const q = parse(OcsAdminUserListQuery, req.query, res);
     if (!q) return;
     const rows = users.filter(
@@ -114,8 +116,8 @@ export default {
         (q.order === 'ascend' ? 1 : -1),
     );
     res.json(pageOf(rows, q));
-  },
-  'POST /api/ocs/admin/users/:id/adjust': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.adjustBalance, (req, res) => {
     const b = parse(AdjustBalanceBody, req.body, res);
     if (!b) return;
     const u = users.find((x) => x.id === Number(req.params?.id));
@@ -133,20 +135,20 @@ export default {
     };
     ledgers.set(u.id, [item, ...list]);
     res.json({ success: true, data: { balance: u.balance, ledgerId: item.id } });
-  },
-  'GET /api/ocs/admin/users/:id/ledger': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.userLedger, (req, res) => {
     const q = parse(PageQuery, req.query, res);
     if (!q) return;
     res.json(pageOf(ledgers.get(Number(req.params?.id)) ?? [], q));
-  },
-  'GET /api/ocs/admin/settings': (_req: Req, res: Res) => res.json({ success: true, data: settings }),
-  'PUT /api/ocs/admin/settings': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.getSettings, (_req, res) => res.json({ success: true, data: settings })),
+  on(ocsAdminApi.saveSettings, (req, res) => {
     const b = parse(OcsSettingsBody, req.body, res);
     if (!b) return;
     settings = b;
     res.json({ success: true, data: settings });
-  },
-  'GET /api/ocs/admin/bank/stats': (_req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.bankStats, (_req, res) => {
     const count = <K extends 'source' | 'status'>(k: K, v: BankQuestion[K]) => bank.filter((q) => q[k] === v).length;
     res.json({
       success: true,
@@ -165,8 +167,8 @@ export default {
           .map(({ id, title, type, source, status, hitCount }) => ({ id, title, type, source, status, hitCount })),
       },
     });
-  },
-  'GET /api/ocs/admin/bank/questions': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.listQuestions, (req, res) => {
     const q = parse(BankQuestionListQuery, req.query, res);
     if (!q) return;
     const rows = bank.filter(
@@ -182,12 +184,12 @@ export default {
         String(a[key]).localeCompare(String(b[key]), undefined, { numeric: true }) * (q.order === 'ascend' ? 1 : -1),
     );
     res.json(pageOf(rows, q));
-  },
-  'GET /api/ocs/admin/bank/questions/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.getQuestion, (req, res) => {
     const q = findQuestion(req, res);
     if (q) res.json({ success: true, data: q });
-  },
-  'PUT /api/ocs/admin/bank/questions/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.updateQuestion, (req, res) => {
     const b = parse(BankQuestionUpdateBody, req.body, res);
     if (!b) return;
     const q = findQuestion(req, res);
@@ -205,22 +207,22 @@ export default {
     );
     Object.assign(q, { title: b.title, type: b.type, options: b.options, answer, updatedAt: new Date().toISOString() });
     res.json({ success: true, data: q });
-  },
-  'DELETE /api/ocs/admin/bank/questions/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.deleteQuestion, (req, res) => {
     const q = findQuestion(req, res);
     if (!q) return;
     bank = bank.filter((x) => x.id !== q.id);
     res.json({ success: true });
-  },
-  'POST /api/ocs/admin/bank/questions/:id/status': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.setQuestionStatus, (req, res) => {
     const b = parse(BankQuestionStatusBody, req.body, res);
     if (!b) return;
     const q = findQuestion(req, res);
     if (!q) return;
     q.status = b.status;
     res.json({ success: true, data: q });
-  },
-  'GET /api/ocs/admin/bank/export': (req: Req, res: Res & { send(body: string): void }) => {
+  }),
+  on(ocsAdminApi.bankExport, (req, res) => {
     const q = parse(BankExportQuery, req.query, res);
     if (!q) return;
     const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
@@ -234,8 +236,8 @@ export default {
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     const lines = bank.map((b) => [b.title, b.type, b.options.join('\n'), b.answer.join('#')].map(cell).join(','));
     res.send(`\uFEFF${['题目,题型,选项,答案', ...lines].join('\r\n')}\r\n`);
-  },
-  'POST /api/ocs/admin/bank/imports': (_req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.uploadImport, (_req, res) => {
     const preview: BankImportPreview = {
       id: PREVIEW_ID,
       fileName: '题库.csv',
@@ -259,8 +261,8 @@ export default {
       ],
     };
     res.json({ success: true, data: preview });
-  },
-  'POST /api/ocs/admin/bank/imports/:id/commit': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.commitImport, (req, res) => {
     const id = req.params?.id ?? '';
     if (id !== PREVIEW_ID) return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
     const job = jobs.get(id) ?? {
@@ -274,8 +276,8 @@ export default {
     };
     jobs.set(id, job);
     res.json({ success: true, data: job });
-  },
-  'GET /api/ocs/admin/bank/imports/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAdminApi.importJob, (req, res) => {
     const job = jobs.get(req.params?.id ?? '');
     if (!job) return fail(res, 404, 'NOT_FOUND', '导入任务不存在或已过期');
     if (job.status === 'running') {
@@ -285,5 +287,5 @@ export default {
       if (job.done === job.total) job.status = 'done';
     }
     res.json({ success: true, data: job });
-  },
-};
+  }),
+);

@@ -22,7 +22,9 @@ import {
   TEMPLATE_MAX_LENGTH,
   validateTemplate,
 } from '../server/modules/ocs/ai/prompt';
-import { fail, parse, type Req, type Res } from './_lib/http';
+import { fail, parse, type Req } from './_lib/http';
+import * as ocsAiApi from '../src/contract/api/ocsAi';
+import { defineMocks, on } from './_lib/endpoint';
 
 const now = () => new Date().toISOString();
 const mask = (k: string) => (k.length <= 8 ? '…' : `${k.slice(0, 4)}…${k.slice(-4)}`);
@@ -102,9 +104,9 @@ const providerOf = (req: Req) => providers.find((p) => p.id === Number(req.param
 const modelOf = (req: Req) => models.find((m) => m.id === Number(req.params?.id));
 const badUrl = (url: string) => /^https?:\/\/[^/]*@/i.test(url);
 
-export default {
-  'GET /api/ocs/preferences': (_req: Req, res: Res) => res.json({ success: true, data: prefs }),
-  'PUT /api/ocs/preferences': (req: Req, res: Res) => {
+export default defineMocks(
+  on(ocsAiApi.getPreferences, (_req, res) => res.json({ success: true, data: prefs })),
+  on(ocsAiApi.savePreferences, (req, res) => {
     const body = parse(OcsPreferencesBody, req.body, res);
     if (!body) return;
     const template = body.promptTemplate?.trim()
@@ -119,15 +121,16 @@ export default {
     }
     prefs = { ...prefs, ...body, ...(template !== undefined ? { promptTemplate: template } : {}) };
     res.json({ success: true, data: prefs });
-  },
-  'GET /api/ocs/models': (_req: Req, res: Res) =>
+  }),
+  on(ocsAiApi.modelOptions, (_req, res) =>
     res.json({
       success: true,
       data: models
         .filter((m) => m.enabled)
         .map(({ id, displayName, model: m, price }) => ({ id, displayName, model: m, price })),
     }),
-  'GET /api/ocs/prompt-defaults': (_req: Req, res: Res) =>
+  ),
+  on(ocsAiApi.promptDefaults, (_req, res) =>
     res.json({
       success: true,
       data: {
@@ -141,17 +144,18 @@ export default {
         samples: OCS_AI_SAMPLES,
       },
     }),
-  'POST /api/ocs/prompt-preview': (req: Req, res: Res) => {
+  ),
+  on(ocsAiApi.promptPreview, (req, res) => {
     const body = parse(AiPromptPreviewBody, req.body, res);
     if (!body) return;
     const problem = validateTemplate(body.template);
     if (problem) return fail(res, 400, 'BAD_REQUEST', problem, { template: [problem] });
     const question = OCS_AI_SAMPLES[body.type];
     res.json({ success: true, data: { prompt: renderPrompt(body.template, question), question } });
-  },
+  }),
 
-  'GET /api/ocs/admin/providers': (_req: Req, res: Res) => res.json({ success: true, data: providers }),
-  'POST /api/ocs/admin/providers': (req: Req, res: Res) => {
+  on(ocsAiApi.listProviders, (_req, res) => res.json({ success: true, data: providers })),
+  on(ocsAiApi.createProvider, (req, res) => {
     const body = parse(AiProviderBody, req.body, res);
     if (!body) return;
     if (badUrl(body.baseURL))
@@ -171,8 +175,8 @@ export default {
     };
     providers = [...providers, p];
     res.json({ success: true, data: p });
-  },
-  'PATCH /api/ocs/admin/providers/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAiApi.updateProvider, (req, res) => {
     const p = providerOf(req);
     if (!p) return fail(res, 404, 'NOT_FOUND', '服务商不存在');
     const body = parse(AiProviderPatchBody, req.body, res);
@@ -181,17 +185,17 @@ export default {
     const next = { ...p, ...rest, ...(apiKey ? { apiKeyMasked: mask(apiKey) } : {}), updatedAt: now() };
     providers = providers.map((x) => (x.id === p.id ? next : x));
     res.json({ success: true, data: next });
-  },
-  'DELETE /api/ocs/admin/providers/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAiApi.deleteProvider, (req, res) => {
     const p = providerOf(req);
     if (!p) return fail(res, 404, 'NOT_FOUND', '服务商不存在');
     providers = providers.filter((x) => x.id !== p.id);
     models = models.filter((m) => m.providerId !== p.id);
     res.json({ success: true });
-  },
+  }),
 
-  'GET /api/ocs/admin/models': (_req: Req, res: Res) => res.json({ success: true, data: models }),
-  'POST /api/ocs/admin/models': (req: Req, res: Res) => {
+  on(ocsAiApi.listModels, (_req, res) => res.json({ success: true, data: models })),
+  on(ocsAiApi.createModel, (req, res) => {
     const body = parse(AiModelBody, req.body, res);
     if (!body) return;
     if (!providers.some((p) => p.id === body.providerId))
@@ -200,8 +204,8 @@ export default {
     models = [...models, m];
     counted();
     res.json({ success: true, data: m });
-  },
-  'PATCH /api/ocs/admin/models/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAiApi.updateModel, (req, res) => {
     const m = modelOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '模型不存在');
     const body = parse(AiModelPatchBody, req.body, res);
@@ -211,15 +215,15 @@ export default {
     models = models.map((x) => (x.id === m.id ? next : x));
     counted();
     res.json({ success: true, data: next });
-  },
-  'DELETE /api/ocs/admin/models/:id': (req: Req, res: Res) => {
+  }),
+  on(ocsAiApi.deleteModel, (req, res) => {
     const m = modelOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '模型不存在');
     models = models.filter((x) => x.id !== m.id);
     counted();
     res.json({ success: true });
-  },
-  'POST /api/ocs/admin/models/:id/test': (req: Req, res: Res) => {
+  }),
+  on(ocsAiApi.testModel, (req, res) => {
     const m = modelOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '模型不存在');
     const body = parse(AiModelTestBody, req.body, res);
@@ -237,5 +241,5 @@ export default {
             error: null,
           };
     res.json({ success: true, data });
-  },
-};
+  }),
+);

@@ -4,20 +4,11 @@
  * wrong codes in a minute get 429), and the administrators' batches with the one-time CSV. Its wallet
  * is its own: mock/ocs.ts keeps the bills. tests/mock validates every answer.
  */
-import {
-  RedeemBatchBody,
-  RedeemBatchListQuery,
-  RedeemBody,
-  type FreeClaimResponse,
-  type FreeStatusResponse,
-  type RedeemBatch,
-  type RedeemBatchListResponse,
-  type RedeemBatchResponse,
-  type RedeemResponse,
-} from '../src/contract';
+import { RedeemBatchBody, RedeemBatchListQuery, RedeemBody, type RedeemBatch } from '../src/contract';
+import * as ocsFreeApi from '../src/contract/api/ocsFree';
 import { canonicalCode, formatCode, generateCode } from '../server/modules/ocs/redeem-code';
-import { fail, parse, type Req, type Res } from './_lib/http';
-import type { z } from 'zod';
+import { defineMocks, on } from './_lib/endpoint';
+import { fail, parse } from './_lib/http';
 
 const DEMO_CODE = 'ABCD-EFGH-JKMN-PQRS-TVWX';
 const FREE_DAILY = 10;
@@ -86,10 +77,10 @@ function view({ batch, codes }: MockBatch): RedeemBatch {
 
 const byId = (id?: string) => batches.find((b) => String(b.batch.id) === id);
 
-export default {
-  'GET /api/ocs/free': (_req: Req, res: Res) => {
+export default defineMocks(
+  on(ocsFreeApi.freeStatus, (_req, res) => {
     const claimed = claimedDay === today();
-    const body: z.infer<typeof FreeStatusResponse> = {
+    res.json({
       success: true,
       data: {
         amount: FREE_DAILY,
@@ -100,20 +91,18 @@ export default {
         serverTime: new Date().toISOString(),
         balance,
       },
-    };
-    res.json(body);
-  },
-  'POST /api/ocs/free/claim': (_req: Req, res: Res) => {
+    });
+  }),
+  on(ocsFreeApi.claimFree, (_req, res) => {
     if (claimedDay === today()) return fail(res, 409, 'CONFLICT', '今天已经领取过了，明天再来吧');
     claimedDay = today();
     balance += FREE_DAILY;
-    const body: z.infer<typeof FreeClaimResponse> = {
+    res.json({
       success: true,
       data: { amount: FREE_DAILY, balance, nextClaimAt: nextMidnight() },
-    };
-    res.json(body);
-  },
-  'POST /api/ocs/redeem': (req: Req, res: Res) => {
+    });
+  }),
+  on(ocsFreeApi.redeem, (req, res) => {
     const b = parse(RedeemBody, req.body, res);
     if (!b) return;
     const now = Date.now();
@@ -138,35 +127,32 @@ export default {
     code.uses += 1;
     code.users.add('me');
     balance += v.value;
-    const body: z.infer<typeof RedeemResponse> = { success: true, data: { amount: v.value, balance, note: v.note } };
-    res.json(body);
-  },
-  'GET /api/ocs/admin/redeem-batches': (req: Req, res: Res) => {
+    res.json({ success: true, data: { amount: v.value, balance, note: v.note } });
+  }),
+  on(ocsFreeApi.listRedeemBatches, (req, res) => {
     const q = parse(RedeemBatchListQuery, req.query ?? {}, res);
     if (!q) return;
     const rows = batches.map(view);
-    const body: z.infer<typeof RedeemBatchListResponse> = {
+    res.json({
       success: true,
       data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize),
       total: rows.length,
       current: q.current,
       pageSize: q.pageSize,
-    };
-    res.json(body);
-  },
-  'POST /api/ocs/admin/redeem-batches': (req: Req, res: Res) => {
+    });
+  }),
+  on(ocsFreeApi.createRedeemBatch, (req, res) => {
     const b = parse(RedeemBatchBody, req.body, res);
     if (!b) return;
     if (b.expiresAt && Date.parse(b.expiresAt) <= Date.now()) {
       return fail(res, 400, 'BAD_REQUEST', '过期时间必须晚于现在', { expiresAt: ['过期时间必须晚于现在'] });
     }
-    const body: z.infer<typeof RedeemBatchResponse> = {
+    res.json({
       success: true,
       data: view(addBatch({ ...b, expiresAt: b.expiresAt ?? null })),
-    };
-    res.json(body);
-  },
-  'GET /api/ocs/admin/redeem-batches/:id/codes.csv': (req: Req, res: Res & { send(body: string): void }) => {
+    });
+  }),
+  on(ocsFreeApi.redeemCodesCsv, (req, res) => {
     const entry = byId(req.params?.id);
     if (!entry) return fail(res, 404, 'NOT_FOUND', '兑换码批次不存在');
     if (entry.batch.downloadedAt)
@@ -177,12 +163,11 @@ export default {
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="redeem-batch-${entry.batch.id}.csv"`);
     res.send(`\uFEFF${['兑换码,面值,可用次数,过期时间,备注', ...lines].join('\r\n')}\r\n`);
-  },
-  'POST /api/ocs/admin/redeem-batches/:id/disable': (req: Req, res: Res) => {
+  }),
+  on(ocsFreeApi.disableRedeemBatch, (req, res) => {
     const entry = byId(req.params?.id);
     if (!entry) return fail(res, 404, 'NOT_FOUND', '兑换码批次不存在');
     entry.batch.disabled = true;
-    const body: z.infer<typeof RedeemBatchResponse> = { success: true, data: view(entry) };
-    res.json(body);
-  },
-};
+    res.json({ success: true, data: view(entry) });
+  }),
+);

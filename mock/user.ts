@@ -2,9 +2,10 @@
  * Dev mocks of the accounts API (`npm run dev`), typed by src/contract.
  * One in-memory session: admin/admin123456 logs in; tests/mock validates every answer.
  */
-import type { z } from 'zod';
-import type { AuthSettings, CurrentUser, LoginResponse, MeResponse, OkEmpty, RegisterResponse } from '../src/contract';
-import { fail, type Req, type Res } from './_lib/http';
+import type { CurrentUser } from '../src/contract';
+import { fail } from './_lib/http';
+import * as userApi from '../src/contract/api/user';
+import { defineMocks, on } from './_lib/endpoint';
 
 const admin: CurrentUser = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin', 'njit'] };
 let current: CurrentUser | null = admin;
@@ -12,14 +13,13 @@ let current: CurrentUser | null = admin;
 let failedAt: number[] = [];
 const WINDOW_MS = 15 * 60 * 1000;
 
-export default {
-  'GET /api/user/me': (_req: Req, res: Res) => {
+export default defineMocks(
+  on(userApi.me, (_req, res) => {
     if (!current) return fail(res, 401, 'UNAUTHORIZED', '请先登录');
-    const body: z.infer<typeof MeResponse> = { success: true, data: current };
-    res.json(body);
-  },
+    res.json({ success: true, data: current });
+  }),
 
-  'POST /api/user/login': (req: Req, res: Res) => {
+  on(userApi.login, (req, res) => {
     const { username, password } = req.body ?? {};
     if (!username || !password) {
       return fail(res, 400, 'BAD_REQUEST', '请求参数有误', {
@@ -38,29 +38,25 @@ export default {
     }
     failedAt = [];
     current = admin;
-    const body: z.infer<typeof LoginResponse> = { success: true, data: admin };
-    res.json(body);
-  },
+    res.json({ success: true, data: admin });
+  }),
 
-  'POST /api/user/register': (req: Req, res: Res) => {
+  on(userApi.register, (req, res) => {
     const { username, nickname } = req.body ?? {};
     if (typeof username !== 'string' || !/^[A-Za-z0-9_-]{3,32}$/.test(username)) {
       return fail(res, 400, 'BAD_REQUEST', '请求参数有误', { username: ['用户名只能包含字母、数字、下划线和连字符'] });
     }
     if (username.toLowerCase() === 'admin') return fail(res, 409, 'USERNAME_TAKEN', '用户名已被占用');
     current = { uid: 2, username, nickname: nickname || null, avatar: null, roles: [] };
-    const body: z.infer<typeof RegisterResponse> = { success: true, data: current };
-    res.json(body);
-  },
+    res.json({ success: true, data: current });
+  }),
 
-  'POST /api/user/logout': (_req: Req, res: Res) => {
+  on(userApi.logout, (_req, res) => {
     current = null;
-    const body: z.infer<typeof OkEmpty> = { success: true };
-    res.json(body);
-  },
+    res.json({ success: true });
+  }),
 
-  'GET /api/user/settings': (_req: Req, res: Res) => {
-    const body: z.infer<typeof AuthSettings> = { success: true, data: { registration: 'open' } };
-    res.json(body);
-  },
-};
+  on(userApi.settings, (_req, res) => {
+    res.json({ success: true, data: { registration: 'open' } });
+  }),
+);

@@ -16,6 +16,8 @@ export interface Res {
   status(code: number): Res;
   setHeader(name: string, value: string): void;
   json(body: unknown): void;
+  /** Non-JSON answers (CSV downloads). */
+  send(body: string): void;
 }
 
 export function fail(

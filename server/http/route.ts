@@ -19,6 +19,8 @@ export interface RoutePolicy {
   /** @fastify/rate-limit options for this route (per process). */
   rateLimit?: { max: number; timeWindow: string | number };
   errorHandler?: RouteOptions['errorHandler'];
+  /** Runs before the auth check (headers every answer of this route needs, refusals included). */
+  onRequest?: RouteOptions['onRequest'];
 }
 
 export function route<E extends Endpoint>(
@@ -48,6 +50,7 @@ export function route<E extends Endpoint>(
     },
     schema,
     ...(policy.errorHandler ? { errorHandler: policy.errorHandler } : {}),
+    ...(policy.onRequest ? { onRequest: policy.onRequest } : {}),
     handler: handler as unknown as RouteOptions['handler'],
   });
 }

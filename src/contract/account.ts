@@ -29,6 +29,8 @@ export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_SIZE = 256;
 export const AvatarResponse = ok(z.object({ avatar: z.string() }));
+/** GET /api/user/avatar/:id?v=<version>: the version makes the URL immutable. */
+export const AvatarQuery = z.object({ v: z.string().max(16).optional() });
 
 export const ChangePasswordBody = z.object({
   oldPassword: z.string({ error: '请输入当前密码' }).min(1, '请输入当前密码').max(128, '密码最多 128 个字符'),

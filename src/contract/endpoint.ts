@@ -61,8 +61,10 @@ export interface Endpoint<S extends Schemas = Schemas> {
   schema: (c: ContractModule) => S;
 }
 
-/** Declares an endpoint; the identity function keeps each descriptor's literal types. */
-export function endpoint<const S extends Schemas>(e: Endpoint<S>): Endpoint<S> {
+/** Declares an endpoint; the identity function keeps each descriptor's literal types (`multipart: true`). */
+export function endpoint<const S extends Schemas, const M extends boolean = false>(
+  e: Endpoint<S> & { multipart?: M },
+): Endpoint<S> & { multipart?: M } {
   return e;
 }
 
@@ -85,7 +87,7 @@ export type InputOf<E> = (Field<E, 'params'> extends z.ZodType ? { params: z.inp
   (Field<E, 'query'> extends z.ZodType ? { query?: z.input<Field<E, 'query'>> } : unknown) &
   (Field<E, 'body'> extends z.ZodType
     ? { body: z.input<Field<E, 'body'>> }
-    : E extends { multipart: true }
+    : E extends { multipart?: true }
       ? { body: FormData }
       : unknown);
 

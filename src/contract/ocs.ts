@@ -125,6 +125,8 @@ export const LedgerQuery = PageQuery.extend({
   to: Day.optional(),
 });
 export type LedgerQuery = z.input<typeof LedgerQuery>;
+/** The CSV export's filter: the list's, without paging. */
+export const LedgerCsvQuery = LedgerQuery.omit({ current: true, pageSize: true });
 export const LedgerItem = z.object({
   id: z.number().int(),
   kind: LedgerKind,

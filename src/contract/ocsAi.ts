@@ -129,6 +129,8 @@ export const OCS_AI_SAMPLES: Record<OcsAiType, AiSampleQuestion> = {
 
 export const AiModelTestBody = z.object({ type: OcsAiType.default('single') });
 export type AiModelTestBody = z.input<typeof AiModelTestBody>;
+/** POST /api/ocs/admin/models/:id/test: the body may be left out (the single-choice sample). */
+export const AiModelTestOptionalBody = AiModelTestBody.nullish();
 export const AiModelTestResult = z.object({
   ok: z.boolean(),
   latencyMs: z.number().int(),

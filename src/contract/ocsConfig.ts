@@ -4,6 +4,7 @@
  * Pure (no node or browser APIs): the config page, the mocks and the server build the same JSON.
  */
 import { z } from 'zod';
+import { queryGet } from './api/ocs';
 import { ok } from './common';
 
 export const OCS_REQUEST_TYPES = ['GM_xmlhttpRequest', 'fetch'] as const;
@@ -65,7 +66,7 @@ export function buildAnswererConfig({ baseUrl, token, requestType, method }: Ans
     {
       name: OCS_ANSWERER_NAME,
       homepage: `${baseUrl}/OCS/overview`,
-      url: `${baseUrl}/api/ocs/query`,
+      url: `${baseUrl}${queryGet.path}`,
       method,
       type: requestType,
       contentType: 'json',
@@ -98,6 +99,12 @@ export function applyOcsHandler(res: unknown): [unknown, unknown] {
   const r = (res ?? {}) as { code?: unknown; question?: unknown; answer?: unknown; msg?: unknown };
   return r.code === 1 ? [r.question, r.answer] : [r.msg, undefined];
 }
+
+/**
+ * GET /api/ocs/userscript.user.js: the script's text. Documented as the 200 answer; the handler sends it
+ * itself as text/javascript.
+ */
+export const OcsUserscript = z.string();
 
 /** GET /api/ocs/script-info: what the config and download pages show. */
 export const OcsChangelogEntry = z.object({ version: z.string(), date: z.string(), changes: z.array(z.string()) });

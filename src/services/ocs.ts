@@ -2,25 +2,17 @@
  * Typed client of the portal side of OCS (src/contract/ocs.ts): the overview, the points wallet and
  * its ledger (with the CSV export), the user's query history and the ask form.
  */
-// Type-only imports: the schemas stay out of the bundle unless a page needs them.
-import type {
-  AskBody,
-  AskResponse,
-  LedgerKind,
-  LedgerListResponse,
-  OcsOutcome,
-  OcsOverviewResponse,
-  QueryListResponse,
-  WalletResponse,
-} from '@/contract';
-import { request, type RequestOptions } from '@umijs/max';
-import type { z } from 'zod';
+import * as api from '@/contract/api/ocs';
+import type { AnswerOf } from '@/contract/endpoint';
+import type { AskBody, LedgerKind, OcsOutcome } from '@/contract';
+import type { RequestOptions } from '@umijs/max';
+import { call, toQueryString, urlOf } from './call';
 
-export type OcsOverviewAnswer = z.infer<typeof OcsOverviewResponse>;
-export type WalletAnswer = z.infer<typeof WalletResponse>;
-export type LedgerListAnswer = z.infer<typeof LedgerListResponse>;
-export type QueryListAnswer = z.infer<typeof QueryListResponse>;
-export type AskAnswer = z.infer<typeof AskResponse>;
+export type OcsOverviewAnswer = AnswerOf<typeof api.overview>;
+export type WalletAnswer = AnswerOf<typeof api.wallet>;
+export type LedgerListAnswer = AnswerOf<typeof api.listLedger>;
+export type QueryListAnswer = AnswerOf<typeof api.listQueries>;
+export type AskAnswer = AnswerOf<typeof api.ask>;
 
 /** The ledger filter shared by the list and its CSV export; days are YYYY-MM-DD in the portal's zone, inclusive. */
 export interface LedgerFilter {
@@ -38,55 +30,26 @@ export interface QueryListParams {
   outcome?: OcsOutcome;
 }
 
-/**
- * Arrays as repeated keys (`kind=charge&kind=free`), which is what the server reads; axios would
- * send `kind[]=…`. Empty values are left out so an unset filter does not become `from=`.
- */
-export function toQueryString(params: object): string {
-  const q = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    for (const v of Array.isArray(value) ? value : [value]) {
-      if (v !== undefined && v !== null && v !== '') q.append(key, String(v));
-    }
-  }
-  return q.toString();
-}
+/** Balance, today's numbers, 30 days by outcome, the latest queries. */
+export const fetchOcsOverview = (options?: RequestOptions) => call(api.overview, {}, options);
 
-/** GET /api/ocs/overview — balance, today's numbers, 30 days by outcome, the latest queries. */
-export function fetchOcsOverview(options?: RequestOptions) {
-  return request<OcsOverviewAnswer>('/api/ocs/overview', { method: 'GET', ...options });
-}
+/** Balance and the price of one answer, in points. */
+export const fetchWallet = (options?: RequestOptions) => call(api.wallet, {}, options);
 
-/** GET /api/ocs/wallet — balance and the price of one answer, in points. */
-export function fetchWallet(options?: RequestOptions) {
-  return request<WalletAnswer>('/api/ocs/wallet', { method: 'GET', ...options });
-}
-
-/** GET /api/ocs/ledger — newest first. */
-export function fetchLedger(params: LedgerListParams, options?: RequestOptions) {
-  return request<LedgerListAnswer>('/api/ocs/ledger', {
-    method: 'GET',
-    params,
-    paramsSerializer: toQueryString,
-    ...options,
-  });
-}
+/** Newest first; `kind` goes as repeated keys (toQueryString). */
+export const fetchLedger = (params: LedgerListParams, options?: RequestOptions) =>
+  call(api.listLedger, { query: params }, { paramsSerializer: toQueryString, ...options });
 
 /**
- * Where the CSV of the filtered ledger downloads from (GET /api/ocs/ledger.csv). A plain link, not a
- * fetch: the browser sends the session cookie and saves the attachment itself, however long it is.
+ * Where the CSV of the filtered ledger downloads from. A plain link, not a fetch: the browser sends
+ * the session cookie and saves the attachment itself, however long it is.
  */
-export function ledgerCsvUrl({ kind, from, to }: LedgerFilter): string {
-  const qs = toQueryString({ kind, from, to });
-  return qs ? `/api/ocs/ledger.csv?${qs}` : '/api/ocs/ledger.csv';
-}
+export const ledgerCsvUrl = ({ kind, from, to }: LedgerFilter): string =>
+  urlOf(api.ledgerCsv, { query: { kind, from, to } });
 
-/** GET /api/ocs/queries — the user's own queries (OCS script and ask form), newest first. */
-export function fetchQueries(params: QueryListParams, options?: RequestOptions) {
-  return request<QueryListAnswer>('/api/ocs/queries', { method: 'GET', params, ...options });
-}
+/** The user's own queries (OCS script and ask form), newest first. */
+export const fetchQueries = (params: QueryListParams, options?: RequestOptions) =>
+  call(api.listQueries, { query: params }, options);
 
-/** POST /api/ocs/ask — `data` is the OCS result (`code` 1 with the answer, or 0 with `msg`); 429 when too fast. */
-export function askQuestion(body: AskBody, options?: RequestOptions) {
-  return request<AskAnswer>('/api/ocs/ask', { method: 'POST', data: body, ...options });
-}
+/** `data` is the OCS result (`code` 1 with the answer, or 0 with `msg`); 429 when too fast. */
+export const askQuestion = (body: AskBody, options?: RequestOptions) => call(api.ask, { body }, options);

@@ -1,111 +1,79 @@
 /**
- * Typed client of OCS AI (src/contract/ocsAi.ts): the user's AI preferences, the models to pick
+ * Typed client of OCS AI (src/contract/api/ocsAi.ts): the user's AI preferences, the models to pick
  * from, prompt defaults and preview; for administrators providers, models and the model test.
  */
-// Type-only imports: the schemas stay out of the bundle unless a page needs them.
+import * as api from '@/contract/api/ocsAi';
+import type { AnswerOf } from '@/contract/endpoint';
 import type {
-  AiAdminModelListResponse,
-  AiAdminModelResponse,
-  AiDeleteResponse,
   AiModelBody,
-  AiModelOptionListResponse,
   AiModelPatchBody,
-  AiModelTestResponse,
-  AiPromptDefaultsResponse,
   AiPromptPreviewBody,
-  AiPromptPreviewResponse,
   AiProviderBody,
-  AiProviderListResponse,
   AiProviderPatchBody,
-  AiProviderResponse,
   OcsAiType,
   OcsPreferencesBody,
-  OcsPreferencesResponse,
 } from '@/contract';
-import { request, type RequestOptions } from '@umijs/max';
-import type { z } from 'zod';
+import type { RequestOptions } from '@umijs/max';
+import { call } from './call';
 
-export type PreferencesAnswer = z.infer<typeof OcsPreferencesResponse>;
-export type ModelOptionsAnswer = z.infer<typeof AiModelOptionListResponse>;
-export type PromptDefaultsAnswer = z.infer<typeof AiPromptDefaultsResponse>;
-export type PromptPreviewAnswer = z.infer<typeof AiPromptPreviewResponse>;
-export type ProviderListAnswer = z.infer<typeof AiProviderListResponse>;
-export type ProviderAnswer = z.infer<typeof AiProviderResponse>;
-export type AdminModelListAnswer = z.infer<typeof AiAdminModelListResponse>;
-export type AdminModelAnswer = z.infer<typeof AiAdminModelResponse>;
-export type ModelTestAnswer = z.infer<typeof AiModelTestResponse>;
-export type AiDeleteAnswer = z.infer<typeof AiDeleteResponse>;
+export type PreferencesAnswer = AnswerOf<typeof api.getPreferences>;
+export type ModelOptionsAnswer = AnswerOf<typeof api.modelOptions>;
+export type PromptDefaultsAnswer = AnswerOf<typeof api.promptDefaults>;
+export type PromptPreviewAnswer = AnswerOf<typeof api.promptPreview>;
+export type ProviderListAnswer = AnswerOf<typeof api.listProviders>;
+export type ProviderAnswer = AnswerOf<typeof api.createProvider>;
+export type AdminModelListAnswer = AnswerOf<typeof api.listModels>;
+export type AdminModelAnswer = AnswerOf<typeof api.createModel>;
+export type ModelTestAnswer = AnswerOf<typeof api.testModel>;
+export type AiDeleteAnswer = AnswerOf<typeof api.deleteProvider>;
 
 // ---------- users ----------
 
-/** GET /api/ocs/preferences — with today's AI spending. */
-export function fetchAiPreferences(options?: RequestOptions) {
-  return request<PreferencesAnswer>('/api/ocs/preferences', { method: 'GET', ...options });
-}
+/** With today's AI spending. */
+export const fetchAiPreferences = (options?: RequestOptions) => call(api.getPreferences, {}, options);
 
-/** PUT /api/ocs/preferences — absent fields stay as they are, null resets; 400 with field errors. */
-export function saveAiPreferences(body: OcsPreferencesBody, options?: RequestOptions) {
-  return request<PreferencesAnswer>('/api/ocs/preferences', { method: 'PUT', data: body, ...options });
-}
+/** Absent fields stay as they are, null resets; 400 with field errors. */
+export const saveAiPreferences = (body: OcsPreferencesBody, options?: RequestOptions) =>
+  call(api.savePreferences, { body }, options);
 
-/** GET /api/ocs/models — enabled models with their price per answer. */
-export function fetchAiModelOptions(options?: RequestOptions) {
-  return request<ModelOptionsAnswer>('/api/ocs/models', { method: 'GET', ...options });
-}
+/** Enabled models with their price per answer. */
+export const fetchAiModelOptions = (options?: RequestOptions) => call(api.modelOptions, {}, options);
 
-/** GET /api/ocs/prompt-defaults — default template per type, variables, limit and sample questions. */
-export function fetchPromptDefaults(options?: RequestOptions) {
-  return request<PromptDefaultsAnswer>('/api/ocs/prompt-defaults', { method: 'GET', ...options });
-}
+/** Default template per type, variables, limit and sample questions. */
+export const fetchPromptDefaults = (options?: RequestOptions) => call(api.promptDefaults, {}, options);
 
-/** POST /api/ocs/prompt-preview — the template rendered for a sample question; 400 `template` when invalid. */
-export function previewPrompt(body: AiPromptPreviewBody, options?: RequestOptions) {
-  return request<PromptPreviewAnswer>('/api/ocs/prompt-preview', { method: 'POST', data: body, ...options });
-}
+/** The template rendered for a sample question; 400 `template` when invalid. */
+export const previewPrompt = (body: AiPromptPreviewBody, options?: RequestOptions) =>
+  call(api.promptPreview, { body }, options);
 
 // ---------- administrators ----------
 
-/** GET /api/ocs/admin/providers — keys only masked. */
-export function fetchAiProviders(options?: RequestOptions) {
-  return request<ProviderListAnswer>('/api/ocs/admin/providers', { method: 'GET', ...options });
-}
+/** Keys only masked. */
+export const fetchAiProviders = (options?: RequestOptions) => call(api.listProviders, {}, options);
 
-/** POST /api/ocs/admin/providers — 409 for a name already taken. */
-export function createAiProvider(body: AiProviderBody, options?: RequestOptions) {
-  return request<ProviderAnswer>('/api/ocs/admin/providers', { method: 'POST', data: body, ...options });
-}
+/** 409 for a name already taken. */
+export const createAiProvider = (body: AiProviderBody, options?: RequestOptions) =>
+  call(api.createProvider, { body }, options);
 
-/** PATCH /api/ocs/admin/providers/:id — leave apiKey out to keep the stored key. */
-export function updateAiProvider(id: number, body: AiProviderPatchBody, options?: RequestOptions) {
-  return request<ProviderAnswer>(`/api/ocs/admin/providers/${id}`, { method: 'PATCH', data: body, ...options });
-}
+/** Leave apiKey out to keep the stored key. */
+export const updateAiProvider = (id: number, body: AiProviderPatchBody, options?: RequestOptions) =>
+  call(api.updateProvider, { params: { id }, body }, options);
 
-/** DELETE /api/ocs/admin/providers/:id — its models go with it. */
-export function deleteAiProvider(id: number, options?: RequestOptions) {
-  return request<AiDeleteAnswer>(`/api/ocs/admin/providers/${id}`, { method: 'DELETE', ...options });
-}
+/** Its models go with it. */
+export const deleteAiProvider = (id: number, options?: RequestOptions) =>
+  call(api.deleteProvider, { params: { id } }, options);
 
-/** GET /api/ocs/admin/models */
-export function fetchAdminModels(options?: RequestOptions) {
-  return request<AdminModelListAnswer>('/api/ocs/admin/models', { method: 'GET', ...options });
-}
+export const fetchAdminModels = (options?: RequestOptions) => call(api.listModels, {}, options);
 
-/** POST /api/ocs/admin/models */
-export function createAdminModel(body: AiModelBody, options?: RequestOptions) {
-  return request<AdminModelAnswer>('/api/ocs/admin/models', { method: 'POST', data: body, ...options });
-}
+export const createAdminModel = (body: AiModelBody, options?: RequestOptions) =>
+  call(api.createModel, { body }, options);
 
-/** PATCH /api/ocs/admin/models/:id */
-export function updateAdminModel(id: number, body: AiModelPatchBody, options?: RequestOptions) {
-  return request<AdminModelAnswer>(`/api/ocs/admin/models/${id}`, { method: 'PATCH', data: body, ...options });
-}
+export const updateAdminModel = (id: number, body: AiModelPatchBody, options?: RequestOptions) =>
+  call(api.updateModel, { params: { id }, body }, options);
 
-/** DELETE /api/ocs/admin/models/:id */
-export function deleteAdminModel(id: number, options?: RequestOptions) {
-  return request<AiDeleteAnswer>(`/api/ocs/admin/models/${id}`, { method: 'DELETE', ...options });
-}
+export const deleteAdminModel = (id: number, options?: RequestOptions) =>
+  call(api.deleteModel, { params: { id } }, options);
 
-/** POST /api/ocs/admin/models/:id/test — one sample question of the given type; failures come back as ok: false. */
-export function testAdminModel(id: number, type: OcsAiType = 'single', options?: RequestOptions) {
-  return request<ModelTestAnswer>(`/api/ocs/admin/models/${id}/test`, { method: 'POST', data: { type }, ...options });
-}
+/** One sample question of the given type; failures come back as ok: false. */
+export const testAdminModel = (id: number, type: OcsAiType = 'single', options?: RequestOptions) =>
+  call(api.testModel, { params: { id }, body: { type } }, options);

@@ -2,64 +2,50 @@
  * Typed client of the OCS free points (src/contract/ocsFree.ts): the daily claim, redeeming a code,
  * and the administrators' redeem-code batches with their one-time CSV download.
  */
-// Type-only imports: the schemas stay out of the bundle unless a page needs them.
-import type {
-  FreeClaimResponse,
-  FreeStatusResponse,
-  RedeemBatchBody,
-  RedeemBatchListResponse,
-  RedeemBatchResponse,
-  RedeemBody,
-  RedeemResponse,
-} from '@/contract';
-import { request, type RequestOptions } from '@umijs/max';
-import type { z } from 'zod';
+import * as api from '@/contract/api/ocsFree';
+import type { AnswerOf } from '@/contract/endpoint';
+import type { RedeemBatchBody, RedeemBody } from '@/contract';
+import type { RequestOptions } from '@umijs/max';
+import { call, urlOf } from './call';
 
-export type FreeStatusAnswer = z.infer<typeof FreeStatusResponse>;
-export type FreeClaimAnswer = z.infer<typeof FreeClaimResponse>;
-export type RedeemAnswer = z.infer<typeof RedeemResponse>;
-export type RedeemBatchListAnswer = z.infer<typeof RedeemBatchListResponse>;
-export type RedeemBatchAnswer = z.infer<typeof RedeemBatchResponse>;
+export type FreeStatusAnswer = AnswerOf<typeof api.freeStatus>;
+export type FreeClaimAnswer = AnswerOf<typeof api.claimFree>;
+export type RedeemAnswer = AnswerOf<typeof api.redeem>;
+export type RedeemBatchListAnswer = AnswerOf<typeof api.listRedeemBatches>;
+export type RedeemBatchAnswer = AnswerOf<typeof api.createRedeemBatch>;
 
-/** GET /api/ocs/free — claimed today?, the amount, when the next claim opens, the balance. */
-export function fetchFreeStatus(options?: RequestOptions) {
-  return request<FreeStatusAnswer>('/api/ocs/free', { method: 'GET', ...options });
-}
+/** Claimed today?, the amount, when the next claim opens, the balance. */
+export const fetchFreeStatus = (options?: RequestOptions) => call(api.freeStatus, {}, options);
 
-/** POST /api/ocs/free/claim — 409 when already claimed today or claiming is switched off. */
-export function claimFree(options?: RequestOptions) {
-  return request<FreeClaimAnswer>('/api/ocs/free/claim', { method: 'POST', ...options });
-}
+/** 409 when already claimed today or claiming is switched off. */
+export const claimFree = (options?: RequestOptions) => call(api.claimFree, {}, options);
 
-/** POST /api/ocs/redeem — 400 unknown code, 409 disabled/expired/used up/already redeemed, 429 too many wrong codes. */
-export function redeemCode(body: RedeemBody, options?: RequestOptions) {
-  return request<RedeemAnswer>('/api/ocs/redeem', { method: 'POST', data: body, ...options });
-}
+/** 400 unknown code, 409 disabled/expired/used up/already redeemed, 429 too many wrong codes. */
+export const redeemCode = (body: RedeemBody, options?: RequestOptions) => call(api.redeem, { body }, options);
 
-/** GET /api/ocs/admin/redeem-batches — newest first. */
-export function fetchRedeemBatches(params: { current?: number; pageSize?: number }, options?: RequestOptions) {
-  return request<RedeemBatchListAnswer>('/api/ocs/admin/redeem-batches', { method: 'GET', params, ...options });
-}
+/** Newest first. */
+export const fetchRedeemBatches = (params: { current?: number; pageSize?: number }, options?: RequestOptions) =>
+  call(api.listRedeemBatches, { query: params }, options);
 
-/** POST /api/ocs/admin/redeem-batches */
-export function createRedeemBatch(body: RedeemBatchBody, options?: RequestOptions) {
-  return request<RedeemBatchAnswer>('/api/ocs/admin/redeem-batches', { method: 'POST', data: body, ...options });
-}
+export const createRedeemBatch = (body: RedeemBatchBody, options?: RequestOptions) =>
+  call(api.createRedeemBatch, { body }, options);
 
-/** POST /api/ocs/admin/redeem-batches/:id/disable */
-export function disableRedeemBatch(id: number, options?: RequestOptions) {
-  return request<RedeemBatchAnswer>(`/api/ocs/admin/redeem-batches/${id}/disable`, { method: 'POST', ...options });
-}
+export const disableRedeemBatch = (id: number, options?: RequestOptions) =>
+  call(api.disableRedeemBatch, { params: { id } }, options);
 
-export const redeemCodesCsvUrl = (id: number) => `/api/ocs/admin/redeem-batches/${id}/codes.csv`;
+export const redeemCodesCsvUrl = (id: number) => urlOf(api.redeemCodesCsv, { params: { id } });
 
 /**
- * GET /api/ocs/admin/redeem-batches/:id/codes.csv as a Blob — works once per batch. A failure's
- * envelope arrives as a Blob too; it is parsed back so callers read errorMessage as usual.
+ * The batch's codes CSV as a Blob — works once per batch. A failure's envelope arrives as a Blob too;
+ * it is parsed back so callers read errorMessage as usual.
  */
 export async function downloadRedeemCodes(id: number): Promise<Blob> {
   try {
-    return await request<Blob>(redeemCodesCsvUrl(id), { method: 'GET', responseType: 'blob', skipErrorHandler: true });
+    return (await call(
+      api.redeemCodesCsv,
+      { params: { id } },
+      { responseType: 'blob', skipErrorHandler: true },
+    )) as Blob;
   } catch (error) {
     const response = (error as { response?: { data?: unknown } }).response;
     if (response && typeof Blob !== 'undefined' && response.data instanceof Blob) {

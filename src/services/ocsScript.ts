@@ -2,16 +2,16 @@
  * Typed client of the OCS script side (src/contract/ocsConfig.ts): script info for the config and
  * download pages, and the config page's live test of a generated AnswererWrapper.
  */
-import { fillTemplate, type AnswererWrapper, type OcsSample, type OcsScriptInfoResponse } from '@/contract';
-import { request, type RequestOptions } from '@umijs/max';
-import type { z } from 'zod';
+import * as api from '@/contract/api/ocs';
+import type { AnswerOf } from '@/contract/endpoint';
+import { fillTemplate, type AnswererWrapper, type OcsSample } from '@/contract';
+import type { RequestOptions } from '@umijs/max';
+import { call } from './call';
 
-export type OcsScriptInfoAnswer = z.infer<typeof OcsScriptInfoResponse>;
+export type OcsScriptInfoAnswer = AnswerOf<typeof api.scriptInfo>;
 
-/** GET /api/ocs/script-info */
-export function fetchOcsScriptInfo(options?: RequestOptions) {
-  return request<OcsScriptInfoAnswer>('/api/ocs/script-info', { method: 'GET', ...options });
-}
+/** The script's version and changelog, and the URLs the config and download pages show. */
+export const fetchOcsScriptInfo = (options?: RequestOptions) => call(api.scriptInfo, {}, options);
 
 export interface WrapperTestResult {
   status: number;

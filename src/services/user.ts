@@ -1,52 +1,37 @@
-/** Typed client of the accounts API (src/contract/user.ts). */
+/** Typed client of the accounts API (src/contract/api/user.ts), and the public health probe. */
+import * as healthApi from '@/contract/api/health';
+import * as api from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
 // Type-only imports: zod stays out of the initial bundle.
-import type {
-  AuthSettings,
-  Health,
-  LoginBody,
-  LoginResponse,
-  LogoutResponse,
-  MeResponse,
-  RegisterBody,
-  RegisterResponse,
-} from '@/contract';
-import { request, type RequestOptions } from '@umijs/max';
+import type { LoginBody, RegisterBody } from '@/contract';
+import type { RequestOptions } from '@umijs/max';
 import type { z } from 'zod';
+import { call, urlOf } from './call';
 import { fetchJson } from './http';
 
-export type MeAnswer = z.infer<typeof MeResponse>;
-export type LoginAnswer = z.infer<typeof LoginResponse>;
-export type RegisterAnswer = z.infer<typeof RegisterResponse>;
-export type LogoutAnswer = z.infer<typeof LogoutResponse>;
-export type AuthSettingsAnswer = z.infer<typeof AuthSettings>;
-export type HealthAnswer = z.infer<typeof Health>;
+export type MeAnswer = AnswerOf<typeof api.me>;
+export type LoginAnswer = AnswerOf<typeof api.login>;
+export type RegisterAnswer = AnswerOf<typeof api.register>;
+export type LogoutAnswer = AnswerOf<typeof api.logout>;
+export type AuthSettingsAnswer = AnswerOf<typeof api.settings>;
+export type HealthAnswer = AnswerOf<typeof healthApi.health>;
 
-/** GET /api/user/me — 401 when logged out. */
-export function fetchCurrentUser(options?: RequestOptions) {
-  return request<MeAnswer>('/api/user/me', { method: 'GET', ...options });
-}
+/** 401 when logged out. */
+export const fetchCurrentUser = (options?: RequestOptions) => call(api.me, {}, options);
 
-/** POST /api/user/login — sets the session cookie. */
-export function login(body: z.input<typeof LoginBody>, options?: RequestOptions) {
-  return request<LoginAnswer>('/api/user/login', { method: 'POST', data: body, ...options });
-}
+/** Sets the session cookie. */
+export const login = (body: z.input<typeof LoginBody>, options?: RequestOptions) => call(api.login, { body }, options);
 
-/** POST /api/user/register — creates the account and logs it in. */
-export function register(body: RegisterBody, options?: RequestOptions) {
-  return request<RegisterAnswer>('/api/user/register', { method: 'POST', data: body, ...options });
-}
+/** Creates the account and logs it in. */
+export const register = (body: RegisterBody, options?: RequestOptions) => call(api.register, { body }, options);
 
-/** POST /api/user/logout — deletes the server-side session. */
-export function logout(options?: RequestOptions) {
-  return request<LogoutAnswer>('/api/user/logout', { method: 'POST', data: {}, ...options });
-}
+/** Deletes the server-side session. */
+export const logout = (options?: RequestOptions) => call(api.logout, {}, options);
 
-/** GET /api/user/settings — public: is registration open? */
-export function fetchAuthSettings() {
-  return fetchJson<AuthSettingsAnswer>('/api/user/settings');
-}
+// The two public probes go outside the request plugin (no error display; health's 503 body is kept).
 
-/** GET /api/health — public readiness probe. */
-export function fetchHealth() {
-  return fetchJson<HealthAnswer>('/api/health');
-}
+/** Public: is registration open? */
+export const fetchAuthSettings = () => fetchJson<AuthSettingsAnswer>(urlOf(api.settings));
+
+/** Public readiness probe. */
+export const fetchHealth = () => fetchJson<HealthAnswer>(urlOf(healthApi.health));

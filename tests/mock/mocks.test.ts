@@ -92,6 +92,8 @@ import {
   OcsSettingsResponse,
 } from '@/contract';
 import { z as zod } from 'zod';
+import { allEndpoints } from '@/contract/api';
+import { keyOf } from '@/contract/endpoint';
 
 interface Case {
   schema: z.ZodTypeAny;
@@ -691,6 +693,11 @@ function call(route: string, body?: unknown, params: object = {}, query: object 
 describe('umi mocks match the contract', () => {
   it('every mock route has a schema mapping', () => {
     expect(Object.keys(handlers).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it('every mock answers an endpoint of the contract', () => {
+    const declared = new Set(allEndpoints().map(([, e]) => keyOf(e)));
+    expect(Object.keys(handlers).filter((k) => !declared.has(k))).toEqual([]);
   });
 
   it.each(Object.entries(CASES))('%s', (route, { schema, calls }) => {

@@ -216,16 +216,14 @@ describe('import', () => {
 
   it('shows a failed job with what was written', async () => {
     jest.mocked(uploadBankFile).mockResolvedValue({ success: true, data: preview });
-    jest
-      .mocked(commitBankImport)
-      .mockResolvedValue(
-        job({
-          status: 'failed',
-          done: 2000,
-          inserted: 2000,
-          error: '导入在第 2001 条附近中断（之前的 2000 条已写入；重新导入同一文件是安全的）',
-        }),
-      );
+    jest.mocked(commitBankImport).mockResolvedValue(
+      job({
+        status: 'failed',
+        done: 2000,
+        inserted: 2000,
+        error: '导入在第 2001 条附近中断（之前的 2000 条已写入；重新导入同一文件是安全的）',
+      }),
+    );
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     fireEvent.change(document.querySelector('input[type=file]') as HTMLInputElement, {
       target: { files: [new File(['x'], '题库.csv')] },

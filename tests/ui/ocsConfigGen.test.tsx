@@ -160,15 +160,13 @@ describe('OCS config generation', () => {
   });
 
   it('points a user without an ocs:query token to token generation', async () => {
-    jest
-      .mocked(fetchTokens)
-      .mockResolvedValue({
-        success: true,
-        data: [token(8, '推送', 'pt_Ums00000', ['ums:send'])],
-        total: 1,
-        current: 1,
-        pageSize: 100,
-      });
+    jest.mocked(fetchTokens).mockResolvedValue({
+      success: true,
+      data: [token(8, '推送', 'pt_Ums00000', ['ums:send'])],
+      total: 1,
+      current: 1,
+      pageSize: 100,
+    });
     renderAt('/OCS/configGen', <ConfigGenPage />);
     expect(await screen.findByText('你还没有可用于 OCS 查询（ocs:query）的有效令牌')).toBeInTheDocument();
     expect(screen.getByText('去生成令牌').closest('a')).toHaveAttribute('href', '/OCS/tokenGen');

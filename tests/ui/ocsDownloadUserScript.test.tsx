@@ -49,14 +49,12 @@ describe('userscript download', () => {
   });
 
   it('still shows the steps when the info cannot load, with a retry', async () => {
-    jest
-      .mocked(fetchOcsScriptInfo)
-      .mockRejectedValueOnce({
-        response: {
-          status: 500,
-          data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器内部错误，请稍后重试' },
-        },
-      });
+    jest.mocked(fetchOcsScriptInfo).mockRejectedValueOnce({
+      response: {
+        status: 500,
+        data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器内部错误，请稍后重试' },
+      },
+    });
     renderAt('/OCS/downloadUserScript', <DownloadUserScriptPage />);
     expect(await screen.findByText('脚本信息加载失败：服务器内部错误，请稍后重试')).toBeInTheDocument();
     expect(screen.getByText('安装脚本管理器')).toBeInTheDocument();

@@ -88,15 +88,13 @@ describe('OCS overview', () => {
   });
 
   it('says so when there is nothing yet', async () => {
-    jest
-      .mocked(fetchOcsOverview)
-      .mockResolvedValue(
-        overview({
-          daily: daily.map((d) => ({ ...d, bank: 0, ai: 0, miss: 0 })),
-          recent: [],
-          today: { queries: 0, answered: 0, hitRate: 0, spent: 0 },
-        }),
-      );
+    jest.mocked(fetchOcsOverview).mockResolvedValue(
+      overview({
+        daily: daily.map((d) => ({ ...d, bank: 0, ai: 0, miss: 0 })),
+        recent: [],
+        today: { queries: 0, answered: 0, hitRate: 0, spent: 0 },
+      }),
+    );
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText('近 30 天还没有查询')).toBeInTheDocument();
     expect(screen.getByText('还没有查询记录')).toBeInTheDocument();
@@ -105,11 +103,9 @@ describe('OCS overview', () => {
   });
 
   it('offers a retry when the overview cannot load', async () => {
-    jest
-      .mocked(fetchOcsOverview)
-      .mockRejectedValueOnce({
-        response: { status: 500, data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器开小差了' } },
-      });
+    jest.mocked(fetchOcsOverview).mockRejectedValueOnce({
+      response: { status: 500, data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器开小差了' } },
+    });
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText('概览加载失败：服务器开小差了')).toBeInTheDocument();
   });

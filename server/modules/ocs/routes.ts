@@ -3,22 +3,13 @@
  * open because the script may call with fetch), the portal's own ask form, the overview, the query
  * history and the bills.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import querystring from 'node:querystring';
-import {
-  AskBody,
-  AskResponse,
-  LedgerListResponse,
-  LedgerQuery,
-  OcsOverviewResponse,
-  OcsQueryResult,
-  QueryListQuery,
-  QueryListResponse,
-  WalletResponse,
-} from '../../../src/contract';
+import * as api from '@contract/api/ocs';
 import type { AppDeps } from '../../app';
 import { badRequest, tooMany } from '../../errors';
+import { success, paged } from '../../http/reply';
+import { route, type RoutePolicy } from '../../http/route';
 import { tokenFrom } from '../../plugins/auth';
 import { isAuthError, verifyToken } from '../user/tokens';
 import { ledgerCsv, listLedger, listQueries, overview } from './history';
@@ -49,11 +40,10 @@ function paramsOf(request: FastifyRequest): Record<string, unknown> {
   return { ...(request.query as Record<string, unknown>), ...fromBody };
 }
 
-const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
-  const tags = ['ocs'];
-  const user = { auth: 'user' as const };
+export default async function ocsRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
   const ocs = () => app.ocs;
 
+  // ---------- the OCS-script query API ----------
   const query = async (request: FastifyRequest, reply: FastifyReply): Promise<OcsResult> => {
     reply.headers(CORS);
     const params = paramsOf(request);
@@ -76,16 +66,7 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
     if (typeof q === 'string') return { code: 0, msg: q };
     return ocs().service.answer({ userId: auth.userId, tokenId: auth.tokenId }, q);
   };
-  const queryOptions = {
-    config: { auth: 'ocs-token' as const },
-    schema: {
-      tags,
-      summary: 'OCS 题库查询（令牌 ocs:query；query、表单或 JSON 均可；始终返回 HTTP 200）',
-      description:
-        'curl "http://HOST/api/ocs/query?token=pt_xxx&title=题目&type=single&options=A.选项1%0AB.选项2"\n\n' +
-        '找到：{"code":1,"question","answer","source","cost","balance"}；否则 {"code":0,"msg"}',
-      response: { 200: OcsQueryResult },
-    },
+  const queryPolicy: RoutePolicy = {
     // Even a malformed body or a failing database is answered in the script's shape.
     errorHandler: (err: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
       if (!err.statusCode || err.statusCode >= 500) request.log.error({ err }, 'ocs query failed');
@@ -98,124 +79,50 @@ const routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
         });
     },
   };
-  app.get('/query', queryOptions, query);
-  app.post('/query', queryOptions, query);
-  app.options('/query', { config: { auth: 'ocs-token' } }, async (_request, reply) =>
-    reply.code(204).headers(CORS).send(),
+  route(app, api.queryGet, query, queryPolicy);
+  route(app, api.queryPost, query, queryPolicy);
+  route(app, api.queryOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+
+  // ---------- the portal ----------
+  route(app, api.ask, async (request) => {
+    const userId = request.user!.id;
+    try {
+      await ocs().service.checkRate(`user:${userId}`);
+    } catch (err) {
+      if (err instanceof TooFast) throw tooMany('请求过快，请稍后再试', err.retryAfterSeconds);
+      throw err;
+    }
+    const q = parseQuestion(request.body);
+    if (typeof q === 'string') throw badRequest(q, { title: [q] });
+    return success(await ocs().service.answer({ userId, tokenId: null }, q));
+  });
+
+  route(app, api.overview, async (request) => {
+    const s = await ocs().settings.get();
+    return success(await overview(db, request.user!.id, config.PORTAL_TZ, s.bankPrice));
+  });
+
+  route(app, api.wallet, async (request) => {
+    const s = await ocs().settings.get();
+    return success({ balance: await getBalance(db, request.user!.id), price: s.bankPrice });
+  });
+
+  route(app, api.listQueries, async (request) =>
+    paged(await listQueries(db, request.user!.id, request.query), request.query),
   );
 
-  app.post(
-    '/ask',
-    {
-      config: user,
-      schema: {
-        tags,
-        summary: '在门户中提问（与 OCS 接口同一服务，按题扣费）',
-        body: AskBody,
-        response: { 200: AskResponse },
-      },
-    },
-    async (request) => {
-      const userId = request.user!.id;
-      try {
-        await ocs().service.checkRate(`user:${userId}`);
-      } catch (err) {
-        if (err instanceof TooFast) throw tooMany('请求过快，请稍后再试', err.retryAfterSeconds);
-        throw err;
-      }
-      const q = parseQuestion(request.body);
-      if (typeof q === 'string') throw badRequest(q, { title: [q] });
-      return { success: true as const, data: await ocs().service.answer({ userId, tokenId: null }, q) };
-    },
+  route(app, api.listLedger, async (request) =>
+    paged(await listLedger(db, request.user!.id, request.query, config.PORTAL_TZ), request.query),
   );
 
-  app.get(
-    '/overview',
-    {
-      config: user,
-      schema: {
-        tags,
-        summary: 'OCS 概览：余额、今日统计、30 天趋势、最近查询',
-        response: { 200: OcsOverviewResponse },
-      },
-    },
-    async (request) => {
-      const s = await ocs().settings.get();
-      return { success: true as const, data: await overview(db, request.user!.id, config.PORTAL_TZ, s.bankPrice) };
-    },
-  );
-
-  app.get(
-    '/wallet',
-    { config: user, schema: { tags, summary: '我的积分余额与题库单价', response: { 200: WalletResponse } } },
-    async (request) => {
-      const s = await ocs().settings.get();
-      return { success: true as const, data: { balance: await getBalance(db, request.user!.id), price: s.bankPrice } };
-    },
-  );
-
-  app.get(
-    '/queries',
-    {
-      config: user,
-      schema: { tags, summary: '我的查询记录', querystring: QueryListQuery, response: { 200: QueryListResponse } },
-    },
-    async (request) => {
-      const { rows, total } = await listQueries(db, request.user!.id, request.query);
-      return {
-        success: true as const,
-        data: rows,
-        total,
-        current: request.query.current,
-        pageSize: request.query.pageSize,
-      };
-    },
-  );
-
-  app.get(
-    '/ledger',
-    {
-      config: user,
-      schema: {
-        tags,
-        summary: '我的账单（按类型、日期筛选）',
-        querystring: LedgerQuery,
-        response: { 200: LedgerListResponse },
-      },
-    },
-    async (request) => {
-      const { rows, total } = await listLedger(db, request.user!.id, request.query, config.PORTAL_TZ);
-      return {
-        success: true as const,
-        data: rows,
-        total,
-        current: request.query.current,
-        pageSize: request.query.pageSize,
-      };
-    },
-  );
-
-  app.get(
-    '/ledger.csv',
-    {
-      config: user,
-      schema: {
-        tags,
-        summary: '导出账单 CSV（与列表相同的筛选）',
-        querystring: LedgerQuery.omit({ current: true, pageSize: true }),
-      },
-    },
-    async (request, reply) => {
-      const csv = await ledgerCsv(db, request.user!.id, request.query, config.PORTAL_TZ);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="ocs-bills.csv"; filename*=UTF-8''${encodeURIComponent('OCS账单.csv')}`,
-        )
-        .send(csv);
-    },
-  );
-};
-
-export default routes;
+  route(app, api.ledgerCsv, async (request, reply) => {
+    const csv = await ledgerCsv(db, request.user!.id, request.query, config.PORTAL_TZ);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="ocs-bills.csv"; filename*=UTF-8''${encodeURIComponent('OCS账单.csv')}`,
+      )
+      .send(csv);
+  });
+}

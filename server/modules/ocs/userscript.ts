@@ -3,6 +3,7 @@
  * or the floating button, and the answer from /api/ocs/query appears in a small panel. The script is
  * generated per base URL so it talks to (and updates from) the portal that served it.
  */
+import { queryGet } from '@contract/api/ocs';
 
 export const USERSCRIPT_VERSION = '1.0.0';
 
@@ -71,7 +72,7 @@ const body = (base: string) => `
 (function () {
   'use strict';
   var BASE = ${base};
-  var QUERY_URL = BASE + '/api/ocs/query';
+  var QUERY_URL = BASE + ${jsString(queryGet.path)};
   var TOKEN_KEY = 'portal_ocs_token';
   var SOURCES = { bank: '题库', ai: 'AI' };
   var CSS = [

@@ -7,6 +7,8 @@ import { AVATAR_SIZE, type Profile, type Role, type SessionInfo } from '../../..
 import type { DB } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
+import * as api from '@contract/api/user';
+import { pathOf } from '@contract/endpoint';
 
 const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp']);
 

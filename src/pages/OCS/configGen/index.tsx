@@ -4,8 +4,10 @@
  * /OCS/tokenGen; it is taken out of the address bar once read.
  */
 import { buildAnswererConfig, subscriptionUrl, type OcsMethod, type OcsRequestType } from '@/contract';
+import * as ocsApi from '@/contract/api/ocs';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { fetchTokens } from '@/services/account';
+import { urlOf } from '@/services/call';
 import { fetchOcsScriptInfo } from '@/services/ocsScript';
 import { PageContainer } from '@ant-design/pro-components';
 import { useLocation, useNavigate } from '@umijs/max';
@@ -49,7 +51,7 @@ export default function ConfigGenPage() {
   );
   // Without script-info the page can still build a config for the address it was opened at.
   const baseUrl = info.data?.data.baseUrl ?? (info.error ? window.location.origin : undefined);
-  const subscriptionBase = info.data?.data.subscriptionBase ?? `${baseUrl}/api/ocs/config`;
+  const subscriptionBase = info.data?.data.subscriptionBase ?? `${baseUrl}${urlOf(ocsApi.config)}`;
 
   const config = useMemo(
     () => (baseUrl && token ? buildAnswererConfig({ baseUrl, token, requestType, method }) : null),

@@ -1,0 +1,22 @@
+/**
+ * Every endpoint descriptor, by module. The UI imports a module's file directly (only what a page
+ * needs lands in its bundle); tests walk this index to prove the server, the mocks and the contract agree.
+ */
+import type { Endpoint } from '../endpoint';
+import * as health from './health';
+import * as njit from './njit';
+import * as ocs from './ocs';
+import * as ocsAdmin from './ocsAdmin';
+import * as ocsAi from './ocsAi';
+import * as ocsFree from './ocsFree';
+import * as ums from './ums';
+import * as user from './user';
+
+export const apiModules = { health, user, ums, njit, ocs, ocsAdmin, ocsAi, ocsFree } as const;
+
+/** `[module.name, descriptor]` for every endpoint. */
+export function allEndpoints(): [string, Endpoint][] {
+  return Object.entries(apiModules).flatMap(([mod, exports]) =>
+    Object.entries(exports as Record<string, Endpoint>).map(([name, e]): [string, Endpoint] => [`${mod}.${name}`, e]),
+  );
+}

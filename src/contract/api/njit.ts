@@ -1,0 +1,112 @@
+/**
+ * NJIT student lookup endpoints: search, detail, reveal, filter options, overview, roster imports and
+ * the audit log. Every endpoint needs role njit; importing, revealing and the audit log check for the
+ * admin role as well (in the handler, with a message of their own).
+ */
+import { endpoint } from '../endpoint';
+
+const tags = ['njit'];
+
+// ---------- students ----------
+
+/** At least one criterion; at most 50 per page; rate-limited per user. */
+export const searchStudents = endpoint({
+  method: 'GET',
+  path: '/api/njit/students',
+  access: 'njit',
+  tags,
+  summary: '查询学生（至少一个条件，每页最多 50 条，限频）',
+  schema: (c) => ({ query: c.StudentSearchQuery, response: c.StudentSearchResponse }),
+});
+
+/** The full record, phone and ID masked; audited. */
+export const getStudent = endpoint({
+  method: 'GET',
+  path: '/api/njit/students/:id',
+  access: 'njit',
+  tags,
+  summary: '学生详情（敏感字段已脱敏）',
+  schema: (c) => ({ params: c.IdParams, response: c.StudentResponse }),
+});
+
+/** Administrators only, with a reason; audited. */
+export const revealField = endpoint({
+  method: 'POST',
+  path: '/api/njit/students/:id/reveal',
+  access: 'njit',
+  tags,
+  summary: '查看完整手机号或身份证号（管理员，需填写原因）',
+  schema: (c) => ({ params: c.IdParams, body: c.RevealBody, response: c.RevealResponse }),
+});
+
+/** Colleges, majors and grades for the search form. */
+export const options = endpoint({
+  method: 'GET',
+  path: '/api/njit/options',
+  access: 'njit',
+  tags,
+  summary: '筛选项：学院、专业、年级',
+  schema: (c) => ({ response: c.NjitOptionsResponse }),
+});
+
+export const overview = endpoint({
+  method: 'GET',
+  path: '/api/njit/overview',
+  access: 'njit',
+  tags,
+  summary: '概览：人数分布、最近导入、我的查询次数',
+  schema: (c) => ({ response: c.NjitOverviewResponse }),
+});
+
+// ---------- roster imports (administrators) ----------
+
+/** Multipart upload (field `file`, CSV or XLSX, 413 past 20 MB); answers the preview and validation report. */
+export const uploadImport = endpoint({
+  method: 'POST',
+  path: '/api/njit/imports',
+  access: 'njit',
+  tags,
+  summary: '上传名单（multipart，字段 file；CSV 或 XLSX）并预览校验结果',
+  multipart: true,
+  schema: (c) => ({ response: c.ImportPreviewResponse }),
+});
+
+/** Applies a previewed import in one transaction. */
+export const commitImport = endpoint({
+  method: 'POST',
+  path: '/api/njit/imports/:id/commit',
+  access: 'njit',
+  tags,
+  summary: '确认导入（一个事务，按学号更新或新增）',
+  schema: (c) => ({ params: c.ImportIdParams, response: c.ImportCommitResponse }),
+});
+
+export const listImports = endpoint({
+  method: 'GET',
+  path: '/api/njit/imports',
+  access: 'njit',
+  tags,
+  summary: '导入历史',
+  schema: (c) => ({ query: c.ImportListQuery, response: c.ImportListResponse }),
+});
+
+// ---------- audit log (administrators) ----------
+
+export const listAudit = endpoint({
+  method: 'GET',
+  path: '/api/njit/audit',
+  access: 'njit',
+  tags,
+  summary: '审计日志（管理员）',
+  schema: (c) => ({ query: c.NjitAuditQuery, response: c.NjitAuditListResponse }),
+});
+
+/** The CSV attachment of the audit log with the same filters; the export itself is audited. */
+export const exportAudit = endpoint({
+  method: 'GET',
+  path: '/api/njit/audit/export',
+  access: 'njit',
+  tags,
+  summary: '导出审计日志 CSV（管理员）',
+  schema: (c) => ({ query: c.NjitAuditExportQuery }),
+});

@@ -1,0 +1,142 @@
+/**
+ * OCS endpoints for users: the OCS-script query API, the portal's ask form, the overview, the wallet
+ * with its bills and their CSV, the query history, and the script side (the AnswererWrapper
+ * subscription, the portal's userscript and what the config and download pages show).
+ */
+import { endpoint } from '../endpoint';
+
+const tags = ['ocs'];
+
+// ---------- the OCS-script query API ----------
+
+const queryDoc = {
+  access: 'ocs-token',
+  tags,
+  summary: 'OCS 题库查询（令牌 ocs:query；query、表单或 JSON 均可；始终返回 HTTP 200）',
+  description:
+    'curl "http://HOST/api/ocs/query?token=pt_xxx&title=题目&type=single&options=A.选项1%0AB.选项2"\n\n' +
+    '找到：{"code":1,"question","answer","source","cost","balance"}；否则 {"code":0,"msg"}',
+} as const;
+
+/**
+ * Query, form, JSON or plain-text input, read by the handler (so no input schema); the token is checked
+ * by the handler too, and every refusal is `{code: 0, msg}` with HTTP 200.
+ */
+export const queryGet = endpoint({
+  method: 'GET',
+  path: '/api/ocs/query',
+  ...queryDoc,
+  schema: (c) => ({ response: c.OcsQueryResult }),
+});
+export const queryPost = endpoint({
+  method: 'POST',
+  path: '/api/ocs/query',
+  ...queryDoc,
+  schema: (c) => ({ response: c.OcsQueryResult }),
+});
+
+/** The CORS preflight of a script calling with fetch: 204 with the CORS headers. */
+export const queryOptions = endpoint({
+  method: 'OPTIONS',
+  path: '/api/ocs/query',
+  access: 'ocs-token',
+  tags,
+  summary: 'OCS 题库查询的 CORS 预检（204）',
+  schema: () => ({}),
+});
+
+// ---------- the portal ----------
+
+/** `data` is the OCS result (`code` 1 with the answer, or 0 with `msg`); 429 when too fast. */
+export const ask = endpoint({
+  method: 'POST',
+  path: '/api/ocs/ask',
+  access: 'user',
+  tags,
+  summary: '在门户中提问（与 OCS 接口同一服务，按题扣费）',
+  schema: (c) => ({ body: c.AskBody, response: c.AskResponse }),
+});
+
+/** Balance, today's numbers, 30 days by outcome, the latest queries. */
+export const overview = endpoint({
+  method: 'GET',
+  path: '/api/ocs/overview',
+  access: 'user',
+  tags,
+  summary: 'OCS 概览：余额、今日统计、30 天趋势、最近查询',
+  schema: (c) => ({ response: c.OcsOverviewResponse }),
+});
+
+/** Balance and the price of one answer, in points. */
+export const wallet = endpoint({
+  method: 'GET',
+  path: '/api/ocs/wallet',
+  access: 'user',
+  tags,
+  summary: '我的积分余额与题库单价',
+  schema: (c) => ({ response: c.WalletResponse }),
+});
+
+/** The user's own queries (OCS script and ask form), newest first. */
+export const listQueries = endpoint({
+  method: 'GET',
+  path: '/api/ocs/queries',
+  access: 'user',
+  tags,
+  summary: '我的查询记录',
+  schema: (c) => ({ query: c.QueryListQuery, response: c.QueryListResponse }),
+});
+
+/** Newest first; `kind` repeats (`kind=charge&kind=free`). */
+export const listLedger = endpoint({
+  method: 'GET',
+  path: '/api/ocs/ledger',
+  access: 'user',
+  tags,
+  summary: '我的账单（按类型、日期筛选）',
+  schema: (c) => ({ query: c.LedgerQuery, response: c.LedgerListResponse }),
+});
+
+/** A download (text/csv attachment), fetched by the browser as a plain link. */
+export const ledgerCsv = endpoint({
+  method: 'GET',
+  path: '/api/ocs/ledger.csv',
+  access: 'user',
+  tags,
+  summary: '导出账单 CSV（与列表相同的筛选）',
+  schema: (c) => ({ query: c.LedgerCsvQuery }),
+});
+
+// ---------- the script side ----------
+
+/** The bare AnswererWrapper array (no envelope), cross-origin because OCS fetches it from the course site. */
+export const config = endpoint({
+  method: 'GET',
+  path: '/api/ocs/config',
+  access: 'token',
+  scope: 'ocs:query',
+  tags,
+  summary: 'OCS 题库配置（订阅地址；令牌 ocs:query）',
+  description:
+    '返回 OCS 可直接导入的 AnswererWrapper 数组（无信封）。type：GM_xmlhttpRequest（默认）或 fetch；method：get（默认）或 post。',
+  schema: (c) => ({ query: c.OcsConfigQuery, response: c.OcsConfigResponse }),
+});
+
+/** The script as text/javascript, for the browser's userscript manager. */
+export const userscript = endpoint({
+  method: 'GET',
+  path: '/api/ocs/userscript.user.js',
+  access: 'public',
+  tags,
+  summary: '下载 Portal 题库助手用户脚本',
+  schema: (c) => ({ response: c.OcsUserscript }),
+});
+
+export const scriptInfo = endpoint({
+  method: 'GET',
+  path: '/api/ocs/script-info',
+  access: 'user',
+  tags,
+  summary: '用户脚本与配置订阅信息',
+  schema: (c) => ({ response: c.OcsScriptInfoResponse }),
+});

@@ -1,0 +1,254 @@
+/**
+ * User endpoints: the accounts core (settings, register, login, logout, current user), the personal
+ * center (profile, avatar, password, sessions), personal API tokens and their self-check, and
+ * administrator user management with its audit log.
+ */
+import { endpoint } from '../endpoint';
+
+const tags = ['user'];
+
+// ---------- accounts core ----------
+
+/** Public: is registration open? */
+export const settings = endpoint({
+  method: 'GET',
+  path: '/api/user/settings',
+  access: 'public',
+  tags,
+  summary: '公开的账号设置',
+  schema: (c) => ({ response: c.AuthSettings }),
+});
+
+/** 401 when logged out. */
+export const me = endpoint({
+  method: 'GET',
+  path: '/api/user/me',
+  access: 'user',
+  tags,
+  summary: '当前用户',
+  schema: (c) => ({ response: c.MeResponse }),
+});
+
+/** Creates the account and logs it in. */
+export const register = endpoint({
+  method: 'POST',
+  path: '/api/user/register',
+  access: 'public',
+  tags,
+  summary: '注册',
+  schema: (c) => ({ body: c.RegisterBody, response: c.RegisterResponse }),
+});
+
+/** Sets the session cookie. */
+export const login = endpoint({
+  method: 'POST',
+  path: '/api/user/login',
+  access: 'public',
+  tags,
+  summary: '登录',
+  schema: (c) => ({ body: c.LoginBody, response: c.LoginResponse }),
+});
+
+/** Deletes the server-side session. */
+export const logout = endpoint({
+  method: 'POST',
+  path: '/api/user/logout',
+  access: 'user',
+  tags,
+  summary: '退出登录',
+  schema: (c) => ({ response: c.LogoutResponse }),
+});
+
+// ---------- personal center ----------
+
+export const getProfile = endpoint({
+  method: 'GET',
+  path: '/api/user/profile',
+  access: 'user',
+  tags,
+  summary: '个人资料',
+  schema: (c) => ({ response: c.ProfileResponse }),
+});
+
+export const updateProfile = endpoint({
+  method: 'PATCH',
+  path: '/api/user/profile',
+  access: 'user',
+  tags,
+  summary: '修改昵称',
+  schema: (c) => ({ body: c.UpdateProfileBody, response: c.ProfileResponse }),
+});
+
+/** Multipart, field `file`; 400 for a bad image, 413 past 2 MB. */
+export const uploadAvatar = endpoint({
+  method: 'POST',
+  path: '/api/user/avatar',
+  access: 'user',
+  tags,
+  summary: '上传头像（multipart，字段 file）',
+  multipart: true,
+  schema: (c) => ({ response: c.AvatarResponse }),
+});
+
+/** The image itself; `?v=<version>` makes the answer immutable. */
+export const avatar = endpoint({
+  method: 'GET',
+  path: '/api/user/avatar/:id',
+  access: 'public',
+  tags,
+  summary: '用户头像图片',
+  schema: (c) => ({ params: c.IdParams, query: c.AvatarQuery }),
+});
+
+/** Ends every other session of this user. */
+export const changePassword = endpoint({
+  method: 'POST',
+  path: '/api/user/password',
+  access: 'user',
+  tags,
+  summary: '修改密码（结束其他会话）',
+  schema: (c) => ({ body: c.ChangePasswordBody, response: c.ChangePasswordResponse }),
+});
+
+/** The current one is flagged `current`. */
+export const listSessions = endpoint({
+  method: 'GET',
+  path: '/api/user/sessions',
+  access: 'user',
+  tags,
+  summary: '我的登录会话',
+  schema: (c) => ({ response: c.SessionListResponse }),
+});
+
+export const endSession = endpoint({
+  method: 'DELETE',
+  path: '/api/user/sessions/:id',
+  access: 'user',
+  tags,
+  summary: '结束一个会话',
+  schema: (c) => ({ params: c.IdParams, response: c.EndSessionsResponse }),
+});
+
+export const endOtherSessions = endpoint({
+  method: 'POST',
+  path: '/api/user/sessions/end-others',
+  access: 'user',
+  tags,
+  summary: '结束其他所有会话',
+  schema: (c) => ({ response: c.EndSessionsResponse }),
+});
+
+// ---------- personal API tokens ----------
+
+const tokenTags = ['token'];
+
+export const listTokens = endpoint({
+  method: 'GET',
+  path: '/api/user/tokens',
+  access: 'user',
+  tags: tokenTags,
+  summary: '我的访问令牌',
+  schema: (c) => ({ query: c.TokenListQuery, response: c.TokenListResponse }),
+});
+
+/** The answer carries the full token, once. 409: duplicate name or limit. */
+export const createToken = endpoint({
+  method: 'POST',
+  path: '/api/user/tokens',
+  access: 'user',
+  tags: tokenTags,
+  summary: '生成访问令牌（完整令牌只返回这一次）',
+  schema: (c) => ({ body: c.CreateTokenBody, response: c.CreateTokenResponse }),
+});
+
+/** Takes effect at once. */
+export const revokeToken = endpoint({
+  method: 'POST',
+  path: '/api/user/tokens/:id/revoke',
+  access: 'user',
+  tags: tokenTags,
+  summary: '撤销访问令牌',
+  schema: (c) => ({ params: c.IdParams, response: c.RevokeTokenResponse }),
+});
+
+/** A token (Bearer or `token=`) checked through the shared token path, optionally for a scope (403 without it). */
+export const checkToken = endpoint({
+  method: 'GET',
+  path: '/api/token/check',
+  access: 'token',
+  tags: tokenTags,
+  summary: '检查访问令牌是否有效（可指定 scope）',
+  schema: (c) => ({ query: c.TokenCheckQuery, response: c.TokenCheckResponse }),
+});
+
+// ---------- administrator user management ----------
+
+const adminTags = ['admin'];
+
+export const adminListUsers = endpoint({
+  method: 'GET',
+  path: '/api/user/admin/users',
+  access: 'admin',
+  tags: adminTags,
+  summary: '用户列表',
+  schema: (c) => ({ query: c.AdminUserListQuery, response: c.AdminUserListResponse }),
+});
+
+export const adminGetUser = endpoint({
+  method: 'GET',
+  path: '/api/user/admin/users/:id',
+  access: 'admin',
+  tags: adminTags,
+  summary: '用户详情',
+  schema: (c) => ({ params: c.IdParams, response: c.AdminUserResponse }),
+});
+
+/** 409 for a taken username. */
+export const adminCreateUser = endpoint({
+  method: 'POST',
+  path: '/api/user/admin/users',
+  access: 'admin',
+  tags: adminTags,
+  summary: '创建用户',
+  schema: (c) => ({ body: c.AdminCreateUserBody, response: c.AdminCreateUserResponse }),
+});
+
+/** 403 self-protection, 409 last active admin. */
+export const adminUpdateUser = endpoint({
+  method: 'PATCH',
+  path: '/api/user/admin/users/:id',
+  access: 'admin',
+  tags: adminTags,
+  summary: '修改用户（昵称、角色、状态）',
+  schema: (c) => ({ params: c.IdParams, body: c.AdminUpdateUserBody, response: c.AdminUpdateUserResponse }),
+});
+
+/** Ends all of that user's sessions. */
+export const adminResetPassword = endpoint({
+  method: 'POST',
+  path: '/api/user/admin/users/:id/reset-password',
+  access: 'admin',
+  tags: adminTags,
+  summary: '重置密码（结束其所有会话）',
+  schema: (c) => ({ params: c.IdParams, body: c.AdminResetPasswordBody, response: c.AdminResetPasswordResponse }),
+});
+
+/** With the typed confirmation (the exact username). */
+export const adminDeleteUser = endpoint({
+  method: 'DELETE',
+  path: '/api/user/admin/users/:id',
+  access: 'admin',
+  tags: adminTags,
+  summary: '删除用户（输入用户名确认）',
+  schema: (c) => ({ params: c.IdParams, body: c.AdminDeleteUserBody, response: c.AdminDeleteUserResponse }),
+});
+
+/** Newest first. */
+export const adminAudit = endpoint({
+  method: 'GET',
+  path: '/api/user/admin/audit',
+  access: 'admin',
+  tags: adminTags,
+  summary: '管理操作审计日志',
+  schema: (c) => ({ query: c.AuditListQuery, response: c.AuditListResponse }),
+});
