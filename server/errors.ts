@@ -23,6 +23,11 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
+/** A refusal of the caller's identity: 401 (who are you) or 403 (not allowed). */
+export function isAuthError(err: unknown): err is HttpError {
+  return err instanceof HttpError && (err.statusCode === 401 || err.statusCode === 403);
+}
+
 /** Validates input that Fastify could not (merged query + body): 400 with field errors like any other. */
 export function parseOr400<T>(
   schema: {

@@ -8,7 +8,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/datadir-lock';
 import { migrateToLatest, openDatabase, type Database } from './db/database';
-import { ensureFirstAdmin } from './modules/user/service';
+import { ensureFirstAdmin } from './modules/user';
 import { SecretBox } from './lib/secretbox';
 import type { Config } from './config';
 

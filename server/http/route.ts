@@ -36,12 +36,9 @@ export function route<E extends Endpoint>(
   if (s.query) schema.querystring = s.query;
   if (s.body) schema.body = s.body;
   if (s.response) schema.response = { 200: s.response, ...s.responses };
-  // Transitional: route files still registered under a prefix (app.ts) give the path relative to it.
-  const url =
-    app.prefix && endpoint.path.startsWith(app.prefix) ? endpoint.path.slice(app.prefix.length) || '/' : endpoint.path;
   app.route({
     method: endpoint.method,
-    url,
+    url: endpoint.path,
     config: {
       auth: endpoint.access,
       ...(endpoint.scope ? { scope: endpoint.scope } : {}),

@@ -5,20 +5,47 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { Config } from '../config';
-import type { DB } from '../db/schema';
+import type { TokenScope } from '@contract';
+import type { Access } from '@contract/endpoint';
 import { forbidden, HttpError, unauthorized } from '../errors';
-import type { TokenScope } from '../../src/contract';
-import { resolveSession, type NewSession, type SessionUser } from '../modules/user/service';
-import { verifyToken, type TokenAuth } from '../modules/user/tokens';
+
+export type { Access };
+
+/** A browser session's user, as the identity provider resolves it. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  nickname: string | null;
+  avatar: string | null;
+  roles: string[];
+  sessionIdHash: string;
+}
+
+/** A verified personal API token. */
+export interface TokenAuth {
+  tokenId: number;
+  userId: number;
+  username: string;
+  roles: string[];
+  scopes: TokenScope[];
+}
+
+/** A new session's cookie value and lifetime (null: the cookie ends with the browser). */
+export interface NewSession {
+  token: string;
+  maxAgeSeconds: number | null;
+}
 
 /**
- * public: anyone; user: any logged-in user; admin/njit: logged in with that role; token: a personal API
- * token checked before the handler; ocs-token: the OCS query API, which checks the token itself because
- * the OCS script needs every refusal as an HTTP 200 `{code: 0, msg}`.
+ * Who a request comes from. The user module provides it (server/app.ts passes it in), so this plugin
+ * knows nothing of how sessions and tokens are stored.
  */
-export type Access = 'public' | 'user' | 'admin' | 'njit' | 'token' | 'ocs-token';
+export interface Identity {
+  /** The user behind a session cookie, or null when it is unknown, expired or the user is disabled. */
+  resolveSession(cookie: string): Promise<SessionUser | null>;
+  /** 401 for a missing, unknown, revoked or expired token, 403 for a missing scope. */
+  verifyToken(token: string | undefined, scope: TokenScope | undefined, ip: string): Promise<TokenAuth>;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,6 +63,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api route and who may call it; the access tests walk this list. */
     routeAccess: { method: string; url: string; auth: Access }[];
+    /** For routes that check a token themselves (the OCS query API answers refusals as HTTP 200). */
+    identity: Identity;
   }
 }
 
@@ -102,44 +131,48 @@ export function actorOf(request: FastifyRequest): { id: number; username: string
   return { id: request.user!.id, username: request.user!.username, ip: request.ip };
 }
 
-export default fp(async function auth(app: FastifyInstance, opts: { db: Kysely<DB>; config: Config }) {
-  app.decorateRequest('user', null);
-  app.decorateRequest('tokenAuth', null);
-  app.decorate('routeAccess', [] as FastifyInstance['routeAccess']);
+export default fp(
+  async function auth(app: FastifyInstance, { identity }: { identity: Identity }) {
+    app.decorate('identity', identity);
+    app.decorateRequest('user', null);
+    app.decorateRequest('tokenAuth', null);
+    app.decorate('routeAccess', [] as FastifyInstance['routeAccess']);
 
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
-    if (route.url.startsWith('/api/docs')) {
-      route.config = { ...(route.config as object), auth: 'public' } as typeof route.config;
-      return;
-    }
-    const auth = (route.config as { auth?: Access } | undefined)?.auth;
-    if (!auth) throw new Error(`Route ${route.method} ${route.url} does not declare config.auth`);
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.routeAccess.push({ method, url: route.url, auth });
-    }
-  });
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/api')) return;
+      if (route.url.startsWith('/api/docs')) {
+        route.config = { ...(route.config as object), auth: 'public' } as typeof route.config;
+        return;
+      }
+      const auth = (route.config as { auth?: Access } | undefined)?.auth;
+      if (!auth) throw new Error(`Route ${route.method} ${route.url} does not declare config.auth`);
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.routeAccess.push({ method, url: route.url, auth });
+      }
+    });
 
-  app.addHook('onRequest', async (request) => {
-    const auth = request.routeOptions.config.auth;
-    if (!auth) return; // not an /api route (UI, 404)
-    if (auth !== 'token' && auth !== 'ocs-token' && MUTATING.has(request.method)) {
-      checkSameOrigin(request);
-      checkJson(request);
-    }
-    const token = request.cookies[SESSION_COOKIE];
-    if (token && token.length <= 128) {
-      request.user = await resolveSession(opts.db, token, opts.config.SESSION_DAYS);
-    }
-    if (auth === 'public' || auth === 'token' || auth === 'ocs-token') return;
-    if (!request.user) throw unauthorized();
-    if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
-  });
+    app.addHook('onRequest', async (request) => {
+      const auth = request.routeOptions.config.auth;
+      if (!auth) return; // not an /api route (UI, 404)
+      if (auth !== 'token' && auth !== 'ocs-token' && MUTATING.has(request.method)) {
+        checkSameOrigin(request);
+        checkJson(request);
+      }
+      const token = request.cookies[SESSION_COOKIE];
+      if (token && token.length <= 128) {
+        request.user = await identity.resolveSession(token);
+      }
+      if (auth === 'public' || auth === 'token' || auth === 'ocs-token') return;
+      if (!request.user) throw unauthorized();
+      if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
+    });
 
-  // Token routes: after body parsing, because scripts may send `token` in a JSON or form body.
-  app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config.auth !== 'token') return;
-    if (request.routeOptions.config.allowSession && request.user) return;
-    request.tokenAuth = await verifyToken(opts.db, tokenFrom(request), request.routeOptions.config.scope, request.ip);
-  });
-});
+    // Token routes: after body parsing, because scripts may send `token` in a JSON or form body.
+    app.addHook('preHandler', async (request) => {
+      if (request.routeOptions.config.auth !== 'token') return;
+      if (request.routeOptions.config.allowSession && request.user) return;
+      request.tokenAuth = await identity.verifyToken(tokenFrom(request), request.routeOptions.config.scope, request.ip);
+    });
+  },
+  { name: 'auth' },
+);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import * as api from '@contract/api/health';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import pkg from '../../../package.json';
 

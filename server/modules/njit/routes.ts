@@ -1,20 +1,18 @@
 /**
  * HTTP layer of the NJIT student lookup. Every route needs role njit; importing, revealing and the
- * audit log need admin as well. Also schedules the retention pruning for the app's lifetime.
+ * audit log need admin as well.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NJIT_IMPORT_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/njit';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { badRequest, forbidden, HttpError } from '../../errors';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
 import { actorOf } from '../../plugins/auth';
-import { exportNjitAuditCsv, listNjitAudit, pruneNjit, recordNjitAudit } from './audit';
+import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
 import { commitImport, listImports, previewImport } from './imports';
 import * as students from './service';
-
-const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 
 function requireAdmin(request: FastifyRequest, what: string): void {
   if (!request.user?.roles.includes('admin')) throw forbidden(`${what}需要同时具有 njit 和管理员角色`);
@@ -22,16 +20,6 @@ function requireAdmin(request: FastifyRequest, what: string): void {
 
 export default async function njitRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
   const limit = config.NJIT_QUERY_RATE_LIMIT;
-
-  let timer: NodeJS.Timeout | undefined;
-  const prune = () =>
-    pruneNjit(db, config.NJIT_AUDIT_RETENTION_DAYS).catch((err) => app.log.warn({ err }, 'njit audit pruning failed'));
-  app.addHook('onReady', async () => {
-    await prune();
-    timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
 
   // ---------- students ----------
   route(app, api.searchStudents, async (request) => {

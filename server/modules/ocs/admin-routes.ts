@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { OCS_BANK_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/ocsAdmin';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { badRequest, HttpError } from '../../errors';
 import { paged, success, SUCCESS } from '../../http/reply';
 import { route } from '../../http/route';
@@ -22,14 +22,15 @@ import {
   setQuestionStatus,
   updateQuestion,
 } from './bank-admin';
-import { BankImporter } from './bank-import';
+import type { BankImporter } from './bank-import';
 import { listLedger } from './history';
 
-export default async function ocsAdminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db, config } = deps;
+export default async function ocsAdminRoutes(
+  app: FastifyInstance,
+  deps: AppDeps & { importer: BankImporter },
+): Promise<void> {
+  const { db, config, importer } = deps;
   const index = () => app.ocs.bank.index;
-  const importer = new BankImporter({ db, index: app.ocs.bank.index, log: app.log });
-  app.addHook('onClose', async () => importer.close());
 
   // ---------- users and balances ----------
   route(app, api.listUsers, async (request) =>

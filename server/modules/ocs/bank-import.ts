@@ -60,12 +60,8 @@ export class BankImporter {
   private readonly staged = new Map<string, Staged>();
   private readonly jobs = new Map<string, JobState>();
   private readonly running = new Set<Promise<void>>();
-  private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger }) {
-    this.timer = setInterval(() => this.sweep(), 60_000);
-    this.timer.unref();
-  }
+  constructor(private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger }) {}
 
   async preview(actor: Actor, fileName: string, buf: Buffer): Promise<BankImportPreview> {
     const parsed = parseBankFile(fileName, buf);
@@ -147,7 +143,6 @@ export class BankImporter {
 
   /** Lets running imports finish before the database closes. */
   async close(): Promise<void> {
-    clearInterval(this.timer);
     await Promise.allSettled([...this.running]);
   }
 
@@ -155,7 +150,8 @@ export class BankImporter {
     return { ...job };
   }
 
-  private sweep(): void {
+  /** Forgets expired previews and finished jobs (the OCS plugin runs this every minute). */
+  sweep(): void {
     const now = Date.now();
     for (const [id, s] of this.staged) if (s.expiresAt < now) this.staged.delete(id);
     for (const [id, j] of this.jobs) if (j.status !== 'running' && j.expiresAt < now) this.jobs.delete(id);

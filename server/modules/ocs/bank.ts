@@ -326,7 +326,6 @@ const OVERLAP_MS = 60_000;
 export class BankIndexSync {
   readonly index = new FuzzyIndex();
   private since: Date | null = null;
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -383,15 +382,6 @@ export class BankIndexSync {
     return n;
   }
 
-  start(everyMs: number, onError: (err: unknown) => void): void {
-    this.timer = setInterval(() => this.refresh().catch(onError), everyMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
   private async dbNow(): Promise<Date> {
     const r = await sql<{ now: Date }>`select now() as now`.execute(this.db);
     return new Date(r.rows[0]!.now);
@@ -405,7 +395,6 @@ export class BankIndexSync {
  */
 export class HitCounter {
   private pending = new Map<number, number>();
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -423,15 +412,5 @@ export class HitCounter {
       update ocs_questions q set hit_count = q.hit_count + v.n
       from (select unnest(${ids}::bigint[]) as id, unnest(${counts}::int[]) as n) v
       where q.id = v.id`.execute(this.db);
-  }
-
-  start(everyMs: number, onError: (err: unknown) => void): void {
-    this.timer = setInterval(() => this.flush().catch(onError), everyMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as api from '@contract/api/ocsFree';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { forbidden } from '../../errors';
 import { success, paged } from '../../http/reply';
 import { route } from '../../http/route';

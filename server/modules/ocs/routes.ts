@@ -6,12 +6,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import querystring from 'node:querystring';
 import * as api from '@contract/api/ocs';
-import type { AppDeps } from '../../app';
-import { badRequest, tooMany } from '../../errors';
+import type { AppDeps } from '../../deps';
+import { badRequest, isAuthError, tooMany } from '../../errors';
 import { success, paged } from '../../http/reply';
 import { route, type RoutePolicy } from '../../http/route';
 import { tokenFrom } from '../../plugins/auth';
-import { isAuthError, verifyToken } from '../user/tokens';
 import { ledgerCsv, listLedger, listQueries, overview } from './history';
 import { parseQuestion, TooFast, type OcsResult } from './query';
 import { getBalance } from './wallet';
@@ -50,7 +49,7 @@ export default async function ocsRoutes(app: FastifyInstance, { db, config }: Ap
     const token = tokenFrom(request) ?? (typeof params.token === 'string' ? params.token : undefined);
     let auth;
     try {
-      auth = await verifyToken(db, token, 'ocs:query', request.ip);
+      auth = await app.identity.verifyToken(token, 'ocs:query', request.ip);
     } catch (err) {
       if (isAuthError(err)) return { code: 0, msg: err.message };
       throw err;

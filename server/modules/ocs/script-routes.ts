@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildAnswererConfig } from '@contract';
 import * as api from '@contract/api/ocs';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Config } from '../../config';
 import { badRequest } from '../../errors';
 import { success } from '../../http/reply';

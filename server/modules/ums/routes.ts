@@ -3,16 +3,22 @@ import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { SendApiInput } from '@contract';
 import * as api from '@contract/api/ums';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseOr400, tooMany } from '../../errors';
 import { success, SUCCESS, paged } from '../../http/reply';
 import { route, type EndpointRequest } from '../../http/route';
 import * as channels from './channels';
+import type { UmsContext } from './channels';
 import * as messages from './messages';
 
-export default async function umsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db, config } = deps;
-  const ctx = app.umsContext;
+export interface UmsRouteDeps extends AppDeps {
+  ums: UmsContext;
+  /** A message was queued: run a delivery round now. */
+  wake: () => void;
+}
+
+export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps): Promise<void> {
+  const { db, config, ums: ctx, wake } = deps;
   const now = () => deps.clock?.() ?? new Date();
 
   // ---------- channels ----------
@@ -37,7 +43,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: AppDeps): Pr
   // ---------- messages ----------
   route(app, api.createMessage, async (request) => {
     const created = await messages.createMessage(db, request.user!.id, request.body, 'ui', now());
-    app.umsWorker.wake();
+    wake();
     return success(created);
   });
   route(app, api.listMessages, async (request) =>
@@ -49,7 +55,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: AppDeps): Pr
   });
   route(app, api.resendMessage, async (request) => {
     const data = await messages.resendMessage(db, request.user!.id, request.params.id, now());
-    app.umsWorker.wake();
+    wake();
     return success(data);
   });
   route(app, api.cancelMessage, async (request) =>
@@ -77,7 +83,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: AppDeps): Pr
     await limit(String(auth.tokenId));
     const input = parseOr400(SendApiInput, { ...(request.query as object), ...((request.body as object) ?? {}) });
     const created = await messages.createMessage(db, auth.userId, input, 'api', now());
-    app.umsWorker.wake();
+    wake();
     return success(created);
   };
   route(app, api.sendGet, send);

@@ -1,7 +1,7 @@
 /** HTTP layer of administrator user management and the audit log. Every route here is admin-only. */
 import type { FastifyInstance } from 'fastify';
 import * as api from '@contract/api/user';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { paged, success, SUCCESS } from '../../http/reply';
 import { route } from '../../http/route';
 import { actorOf } from '../../plugins/auth';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AVATAR_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/user';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { badRequest, HttpError, notFound } from '../../errors';
 import { success } from '../../http/reply';
 import { route } from '../../http/route';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '@contract/api/user';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { success, SUCCESS } from '../../http/reply';
 import { route } from '../../http/route';
 import * as users from './service';

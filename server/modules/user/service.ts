@@ -8,6 +8,9 @@ import type { DB } from '../../db/schema';
 import { conflict, forbidden, tooMany, unauthorized } from '../../errors';
 import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../../lib/password';
 import { randomSecret, sha256 } from '../../lib/tokens';
+import type { NewSession as CookieSession, SessionUser } from '../../plugins/auth';
+
+export type { SessionUser };
 
 export const LOGIN_WINDOW_MINUTES = 15;
 export const LOGIN_MAX_FAILURES = 5;
@@ -65,10 +68,8 @@ export interface SessionMeta {
   userAgent: string | null;
 }
 
-export interface NewSession {
-  token: string;
+export interface NewSession extends CookieSession {
   persistent: boolean;
-  maxAgeSeconds: number | null;
 }
 
 export async function createSession(
@@ -92,10 +93,6 @@ export async function createSession(
     })
     .execute();
   return { token, persistent, maxAgeSeconds: persistent ? sessionDays * 86_400 : null };
-}
-
-export interface SessionUser extends UserRow {
-  sessionIdHash: string;
 }
 
 /** The user behind a session cookie, or null when the session is unknown, expired or the user is disabled. */

@@ -1,7 +1,7 @@
 /** HTTP layer of personal API tokens, and the token self-check every token-accepting client can call. */
 import type { FastifyInstance } from 'fastify';
 import * as api from '@contract/api/user';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { forbidden } from '../../errors';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';

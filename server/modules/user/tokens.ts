@@ -11,6 +11,7 @@ import {
   type TokenStatus,
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
+import type { TokenAuth } from '../../plugins/auth';
 import { conflict, forbidden, HttpError, notFound, unauthorized } from '../../errors';
 import { randomSecret, sha256 } from '../../lib/tokens';
 
@@ -144,14 +145,6 @@ export async function revokeToken(db: Kysely<DB>, userId: number, tokenId: numbe
   return toTokenInfo(row);
 }
 
-export interface TokenAuth {
-  tokenId: number;
-  userId: number;
-  username: string;
-  roles: string[];
-  scopes: TokenScope[];
-}
-
 /**
  * 401 for a missing, unknown, revoked or expired token (or a disabled owner), 403 for a missing scope.
  * Updates last-used at most once a minute per token, so a busy token does not write per request.
@@ -199,8 +192,4 @@ export async function verifyToken(
     roles: row.roles,
     scopes: row.scopes as TokenScope[],
   };
-}
-
-export function isAuthError(err: unknown): err is HttpError {
-  return err instanceof HttpError && (err.statusCode === 401 || err.statusCode === 403);
 }

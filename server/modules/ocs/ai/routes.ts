@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { OCS_AI_SAMPLES } from '@contract';
 import * as api from '@contract/api/ocsAi';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../deps';
 import { badRequest } from '../../../errors';
 import { success, SUCCESS } from '../../../http/reply';
 import { route } from '../../../http/route';

@@ -1,14 +1,15 @@
 /**
- * The UMS delivery worker. Claims due messages with FOR UPDATE SKIP LOCKED (so two instances never
+ * The UMS delivery worker: one round (`runOnce`) per call; the scheduler (server/scheduler.ts) runs the
+ * rounds and wakes them when a message arrives. Claims due messages with FOR UPDATE SKIP LOCKED (so two instances never
  * take the same attempt), enforces the per-robot limit and the 10-minute throttle through the
  * database (so they hold across instances), sends, records every attempt, and schedules retries with
  * exponential backoff and jitter. Time comes from an injectable clock so tests never sleep.
  */
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DB } from '../db/schema';
-import { channelSecrets, recordChannelHealth, type UmsContext } from '../modules/ums/channels';
-import { robotBody, sendToRobot, type RobotMessage, type SendResult } from '../modules/ums/dingtalk';
+import type { DB } from '../../db/schema';
+import { channelSecrets, recordChannelHealth, type UmsContext } from './channels';
+import { robotBody, sendToRobot, type RobotMessage, type SendResult } from './dingtalk';
 
 export const THROTTLE_MS = 10 * 60_000;
 const LIMIT_WINDOW_MS = 60_000;
@@ -25,7 +26,6 @@ export interface DeliveryOptions {
   random?: () => number;
   batchSize?: number;
   concurrency?: number;
-  pollMs?: number;
 }
 
 interface Claimed {
@@ -41,10 +41,6 @@ interface Claimed {
 export class DeliveryWorker {
   private readonly clock: () => Date;
   private readonly random: () => number;
-  private running = false;
-  private current: Promise<unknown> = Promise.resolve();
-  private wakePending = false;
-  private wakeUp: (() => void) | null = null;
 
   constructor(private readonly o: DeliveryOptions) {
     this.clock = o.clock ?? (() => new Date());
@@ -235,37 +231,5 @@ export class DeliveryWorker {
         'ums attempt failed',
       );
     }
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.current = (async () => {
-      while (this.running) {
-        this.wakePending = false;
-        await this.runOnce().catch((err) => this.o.log.error({ err }, 'ums worker round failed'));
-        if (!this.running || this.wakePending) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.o.pollMs ?? 1000);
-          this.wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeUp = null;
-      }
-    })();
-  }
-
-  /** New work arrived: run again right away instead of waiting for the next poll. */
-  wake(): void {
-    this.wakePending = true;
-    this.wakeUp?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeUp?.();
-    await this.current;
   }
 }

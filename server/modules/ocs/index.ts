@@ -1,0 +1,78 @@
+/**
+ * The OCS module: the question bank and its fuzzy index, the OCS-script query API, the points wallet,
+ * free claims and redeem codes, AI answering and the administrators' pages. Built here, in order: the
+ * bank index, settings, preferences and the AI answerer, then the answering service that uses them.
+ *
+ * Background work: the fuzzy index loads at start (1M questions take tens of seconds; exact lookups
+ * work meanwhile) and, with several instances on one PostgreSQL, picks up other instances' questions
+ * every OCS_INDEX_REFRESH_MS; hit counts are written every 5 s; expired import previews are swept.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../../deps';
+import ocsAdminRoutes from './admin-routes';
+import { OcsAiAnswerer } from './ai/answerer';
+import { PreferencesCache } from './ai/preferences';
+import ocsAiRoutes from './ai/routes';
+import { BankIndexSync, HitCounter } from './bank';
+import { BankImporter } from './bank-import';
+import ocsFreeRoutes from './free-routes';
+import { OcsService } from './query';
+import ocsRoutes from './routes';
+import ocsScriptRoutes from './script-routes';
+import { SettingsCache } from './settings';
+import { ChargeBatcher } from './wallet';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ocs: { bank: BankIndexSync; settings: SettingsCache; service: OcsService; hits: HitCounter };
+  }
+}
+
+const HIT_FLUSH_MS = 5_000;
+const IMPORT_SWEEP_MS = 60_000;
+
+export default fp(
+  async function ocsModule(app: FastifyInstance, deps: AppDeps) {
+    const { db, config } = deps;
+    const bank = new BankIndexSync(db);
+    const settings = new SettingsCache(db);
+    const hits = new HitCounter(db);
+    const preferences = new PreferencesCache(db);
+    const ai = new OcsAiAnswerer({ db, secrets: deps.secrets, bank, preferences, log: app.log, tz: config.PORTAL_TZ });
+    const service = new OcsService({
+      db,
+      bank,
+      settings,
+      hits,
+      // Embedded database: charges share commits.
+      batcher: deps.soleInstance ? new ChargeBatcher(db) : undefined,
+      ai,
+      strategyOf: (userId) => preferences.strategyOf(userId),
+    });
+    const importer = new BankImporter({ db, index: bank.index, log: app.log });
+    app.decorate('ocs', { bank, settings, service, hits });
+
+    const load = () =>
+      bank.load().then(
+        (loaded) => app.log.info({ questions: loaded.rows, ms: loaded.ms }, 'ocs fuzzy index loaded'),
+        (err) => app.log.error({ err }, 'ocs fuzzy index not loaded: fuzzy matching is off until restart'),
+      );
+    if (deps.soleInstance) {
+      app.scheduler.atStart('ocs.index-load', load);
+    } else {
+      // Only other instances can change the bank behind this one's back.
+      app.scheduler.every('ocs.index-refresh', config.OCS_INDEX_REFRESH_MS, () => bank.refresh(), { setup: load });
+    }
+    app.scheduler.every('ocs.hit-flush', HIT_FLUSH_MS, () => hits.flush(), { teardown: () => hits.flush() });
+    app.scheduler.every('ocs.import-sweep', IMPORT_SWEEP_MS, async () => importer.sweep());
+    app.addHook('onClose', () => importer.close()); // running imports finish before the database closes
+
+    await app.register(ocsScriptRoutes, deps);
+    await app.register(ocsRoutes, deps);
+    await app.register(ocsAiRoutes, { ...deps, preferences });
+    await app.register(ocsFreeRoutes, deps);
+    await app.register(ocsAdminRoutes, { ...deps, importer });
+  },
+  { name: 'ocs', dependencies: ['auth', 'scheduler'] },
+);

@@ -1,0 +1,57 @@
+/**
+ * The UMS module: DingTalk robot channels, the durable outbox and its delivery worker, statistics and
+ * the token API for scripts. Background work: delivery rounds (woken when a message is queued) and the
+ * daily pruning of old messages, both only where UMS_WORKER is on.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../../deps';
+import { parseAllowlist, type UmsContext } from './channels';
+import { DeliveryWorker } from './delivery';
+import { pruneMessages } from './messages';
+import umsRoutes from './routes';
+
+const DAY_MS = 86_400_000;
+/** How often the worker looks for due messages when nothing wakes it. */
+const POLL_MS = 1000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Tests drive delivery rounds with their own clock (`app.umsWorker.runOnce()`). */
+    umsWorker: DeliveryWorker;
+  }
+}
+
+export default fp(
+  async function umsModule(app: FastifyInstance, deps: AppDeps) {
+    const { db, config } = deps;
+    const ums: UmsContext = {
+      secrets: deps.secrets,
+      allowlist: parseAllowlist(config.UMS_WEBHOOK_ALLOWLIST),
+      timeoutMs: config.UMS_SEND_TIMEOUT_MS,
+    };
+    const worker = new DeliveryWorker({
+      db,
+      ums,
+      log: app.log,
+      maxAttempts: config.UMS_MAX_ATTEMPTS,
+      retryBaseSeconds: config.UMS_RETRY_BASE_SECONDS,
+      robotPerMinute: config.UMS_ROBOT_PER_MINUTE,
+      clock: deps.clock,
+    });
+    app.decorate('umsWorker', worker);
+
+    let wake = () => undefined as void;
+    if (config.UMS_WORKER) {
+      const delivery = app.scheduler.every('ums.delivery', POLL_MS, () => worker.runOnce(), {
+        // Alone on the database, whatever was being sent when the process died is this instance's to retry.
+        setup: deps.soleInstance ? () => worker.recoverOrphans() : undefined,
+      });
+      wake = () => delivery.wake();
+      app.scheduler.every('ums.prune', DAY_MS, () => pruneMessages(db, config.UMS_RETENTION_DAYS));
+    }
+
+    await app.register(umsRoutes, { ...deps, ums, wake });
+  },
+  { name: 'ums', dependencies: ['auth', 'scheduler'] },
+);

@@ -1,0 +1,36 @@
+/**
+ * The user module: accounts and sign-in, sessions, the personal center, personal API tokens and the
+ * administrators' user management. What other parts of the server may use, on purpose:
+ * the plugin, the identity the auth plugin checks callers with, and the first-administrator set-up.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../../deps';
+import type { Identity } from '../../plugins/auth';
+import adminRoutes from './admin-routes';
+import profileRoutes from './profile-routes';
+import userRoutes from './routes';
+import { resolveSession } from './service';
+import { tokenCheckRoutes, tokenRoutes } from './token-routes';
+import { verifyToken } from './tokens';
+
+export { ensureFirstAdmin } from './service';
+
+/** How the auth plugin resolves session cookies and personal tokens. */
+export function userIdentity({ db, config }: Pick<AppDeps, 'db' | 'config'>): Identity {
+  return {
+    resolveSession: (cookie) => resolveSession(db, cookie, config.SESSION_DAYS),
+    verifyToken: (token, scope, ip) => verifyToken(db, token, scope, ip),
+  };
+}
+
+export default fp(
+  async function userModule(app: FastifyInstance, deps: AppDeps) {
+    await app.register(userRoutes, deps);
+    await app.register(profileRoutes, deps);
+    await app.register(tokenRoutes, deps);
+    await app.register(tokenCheckRoutes, deps);
+    await app.register(adminRoutes, deps);
+  },
+  { name: 'user', dependencies: ['auth'] },
+);

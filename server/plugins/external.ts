@@ -1,0 +1,43 @@
+/**
+ * The third-party plugins every route relies on: security headers (with the CSP the UI works under),
+ * cookies, form bodies for curl, rate limits, uploads, and the OpenAPI document at /api/docs.
+ */
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import pkg from '../../package.json';
+
+export default fp(
+  async function external(app: FastifyInstance) {
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"], // antd's CSS-in-JS injects style tags
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          connectSrc: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      strictTransportSecurity: false, // set by the TLS-terminating proxy, which knows whether HTTPS is real
+    });
+    await app.register(fastifyCookie);
+    await app.register(fastifyFormbody); // curl -d for the token APIs; session routes still require JSON
+    await app.register(fastifyRateLimit, { global: false });
+    await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
+    await app.register(fastifySwagger, {
+      openapi: { info: { title: 'Portal API', version: pkg.version, description: '统一门户 HTTP 接口' } },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  },
+  { name: 'external' },
+);
