@@ -34,8 +34,8 @@ const AI_TITLES = ['简述供给侧结构性改革的主要任务', '细胞膜�
 const MISS_TITLES = ['第三章课后习题 7（图片题）', '根据材料回答下列问题（材料见附件）'];
 
 let balance = 0;
-let ledger: LedgerItem[] = [];
-let queries: QueryLogItem[] = [];
+const ledger: LedgerItem[] = [];
+const queries: QueryLogItem[] = [];
 let asks: number[] = [];
 
 function book(kind: LedgerKind, amount: number, memo: string, at: number) {

@@ -15,13 +15,11 @@ import {
   type AiAdminModel,
   type AiProvider,
   type OcsPreferences,
-} from '../src/contract';
-import {
   DEFAULT_PROMPT_TEMPLATES,
   renderPrompt,
   TEMPLATE_MAX_LENGTH,
   validateTemplate,
-} from '../server/modules/ocs/ai/prompt';
+} from '../src/contract';
 import { fail, parse, type Req } from './_lib/http';
 import * as ocsAiApi from '../src/contract/api/ocsAi';
 import { defineMocks, on } from './_lib/endpoint';

@@ -4,11 +4,23 @@
  * wrong codes in a minute get 429), and the administrators' batches with the one-time CSV. Its wallet
  * is its own: mock/ocs.ts keeps the bills. tests/mock validates every answer.
  */
-import { RedeemBatchBody, RedeemBatchListQuery, RedeemBody, type RedeemBatch } from '../src/contract';
+import {
+  canonicalCode,
+  CODE_ALPHABET,
+  CODE_LENGTH,
+  formatCode,
+  RedeemBatchBody,
+  RedeemBatchListQuery,
+  RedeemBody,
+  type RedeemBatch,
+} from '../src/contract';
 import * as ocsFreeApi from '../src/contract/api/ocsFree';
-import { canonicalCode, formatCode, generateCode } from '../server/modules/ocs/redeem-code';
 import { defineMocks, on } from './_lib/endpoint';
 import { fail, parse } from './_lib/http';
+
+/** A mock code: the real format, from Math.random (the server draws from crypto). */
+const generateCode = () =>
+  Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[Math.floor(Math.random() * CODE_ALPHABET.length)]).join('');
 
 const DEMO_CODE = 'ABCD-EFGH-JKMN-PQRS-TVWX';
 const FREE_DAILY = 10;

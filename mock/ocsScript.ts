@@ -2,7 +2,7 @@
  * Dev mock of GET /api/ocs/script-info (`npm run dev`), typed by src/contract/ocsConfig.ts. The version
  * and changelog are the real ones, so the download page shows what the server would.
  */
-import { USERSCRIPT_CHANGELOG, USERSCRIPT_VERSION } from '../server/modules/ocs/userscript';
+import { USERSCRIPT_CHANGELOG, USERSCRIPT_VERSION } from '../src/contract';
 import * as ocsApi from '../src/contract/api/ocs';
 import { defineMocks, on } from './_lib/endpoint';
 

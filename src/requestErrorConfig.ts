@@ -5,15 +5,7 @@
  */
 import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message, notification } from 'antd';
-
-/** Ant Design Pro's showType values, as the server sends them. */
-export enum ErrorShowType {
-  SILENT = 0,
-  WARN_MESSAGE = 1,
-  ERROR_MESSAGE = 2,
-  NOTIFICATION = 4,
-  REDIRECT = 9,
-}
+import { ShowType } from '@/contract/endpoint';
 
 interface EnvelopeLike {
   success?: boolean;
@@ -83,12 +75,12 @@ export const errorConfig: RequestConfig = {
       if (opts?.skipErrorHandler) throw error;
       const text = errorMessageOf(error);
       switch (envelopeOf(error)?.showType) {
-        case ErrorShowType.SILENT:
+        case ShowType.SILENT:
           break;
-        case ErrorShowType.WARN_MESSAGE:
+        case ShowType.WARN_MESSAGE:
           message.warning(text);
           break;
-        case ErrorShowType.NOTIFICATION:
+        case ShowType.NOTIFICATION:
           notification.error({ message: '请求失败', description: text });
           break;
         default:

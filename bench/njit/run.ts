@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { nameKeys } from '../../server/modules/njit/record';
-import { syntheticCsv, syntheticStudents } from '../../server/modules/njit/synthetic';
+import { syntheticCsv, syntheticStudents } from './synthetic';
 import { spawnServer } from '../../tests/server/process';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -83,7 +83,7 @@ async function main() {
     const sample = (n: number) => Array.from({ length: n }, (_, i) => students[(i * 7919) % students.length]);
     const picks = sample(200);
     const q = (params: Record<string, string | number>) =>
-      `/api/njit/students?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+      `/api/njit/students?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
     const scenarios: { name: string; paths: string[] }[] = [
       { name: 'GET /api/health', paths: ['/api/health'] },
       { name: '学号前缀 studentNo prefix', paths: picks.map((s) => q({ studentNo: s.学号.slice(0, 9) })) },

@@ -10,7 +10,7 @@ import { loadConfig } from '../../server/config';
 import { DataDirLockedError, lockDataDir } from '../../server/db/datadir-lock';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { commitImport, previewImport } from '../../server/modules/njit/imports';
-import { syntheticCsv, syntheticStudents } from '../../server/modules/njit/synthetic';
+import { syntheticCsv, syntheticStudents } from './synthetic';
 
 async function main() {
   const count = Number(process.argv[2] ?? 2000);

@@ -5,10 +5,11 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../server/db/schema';
-import { formatAnswer } from '../../server/modules/ocs/answer';
-import { findInBank, prepareQuestion } from '../../server/modules/ocs/bank';
-import type { FuzzyIndex } from '../../server/modules/ocs/fuzzy-index';
-import { normalizeType, splitOptions } from '../../server/modules/ocs/normalize';
+import { formatAnswer } from '../../server/modules/ocs/query/answer';
+import { findInBank } from '../../server/modules/ocs/bank/match';
+import { prepareQuestion } from '../../server/modules/ocs/bank/question';
+import type { FuzzyIndex } from '../../server/modules/ocs/bank/fuzzy-index';
+import { normalizeType, splitOptions } from '../../server/modules/ocs/bank/normalize';
 import type { PerturbationKind, PerturbedQuery, SyntheticQuestion } from './synthetic';
 
 export interface KindStats {

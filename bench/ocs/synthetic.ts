@@ -7,6 +7,9 @@
  * send: the same question reformatted (expected to hit) or a near miss that is guaranteed absent from
  * any generated bank, because it carries vocabulary the bank never uses (`RESERVED`).
  */
+import { mulberry32 } from '../lib/random';
+
+export { mulberry32 };
 
 export type QuestionType = 'single' | 'multiple' | 'judgement' | 'completion';
 
@@ -21,18 +24,6 @@ export interface SyntheticQuestion {
 
 // ---------------------------------------------------------------------------------------------
 // Randomness: one small seeded generator so that a seed fully determines a bank.
-
-/** mulberry32: 32-bit state, good enough for test data and fast. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mixSeed(seed: number, salt: number): number {
   let h = (seed ^ Math.imul(salt, 0x9e3779b1)) >>> 0;

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorEnvelope } from '../../src/contract';
+import { ShowType } from '../../src/contract/endpoint';
 
 export interface Req {
   body?: any;
@@ -27,7 +28,13 @@ export function fail(
   errorMessage: string,
   data?: Record<string, string[]>,
 ): void {
-  const body: ErrorEnvelope = { success: false, errorCode, errorMessage, showType: 2, ...(data ? { data } : {}) };
+  const body: ErrorEnvelope = {
+    success: false,
+    errorCode,
+    errorMessage,
+    showType: ShowType.ERROR_MESSAGE,
+    ...(data ? { data } : {}),
+  };
   res.status(status).json(body);
 }
 

@@ -5,9 +5,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ShowType } from '@contract/endpoint';
 import { HttpError } from '../errors';
-
-const SHOW_ERROR_MESSAGE = 2;
 
 function fieldErrors(validation: { instancePath: string; message?: string }[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -26,7 +25,7 @@ export default fp(async function errors(app: FastifyInstance) {
         success: false,
         errorCode: err.errorCode,
         errorMessage: err.message,
-        showType: SHOW_ERROR_MESSAGE,
+        showType: ShowType.ERROR_MESSAGE,
         ...(err.data ? { data: err.data } : {}),
       });
     }
@@ -37,7 +36,7 @@ export default fp(async function errors(app: FastifyInstance) {
         success: false,
         errorCode: 'VALIDATION_FAILED',
         errorMessage: first ? `输入有误：${first[1][0]}` : '输入有误',
-        showType: SHOW_ERROR_MESSAGE,
+        showType: ShowType.ERROR_MESSAGE,
         data,
       });
     }
@@ -48,7 +47,7 @@ export default fp(async function errors(app: FastifyInstance) {
         success: false,
         errorCode: 'INTERNAL',
         errorMessage: '服务器内部错误，请稍后重试',
-        showType: SHOW_ERROR_MESSAGE,
+        showType: ShowType.ERROR_MESSAGE,
       });
     }
     // Fastify's own 4xx: malformed JSON, body too large, unsupported media type, rate limits.
@@ -63,7 +62,7 @@ export default fp(async function errors(app: FastifyInstance) {
       success: false,
       errorCode: err.code ?? 'BAD_REQUEST',
       errorMessage: messages[status] ?? '请求有误',
-      showType: SHOW_ERROR_MESSAGE,
+      showType: ShowType.ERROR_MESSAGE,
     });
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { ShowType } from '@contract/endpoint';
 
 export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string }) {
   const indexFile = path.join(opts.uiDir, 'index.html');
@@ -35,7 +36,7 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
         success: false,
         errorCode: 'NOT_FOUND',
         errorMessage: `接口不存在：${request.method} ${url.split('?')[0]}`,
-        showType: 2,
+        showType: ShowType.ERROR_MESSAGE,
       });
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && hasUi) {

@@ -1,6 +1,5 @@
 export * from './common';
 export * from './user';
-export * from './account';
 export * from './ums';
 export * from './njit';
 export * from './ocsConfig';
@@ -8,3 +7,4 @@ export * from './ocs';
 export * from './ocsAi';
 export * from './ocsFree';
 export * from './ocsAdmin';
+export * from './ocsPrompt';

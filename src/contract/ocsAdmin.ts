@@ -47,7 +47,7 @@ export const AdjustBalanceResponse = ok(z.object({ balance: z.number().int(), le
 
 export const OcsAdminLedgerResponse = page(LedgerItem);
 
-// --- Service settings (same bounds as server/modules/ocs/settings.ts, with Chinese messages) ---
+// --- Service settings (same bounds as server/modules/ocs/admin/settings.ts, with Chinese messages) ---
 
 export const OcsSettingsBody = z.object({
   bankPrice: z.number().int('须为整数').min(0, '不能小于 0').max(1_000_000, '不能超过 1000000'),

@@ -132,3 +132,22 @@ export function subscriptionUrl(
   const params = new URLSearchParams({ token: q.token, type: q.type, method: q.method });
   return `${subscriptionBase}?${params.toString()}`;
 }
+
+// ---------- the portal's userscript ----------
+
+/** The userscript's version; the script (server/modules/ocs/script/userscript.ts) and its download page show it. */
+export const USERSCRIPT_VERSION = '1.0.0';
+
+/** Newest first; the download page shows it as a timeline. Bump USERSCRIPT_VERSION with each entry. */
+export const USERSCRIPT_CHANGELOG: Array<{ version: string; date: string; changes: string[] }> = [
+  {
+    version: '1.0.0',
+    date: '2026-11-22',
+    changes: [
+      '选中题目（可连同选项）后按 Alt+Q 或点击悬浮按钮“题”查询答案',
+      '面板显示答案、来源（题库或 AI）、本次消耗和剩余点数，按 Esc 或 × 关闭',
+      '首次使用时填写令牌，可在脚本菜单“设置令牌”中修改',
+      '网络错误、超时和令牌无效时给出中文提示',
+    ],
+  },
+];

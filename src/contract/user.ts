@@ -1,6 +1,13 @@
-/** HTTP shapes of the accounts core: register, login, logout, current user. */
+/**
+ * HTTP shapes of the user module: sign-in (register, login, logout, the current user), the personal
+ * center, sessions, personal API tokens, administrator user management and its audit log.
+ */
 import { z } from 'zod';
-import { ok, OkEmpty, Role } from './common';
+import { ok, OkEmpty, page, PageQuery, Role } from './common';
+
+const Iso = z.string(); // ISO-8601 timestamps (UTC) on the wire
+
+// ---------- sign-in ----------
 
 export const USERNAME_RE = /^[A-Za-z0-9_-]+$/;
 
@@ -45,3 +52,200 @@ export const LogoutResponse = OkEmpty;
 
 /** Public settings the login/register pages need before anyone is logged in. */
 export const AuthSettings = ok(z.object({ registration: z.enum(['open', 'closed']) }));
+
+// ---------- personal center ----------
+
+export const Profile = z.object({
+  uid: z.number().int(),
+  username: z.string(),
+  nickname: z.string().nullable(),
+  avatar: z.string().nullable(),
+  roles: z.array(Role),
+  createdAt: Iso,
+  lastLoginAt: Iso.nullable(),
+});
+export type Profile = z.infer<typeof Profile>;
+export const ProfileResponse = ok(Profile);
+
+export const UpdateProfileBody = z.object({ nickname: Nickname });
+export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+
+/** POST /api/user/avatar (multipart, field `file`) answers the new avatar URL. */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const AVATAR_SIZE = 256;
+export const AvatarResponse = ok(z.object({ avatar: z.string() }));
+/** GET /api/user/avatar/:id?v=<version>: the version makes the URL immutable. */
+export const AvatarQuery = z.object({ v: z.string().max(16).optional() });
+
+export const ChangePasswordBody = z.object({
+  oldPassword: z.string({ error: '请输入当前密码' }).min(1, '请输入当前密码').max(128, '密码最多 128 个字符'),
+  newPassword: Password,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+/** How many other sessions were ended. */
+export const ChangePasswordResponse = ok(z.object({ endedSessions: z.number().int() }));
+
+export const SessionInfo = z.object({
+  id: z.number().int(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: Iso,
+  lastSeenAt: Iso,
+  expiresAt: Iso,
+  persistent: z.boolean(),
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+export const SessionListResponse = ok(z.array(SessionInfo));
+export const EndSessionsResponse = ok(z.object({ ended: z.number().int() }));
+export const IdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+// ---------- personal API tokens ----------
+
+export const TOKEN_SCOPES = ['ocs:query', 'ums:send'] as const;
+export const TokenScope = z.enum(TOKEN_SCOPES);
+export type TokenScope = z.infer<typeof TokenScope>;
+export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
+  'ocs:query': 'OCS 题库查询',
+  'ums:send': 'UMS 消息推送',
+};
+export const TOKEN_EXPIRY_DAYS = [7, 30, 90] as const;
+export const MAX_ACTIVE_TOKENS = 20;
+
+export const CreateTokenBody = z.object({
+  name: z.string({ error: '请输入令牌名称' }).trim().min(1, '请输入令牌名称').max(64, '名称最多 64 个字符'),
+  scopes: z.array(TokenScope).min(1, '至少选择一个权限范围').max(TOKEN_SCOPES.length),
+  /** 7, 30 or 90 days; null = never expires. */
+  expiresInDays: z.union([z.literal(7), z.literal(30), z.literal(90), z.null()]),
+});
+export type CreateTokenBody = z.infer<typeof CreateTokenBody>;
+
+export const TokenStatus = z.enum(['active', 'expired', 'revoked']);
+export type TokenStatus = z.infer<typeof TokenStatus>;
+
+export const TokenInfo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The first characters of the token, e.g. `pt_AbC12345`, so users can tell tokens apart. */
+  prefix: z.string(),
+  scopes: z.array(TokenScope),
+  createdAt: Iso,
+  expiresAt: Iso.nullable(),
+  lastUsedAt: Iso.nullable(),
+  lastUsedIp: z.string().nullable(),
+  revokedAt: Iso.nullable(),
+  status: TokenStatus,
+});
+export type TokenInfo = z.infer<typeof TokenInfo>;
+
+/** The full token appears in this one answer and never again. */
+export const CreateTokenResponse = ok(TokenInfo.extend({ token: z.string() }));
+export const TokenListQuery = PageQuery.extend({ status: TokenStatus.optional() });
+export const TokenListResponse = page(TokenInfo);
+export const RevokeTokenResponse = ok(TokenInfo);
+
+/** GET /api/token/check?scope=… with the token as Bearer or `token=`: what a token may do. */
+/** A personal token given as the `token` query parameter (scripts that cannot set a header). */
+export const TokenParamQuery = z.object({ token: z.string().max(200).optional() });
+export const TokenCheckQuery = z.object({ scope: TokenScope.optional(), token: z.string().max(200).optional() });
+export const TokenCheckResponse = ok(
+  z.object({ uid: z.number().int(), username: z.string(), tokenId: z.number().int(), scopes: z.array(TokenScope) }),
+);
+
+// ---------- administrator user management ----------
+
+export const UserStatus = z.enum(['active', 'disabled']);
+export type UserStatus = z.infer<typeof UserStatus>;
+
+export const AdminUser = z.object({
+  uid: z.number().int(),
+  username: z.string(),
+  nickname: z.string().nullable(),
+  avatar: z.string().nullable(),
+  roles: z.array(Role),
+  status: UserStatus,
+  createdAt: Iso,
+  lastLoginAt: Iso.nullable(),
+  activeTokens: z.number().int(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const AdminUserListQuery = PageQuery.extend({
+  /** Matches username or nickname (substring, case-insensitive). */
+  keyword: z.string().trim().max(64).optional(),
+  role: Role.optional(),
+  status: UserStatus.optional(),
+  sortBy: z.enum(['createdAt', 'lastLoginAt']).default('createdAt'),
+  order: z.enum(['ascend', 'descend']).default('descend'),
+});
+export type AdminUserListQuery = z.input<typeof AdminUserListQuery>;
+export const AdminUserListResponse = page(AdminUser);
+export const AdminUserResponse = ok(AdminUser);
+
+export const AdminCreateUserBody = z
+  .object({
+    username: Username,
+    /** Omit (or null) together with generatePassword=true to have one generated and shown once. */
+    password: Password.nullable().optional(),
+    generatePassword: z.boolean().default(false),
+    nickname: Nickname.optional(),
+    roles: z.array(Role).max(2).default([]),
+  })
+  .refine((b) => b.generatePassword || !!b.password, { message: '请输入初始密码或选择自动生成', path: ['password'] });
+export type AdminCreateUserBody = z.input<typeof AdminCreateUserBody>;
+/** generatedPassword is present only when the server generated it; it is shown once. */
+export const AdminCreateUserResponse = ok(AdminUser.extend({ generatedPassword: z.string().optional() }));
+
+export const AdminUpdateUserBody = z
+  .object({
+    nickname: Nickname.nullable().optional(),
+    roles: z.array(Role).max(2).optional(),
+    status: UserStatus.optional(),
+  })
+  .refine((b) => b.nickname !== undefined || b.roles !== undefined || b.status !== undefined, {
+    message: '没有要修改的内容',
+    path: ['_'],
+  });
+export type AdminUpdateUserBody = z.infer<typeof AdminUpdateUserBody>;
+/** endedSessions: sessions ended because the user was disabled. */
+export const AdminUpdateUserResponse = ok(AdminUser.extend({ endedSessions: z.number().int() }));
+
+export const AdminResetPasswordBody = z
+  .object({ password: Password.nullable().optional(), generatePassword: z.boolean().default(false) })
+  .refine((b) => b.generatePassword || !!b.password, { message: '请输入新密码或选择自动生成', path: ['password'] });
+export type AdminResetPasswordBody = z.input<typeof AdminResetPasswordBody>;
+export const AdminResetPasswordResponse = ok(
+  z.object({ endedSessions: z.number().int(), generatedPassword: z.string().optional() }),
+);
+
+/** Typed confirmation: the exact username of the user being deleted. */
+export const AdminDeleteUserBody = z.object({ confirm: z.string().max(64) });
+export const AdminDeleteUserResponse = OkEmpty;
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  actorId: z.number().int().nullable(),
+  actorName: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  targetName: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+  createdAt: Iso,
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditListQuery = PageQuery.extend({
+  targetId: z.string().max(32).optional(),
+  action: z.string().max(64).optional(),
+});
+export const AuditListResponse = page(AuditEntry);
+
+/** Audit action names and their Chinese labels, for the UI. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'user.create': '创建用户',
+  'user.update': '修改用户',
+  'user.reset_password': '重置密码',
+  'user.delete': '删除用户',
+};

@@ -43,7 +43,8 @@ pgliteOnly('server process on a data directory', () => {
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ username, password: 'pa55word!' }),
           });
-          if (res.status === 200 && (await res.json()).success === true) answered.push(username);
+          if (res.status === 200 && ((await res.json()) as { success?: boolean }).success === true)
+            answered.push(username);
         } catch {
           return; // the server is gone
         }

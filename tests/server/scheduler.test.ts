@@ -63,7 +63,7 @@ describe('Scheduler', () => {
     const { log, lines } = quietLog();
     const s = new Scheduler(log);
     let n = 0;
-    let second = gate();
+    const second = gate();
     const job = s.every('flaky', 3_600_000, async () => {
       n++;
       if (n === 1) throw new Error('boom');

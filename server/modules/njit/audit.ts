@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import type { NjitAuditAction, NjitAuditEntry, NjitAuditQuery } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { tooMany } from '../../errors';
-import type { Actor } from '../audit/service';
+import type { Actor } from '../audit';
 
 export interface NjitAuditInput {
   action: NjitAuditAction;

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ImportIssue, ImportPreview, ImportSummary } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { notFound } from '../../errors';
-import type { Actor } from '../audit/service';
+import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
 import { parseRosterFile } from './parse';
 import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type StudentInput } from './record';

@@ -6,9 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NJIT_IMPORT_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/njit';
 import type { AppDeps } from '../../deps';
-import { badRequest, forbidden, HttpError } from '../../errors';
+import { forbidden } from '../../errors';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
+import { readUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
 import { commitImport, listImports, previewImport } from './imports';
@@ -46,23 +47,7 @@ export default async function njitRoutes(app: FastifyInstance, { db, config }: A
   // ---------- roster imports ----------
   route(app, api.uploadImport, async (request) => {
     requireAdmin(request, '导入名单');
-    if (!request.isMultipart()) throw badRequest('请以 multipart/form-data 上传文件（字段 file）');
-    const file = await request.file({ limits: { fileSize: NJIT_IMPORT_MAX_BYTES, files: 1 } });
-    if (!file) throw badRequest('请选择要上传的文件', { file: ['请选择要上传的文件'] });
-    let buffer: Buffer;
-    try {
-      buffer = await file.toBuffer();
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new HttpError(
-          413,
-          'FILE_TOO_LARGE',
-          `文件不能超过 ${NJIT_IMPORT_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`,
-        );
-      }
-      throw err;
-    }
-    const fileName = (file.filename || 'upload').slice(0, 200);
+    const { fileName, buffer } = await readUpload(request, { maxBytes: NJIT_IMPORT_MAX_BYTES });
     return success(await previewImport(db, actorOf(request), fileName, buffer));
   });
 

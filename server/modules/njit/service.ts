@@ -7,7 +7,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBui
 import { NJIT_MAX_TOTAL, type RevealField, type Student, type StudentSearchQuery } from '../../../src/contract';
 import type { DB, NjitStudentsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import type { Actor } from '../audit/service';
+import type { Actor } from '../audit';
 import {
   assertUnderLimit,
   checkLookupLimit,

@@ -6,22 +6,30 @@
  * Background work: the fuzzy index loads at start (1M questions take tens of seconds; exact lookups
  * work meanwhile) and, with several instances on one PostgreSQL, picks up other instances' questions
  * every OCS_INDEX_REFRESH_MS; hit counts are written every 5 s; expired import previews are swept.
+ *
+ * Layout, one concern per folder, each with its routes file: bank/ (questions: normalization, storage,
+ * exact and fuzzy matching, the fuzzy index, import, export, administration), wallet/ (balance, charges,
+ * bills, free claims, redeem codes), query/ (the answering service, the query log, the user pages),
+ * ai/ (models and AI answering), admin/ (OCS users and settings), script/ (the userscript and the OCS
+ * subscription). This file only builds the parts and composes them.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
-import ocsAdminRoutes from './admin-routes';
+import ocsAdminRoutes from './admin/routes';
+import { SettingsCache } from './admin/settings';
 import { OcsAiAnswerer } from './ai/answerer';
 import { PreferencesCache } from './ai/preferences';
 import ocsAiRoutes from './ai/routes';
-import { BankIndexSync, HitCounter } from './bank';
-import { BankImporter } from './bank-import';
-import ocsFreeRoutes from './free-routes';
-import { OcsService } from './query';
-import ocsRoutes from './routes';
-import ocsScriptRoutes from './script-routes';
-import { SettingsCache } from './settings';
-import { ChargeBatcher } from './wallet';
+import { HitCounter } from './bank/hit-counter';
+import { BankImporter } from './bank/importer';
+import { BankIndexSync } from './bank/index-sync';
+import ocsBankRoutes from './bank/routes';
+import ocsRoutes from './query/routes';
+import { OcsService } from './query/service';
+import ocsScriptRoutes from './script/routes';
+import { ChargeBatcher } from './wallet/charge';
+import ocsFreeRoutes from './wallet/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,7 +80,8 @@ export default fp(
     await app.register(ocsRoutes, deps);
     await app.register(ocsAiRoutes, { ...deps, preferences });
     await app.register(ocsFreeRoutes, deps);
-    await app.register(ocsAdminRoutes, { ...deps, importer });
+    await app.register(ocsAdminRoutes, deps);
+    await app.register(ocsBankRoutes, { ...deps, importer });
   },
   { name: 'ocs', dependencies: ['auth', 'scheduler'] },
 );

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import { paged, success, SUCCESS } from '../../http/reply';
 import { route } from '../../http/route';
 import { actorOf } from '../../plugins/auth';
-import { listAudit } from '../audit/service';
+import { listAudit } from '../audit';
 import * as admin from './admin';
 
 export default async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {

@@ -9,7 +9,7 @@ import type { AdminUser, AdminUserListQuery, AdminUpdateUserBody, Role, UserStat
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { generatePassword, hashPassword } from '../../lib/password';
-import { diff, recordAudit, type Actor } from '../audit/service';
+import { diff, recordAudit, type Actor } from '../audit';
 import { createUser } from './service';
 import { escapeLike } from '../../lib/sql';
 

@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { AVATAR_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/user';
 import type { AppDeps } from '../../deps';
-import { badRequest, HttpError, notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import { success } from '../../http/reply';
 import { route } from '../../http/route';
+import { readUpload } from '../../http/upload';
 import * as profile from './profile';
 
 export default async function profileRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -21,18 +22,11 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
     app,
     api.uploadAvatar,
     async (request) => {
-      if (!request.isMultipart()) throw badRequest('请以 multipart/form-data 上传图片（字段 file）');
-      const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-      if (!file) throw badRequest('请选择要上传的图片', { file: ['请选择要上传的图片'] });
-      let buffer: Buffer;
-      try {
-        buffer = await file.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, 'FILE_TOO_LARGE', '图片不能超过 2 MB');
-        }
-        throw err;
-      }
+      const { buffer } = await readUpload(request, {
+        maxBytes: AVATAR_MAX_BYTES,
+        noun: '图片',
+        tooLargeMessage: '图片不能超过 2 MB',
+      });
       if (buffer.length === 0) throw badRequest('上传的文件是空的');
       return success({ avatar: await profile.setAvatar(db, request.user!.id, buffer) });
     },

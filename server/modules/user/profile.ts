@@ -77,7 +77,7 @@ export async function setAvatar(db: Kysely<DB>, userId: number, input: Buffer): 
       )
       .returning('version')
       .executeTakeFirstOrThrow();
-    const url = `/api/user/avatar/${userId}?v=${row.version}`;
+    const url = `${pathOf(api.avatar, { id: userId })}?v=${row.version}`;
     await trx
       .updateTable('users')
       .set({ avatar: url, updated_at: sql`now()` })

@@ -10,9 +10,10 @@ import {
   type TokenScope,
   type TokenStatus,
 } from '../../../src/contract';
+import { paginate } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { TokenAuth } from '../../plugins/auth';
-import { conflict, forbidden, HttpError, notFound, unauthorized } from '../../errors';
+import { conflict, forbidden, notFound, unauthorized } from '../../errors';
 import { randomSecret, sha256 } from '../../lib/tokens';
 
 const TOKEN_PREFIX = 'pt_';
@@ -120,17 +121,10 @@ export async function listTokens(
       .where('revoked_at', 'is', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]));
   }
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .select(TOKEN_COLUMNS)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.pageSize)
-      .offset((q.current - 1) * q.pageSize)
-      .execute(),
-  ]);
-  return { rows: rows.map((r) => toTokenInfo(r)), total: Number(total) };
+  const { rows, total } = await paginate(base, q, (b) =>
+    b.select(TOKEN_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { rows: rows.map((r) => toTokenInfo(r)), total };
 }
 
 export async function revokeToken(db: Kysely<DB>, userId: number, tokenId: number): Promise<TokenInfo> {

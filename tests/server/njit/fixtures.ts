@@ -1,6 +1,6 @@
 /** Shared helpers of the njit server tests: roster files and upload/commit through the real API. */
 import ExcelJS from 'exceljs';
-import { syntheticStudents, type SyntheticStudent } from '../../../server/modules/njit/synthetic';
+import { syntheticStudents, type SyntheticStudent } from '../../../bench/njit/synthetic';
 import { multipart, type Client } from '../helpers';
 
 export const HEADER = ['学号', '姓名', '性别', '学院', '专业', '班级', '年级', '状态', '手机号', '身份证号', '宿舍'];

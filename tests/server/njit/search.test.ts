@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 async function search(client: Client, query: Record<string, string | number>) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return client.get(`/api/njit/students?${qs}`);
 }
 const names = (res: { json(): { data: { name: string }[] } }) => res.json().data.map((s) => s.name);

@@ -1,5 +1,5 @@
 /** Shared helpers of the OCS administration tests: bank files, upload/commit through the API, a query token. */
-import { credit } from '../../../server/modules/ocs/wallet';
+import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { loggedInClient, multipart, type Client, type TestContext } from '../helpers';
 
 export function csv(rows: (string | number)[][]): string {

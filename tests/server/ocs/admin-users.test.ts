@@ -4,7 +4,7 @@
  * user's ledger, settings validation and audit, and a 403 for a non-admin on every admin route.
  */
 import { sql } from 'kysely';
-import { credit } from '../../../server/modules/ocs/wallet';
+import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 
 let ctx: TestContext;

@@ -4,7 +4,8 @@
  * per type, one provider call for ten users asking at once, the daily cap, the strategies, an empty
  * wallet, and the API key in no response and no log line.
  */
-import { prepareQuestion, upsertQuestions } from '../../../server/modules/ocs/bank';
+import { prepareQuestion } from '../../../server/modules/ocs/bank/question';
+import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
 import { startTestApp, type Client, type TestContext } from '../helpers';
 import {

@@ -1,7 +1,7 @@
 /** Shared by the OCS AI tests: an admin, a provider on the fake OpenAI server, users with tokens. */
 import { sql } from 'kysely';
 import type { OcsAiAnswerer } from '../../../server/modules/ocs/ai/answerer';
-import { credit } from '../../../server/modules/ocs/wallet';
+import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { loggedInClient, type Client, type TestContext } from '../helpers';
 
 export const API_KEY = 'sk-test-SECRET-key-0123456789abcdef';

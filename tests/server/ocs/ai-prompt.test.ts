@@ -4,13 +4,13 @@
  */
 import {
   DEFAULT_PROMPT_TEMPLATES,
-  TYPE_LABELS,
+  PROMPT_TYPE_LABELS as TYPE_LABELS,
   renderPrompt,
   validateTemplate,
-  type OcsType,
-} from '../../../server/modules/ocs/ai/prompt';
+  type PromptType,
+} from '../../../src/contract';
 
-const TYPES: OcsType[] = ['single', 'multiple', 'judgement', 'completion', 'any'];
+const TYPES: PromptType[] = ['single', 'multiple', 'judgement', 'completion', 'any'];
 
 describe('default templates', () => {
   test.each(TYPES)('%s uses every placeholder, passes validation and asks for the answer only', (type) => {

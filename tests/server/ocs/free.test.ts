@@ -3,7 +3,7 @@
  * administrator's amount is what is paid, and 0 switches claiming off.
  */
 import { sql } from 'kysely';
-import { writeSettings } from '../../../server/modules/ocs/settings';
+import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { Client, loggedInClient, startTestApp, type TestContext } from '../helpers';
 
 let ctx: TestContext;

@@ -5,10 +5,11 @@
  */
 import { measureQuality, qualityTable } from '../../../bench/ocs/quality';
 import { buildPerturbationSet, generateQuestions } from '../../../bench/ocs/synthetic';
-import { prepareQuestion, upsertQuestions, type PreparedQuestion } from '../../../server/modules/ocs/bank';
-import { FuzzyIndex } from '../../../server/modules/ocs/fuzzy-index';
-import { cleanTitle, normalizeTitle, splitOptions } from '../../../server/modules/ocs/normalize';
-import { DEFAULT_SETTINGS } from '../../../server/modules/ocs/settings';
+import { prepareQuestion, type PreparedQuestion } from '../../../server/modules/ocs/bank/question';
+import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
+import { FuzzyIndex } from '../../../server/modules/ocs/bank/fuzzy-index';
+import { cleanTitle, normalizeTitle, splitOptions } from '../../../server/modules/ocs/bank/normalize';
+import { DEFAULT_SETTINGS } from '../../../server/modules/ocs/admin/settings';
 import { openTestDatabase, type TestDatabase } from '../helpers';
 
 let tdb: TestDatabase;

@@ -4,10 +4,13 @@
  * nothing, bad input, CORS, the rate limit, and the ledger invariant under 200 concurrent queries.
  */
 import { sql } from 'kysely';
-import { prepareQuestion, upsertQuestions, type QuestionInput } from '../../../server/modules/ocs/bank';
-import { writeSettings } from '../../../server/modules/ocs/settings';
-import { ChargeBatcher, credit } from '../../../server/modules/ocs/wallet';
-import { OcsService, parseQuestion } from '../../../server/modules/ocs/query';
+import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
+import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
+import { writeSettings } from '../../../server/modules/ocs/admin/settings';
+import { credit } from '../../../server/modules/ocs/wallet/balance';
+import { ChargeBatcher } from '../../../server/modules/ocs/wallet/charge';
+import { parseQuestion } from '../../../server/modules/ocs/query/question';
+import { OcsService } from '../../../server/modules/ocs/query/service';
 import { loggedInClient, startTestApp, type TestContext } from '../helpers';
 
 let ctx: TestContext;

@@ -4,7 +4,8 @@
  * wrong-code limit, audit rows, the ledger invariant, and admin-only batch routes.
  */
 import { sql } from 'kysely';
-import { CODE_ALPHABET, CODE_BITS, formatCode, generateCode } from '../../../server/modules/ocs/redeem-code';
+import { CODE_ALPHABET, CODE_BITS, formatCode } from '../../../src/contract';
+import { generateCode } from '../../../server/modules/ocs/wallet/redeem-code';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 
 let ctx: TestContext;

@@ -27,7 +27,6 @@ describe('buildAnswererConfig', () => {
       method: 'get',
     });
     // OCS builds the handler with new Function; the pages cannot (CSP), so they use applyOcsHandler.
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const handler = new Function(w.handler)() as (res: unknown) => unknown;
     const found = { code: 1, question: '1+1=?', answer: '2', source: 'bank', cost: 1, balance: 9 };
     const missing = { code: 0, msg: '余额不足' };

@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { AnswererWrapper, OCS_HANDLER, OcsScriptInfoResponse } from '../../../src/contract';
-import { USERSCRIPT_VERSION } from '../../../server/modules/ocs/userscript';
+import { USERSCRIPT_VERSION } from '../../../src/contract';
 import { loggedInClient, openTestDatabase, startTestApp, type TestContext, type TestDatabase } from '../helpers';
 
 let database: TestDatabase;

@@ -3,8 +3,9 @@
  *
  * The generated userscript run in a page, with the script manager's GM_* functions stubbed.
  */
+/// <reference lib="dom" />
 import vm from 'node:vm';
-import { buildUserscript } from '../../../server/modules/ocs/userscript';
+import { buildUserscript } from '../../../server/modules/ocs/script/userscript';
 
 interface GmRequest {
   method: string;
@@ -32,7 +33,6 @@ function install(baseUrl: string) {
   g.GM_xmlhttpRequest = (r: GmRequest) => requests.push(r);
   window.prompt = jest.fn(() => ' pt_secret ');
   window.alert = jest.fn();
-  // eslint-disable-next-line no-eval
   (0, eval)(buildUserscript(baseUrl));
   return document.querySelector('[data-portal-ocs]')!.shadowRoot!;
 }

@@ -8,16 +8,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { SecretBox } from '../../../lib/secretbox';
-import { formatAnswer, type StoredAnswer } from '../answer';
-import { prepareQuestion, upsertQuestions, type BankIndexSync } from '../bank';
-import { cleanTitle } from '../normalize';
-import type { AiAnswerer, AiOutcome, Question } from '../query';
-import { getBalance } from '../wallet';
+import type { BankIndexSync } from '../bank/index-sync';
+import { cleanTitle } from '../bank/normalize';
+import { prepareQuestion } from '../bank/question';
+import { upsertQuestions } from '../bank/store';
+import { formatAnswer, type StoredAnswer } from '../query/answer';
+import type { Question } from '../query/question';
+import type { AiAnswerer, AiOutcome } from '../query/service';
+import { getBalance } from '../wallet/balance';
 import { callModel } from './client';
 import { parseAiReply } from './parse';
 import { todayAiSpent, type PreferencesCache } from './preferences';
 import { callableModel, type CallableModel } from './providers';
-import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from './prompt';
+import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from '@contract';
 
 export interface AnswererDeps {
   db: Kysely<DB>;

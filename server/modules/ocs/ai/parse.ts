@@ -4,7 +4,7 @@
  * instructions often enough that this accepts letters or texts, labels, quotes, markdown and
  * full-width characters, and refuses rather than guesses when a reply is ambiguous. Pure.
  */
-import type { OcsType } from '../types';
+import type { OcsType } from './types';
 
 export type ParseResult = { answer: string } | { error: string };
 

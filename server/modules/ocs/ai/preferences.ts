@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { OcsPreferences, OcsPreferencesBody, OcsStrategy } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
 import { badRequest } from '../../../errors';
-import { validateTemplate } from './prompt';
+import { validateTemplate } from '@contract';
 
 export interface StoredPreferences {
   promptTemplate: string | null;

@@ -18,10 +18,10 @@ import {
 import type { DB } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
 import { maskSecret, type SecretBox } from '../../../lib/secretbox';
-import { diff, recordAudit, type Actor } from '../../audit/service';
+import { diff, recordAudit, type Actor } from '../../audit';
 import { callModel, type AiModelConfig } from './client';
 import { parseAiReply } from './parse';
-import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from './prompt';
+import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from '@contract';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

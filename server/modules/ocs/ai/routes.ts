@@ -3,7 +3,6 @@
  * prompt defaults and preview; and for administrators providers and models (CRUD) and the model test.
  */
 import type { FastifyInstance } from 'fastify';
-import { OCS_AI_SAMPLES } from '@contract';
 import * as api from '@contract/api/ocsAi';
 import type { AppDeps } from '../../../deps';
 import { badRequest } from '../../../errors';
@@ -11,7 +10,13 @@ import { success, SUCCESS } from '../../../http/reply';
 import { route } from '../../../http/route';
 import { actorOf } from '../../../plugins/auth';
 import { getPreferences, setPreferences, type PreferencesCache } from './preferences';
-import { DEFAULT_PROMPT_TEMPLATES, renderPrompt, TEMPLATE_MAX_LENGTH, validateTemplate } from './prompt';
+import {
+  DEFAULT_PROMPT_TEMPLATES,
+  OCS_AI_SAMPLES,
+  renderPrompt,
+  TEMPLATE_MAX_LENGTH,
+  validateTemplate,
+} from '@contract';
 import * as admin from './providers';
 
 const VARIABLES = [

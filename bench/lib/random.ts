@@ -1,0 +1,13 @@
+/** The one seeded random generator of the test data generators: a seed fully determines what they make. */
+
+/** mulberry32: 32-bit state, small and fast; good enough for test data, not for secrets. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Question-bank import in two steps. preview: parse the file, validate every row with prepareQuestion
+ * and report (counts, row-numbered issues, a sample), keeping the prepared rows staged. commit: upsert
+ * the staged rows in the background in chunks, through a job record the page polls for progress.
+ *
+ * Staging and jobs live in this process's memory (there is no staging table): the preview, the commit
+ * and the progress polls must reach the same instance. That holds on the embedded database (one
+ * instance) and behind a sticky load balancer; the importer is an administrators' tool, and an expired
+ * or lost preview only means uploading the file again. Re-running an import is always safe: rows are
+ * keyed by normalized title, type and options, so the same file updates instead of duplicating.
+ */
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { BankImportJob, BankImportPreview } from '../../../../src/contract';
+import type { DB } from '../../../db/schema';
+import { notFound } from '../../../errors';
+import { recordAudit, type Actor } from '../../audit';
+import type { FuzzyIndex } from './fuzzy-index';
+import { parseBankFile } from './import-parse';
+import { prepareQuestion, type PreparedQuestion } from './question';
+import { upsertQuestions } from './store';
+
+export const STAGING_MS = 30 * 60_000;
+const CHUNK = 2000;
+const MAX_ISSUES = 200;
+const SAMPLE_ROWS = 20;
+
+interface Staged {
+  actorId: number;
+  fileName: string;
+  rows: PreparedQuestion[];
+  total: number;
+  rejected: number;
+  expiresAt: number;
+}
+
+interface JobState extends BankImportJob {
+  expiresAt: number;
+}
+
+const identity = (q: PreparedQuestion) => `${q.title_hash}|${q.type}|${q.options_hash}`;
+
+/** How many of these rows are already in the bank (they will be updated). */
+async function countExisting(db: Kysely<DB>, rows: PreparedQuestion[]): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < rows.length; i += 5000) {
+    const c = rows.slice(i, i + 5000);
+    const r = await sql<{ n: number }>`
+      select count(*)::int as n
+      from unnest(${c.map((q) => q.title_hash)}::text[], ${c.map((q) => q.type)}::text[], ${c.map((q) => q.options_hash)}::text[]) as k(th, ty, oh)
+      where exists (select 1 from ocs_questions q where q.title_hash = k.th and q.type = k.ty and q.options_hash = k.oh)`.execute(
+      db,
+    );
+    n += Number(r.rows[0]!.n);
+  }
+  return n;
+}
+
+export class BankImporter {
+  private readonly staged = new Map<string, Staged>();
+  private readonly jobs = new Map<string, JobState>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger }) {}
+
+  async preview(actor: Actor, fileName: string, buf: Buffer): Promise<BankImportPreview> {
+    const parsed = parseBankFile(fileName, buf);
+    const issues: BankImportPreview['issues'] = [];
+    const sample: BankImportPreview['sample'] = [];
+    const valid: PreparedQuestion[] = [];
+    const firstRow = new Map<string, number>();
+    let rejected = 0;
+    const reject = (row: number, message: string) => {
+      rejected++;
+      if (issues.length < MAX_ISSUES) issues.push({ row, message });
+    };
+    for (const r of parsed.rows) {
+      if ('error' in r) {
+        reject(r.row, r.error);
+        continue;
+      }
+      const p = prepareQuestion(r.question);
+      if ('error' in p) {
+        reject(r.row, p.error);
+        continue;
+      }
+      const earlier = firstRow.get(identity(p));
+      if (earlier !== undefined) {
+        reject(r.row, `与第 ${earlier} 行是同一道题（题目、题型、选项相同），已跳过`);
+        continue;
+      }
+      firstRow.set(identity(p), r.row);
+      valid.push(p);
+      if (sample.length < SAMPLE_ROWS)
+        sample.push({ row: r.row, title: p.title, type: p.type, options: p.options, answer: p.answer });
+    }
+    const existing = await countExisting(this.deps.db, valid);
+    this.sweep();
+    // One pending preview per administrator: a new upload replaces the previous one.
+    for (const [id, s] of this.staged) if (s.actorId === actor.id) this.staged.delete(id);
+    const id = crypto.randomUUID();
+    this.staged.set(id, {
+      actorId: actor.id,
+      fileName,
+      rows: valid,
+      total: parsed.rows.length,
+      rejected,
+      expiresAt: Date.now() + STAGING_MS,
+    });
+    return { id, fileName, total: parsed.rows.length, valid: valid.length, rejected, existing, issues, sample };
+  }
+
+  /** Starts writing a previewed import; committing the same id again returns its job. */
+  commit(actor: Actor, id: string): BankImportJob {
+    const job = this.jobs.get(id);
+    if (job) return this.snapshot(job);
+    const staged = this.staged.get(id);
+    if (!staged || staged.actorId !== actor.id || staged.expiresAt < Date.now()) {
+      throw notFound('导入批次不存在或已过期（预览保留 30 分钟，且须在同一服务实例上确认），请重新上传文件');
+    }
+    this.staged.delete(id);
+    const state: JobState = {
+      id,
+      status: 'running',
+      total: staged.rows.length,
+      done: 0,
+      inserted: 0,
+      updated: 0,
+      error: null,
+      expiresAt: Date.now() + STAGING_MS,
+    };
+    this.jobs.set(id, state);
+    const p = this.run(state, staged, actor).finally(() => this.running.delete(p));
+    this.running.add(p);
+    return this.snapshot(state);
+  }
+
+  job(id: string): BankImportJob {
+    const job = this.jobs.get(id);
+    if (!job) throw notFound('导入任务不存在或已过期');
+    return this.snapshot(job);
+  }
+
+  /** Lets running imports finish before the database closes. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private snapshot({ expiresAt: _e, ...job }: JobState): BankImportJob {
+    return { ...job };
+  }
+
+  /** Forgets expired previews and finished jobs (the OCS plugin runs this every minute). */
+  sweep(): void {
+    const now = Date.now();
+    for (const [id, s] of this.staged) if (s.expiresAt < now) this.staged.delete(id);
+    for (const [id, j] of this.jobs) if (j.status !== 'running' && j.expiresAt < now) this.jobs.delete(id);
+  }
+
+  private async run(job: JobState, staged: Staged, actor: Actor): Promise<void> {
+    const { db, index, log } = this.deps;
+    try {
+      for (let i = 0; i < staged.rows.length; i += CHUNK) {
+        const chunk = staged.rows.slice(i, i + CHUNK);
+        const r = await upsertQuestions(db, chunk, 'import', 'verified');
+        // Each chunk is answerable (exact and fuzzy) as soon as it lands.
+        for (const row of r.rows) index.add(row.id, row.norm_title);
+        job.done += chunk.length;
+        job.inserted += r.inserted;
+        job.updated += r.updated;
+      }
+      job.status = 'done';
+    } catch (err) {
+      log.error({ err, importId: job.id }, 'ocs bank import failed');
+      job.status = 'failed';
+      job.error = `导入在第 ${job.done + 1} 条附近中断（之前的 ${job.done} 条已写入；重新导入同一文件是安全的）`;
+    }
+    job.expiresAt = Date.now() + STAGING_MS;
+    // Fresh planner statistics after a bulk change (the embedded database has no autovacuum).
+    if (job.done >= 1000)
+      await sql`analyze ocs_questions`.execute(db).catch((err) => log.warn({ err }, 'analyze failed'));
+    await recordAudit(db, actor, {
+      action: 'ocs.bank.import',
+      targetType: 'ocs_bank',
+      targetId: job.id,
+      targetName: staged.fileName,
+      after: {
+        fileName: staged.fileName,
+        status: job.status,
+        rows: staged.total,
+        valid: job.total,
+        rejected: staged.rejected,
+        inserted: job.inserted,
+        updated: job.updated,
+      },
+    }).catch((err) => log.error({ err }, 'ocs bank import audit failed'));
+  }
+}

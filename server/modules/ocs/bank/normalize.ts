@@ -1,0 +1,162 @@
+/**
+ * What makes two scraped questions "the same": the normalization every title and option goes through
+ * before hashing, indexing or comparing. Pages wrap titles in HTML, number them, tag them with their
+ * type or score, mix full- and half-width characters and Chinese and ASCII punctuation; none of that
+ * is part of the question.
+ */
+import { createHash } from 'node:crypto';
+import type { OcsQuestionType } from '../../../db/schema';
+
+export type { OcsQuestionType };
+
+const ENTITIES: Record<string, string> = {
+  nbsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  ldquo: '“',
+  rdquo: '”',
+  lsquo: '‘',
+  rsquo: '’',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  middot: '·',
+  times: '×',
+  divide: '÷',
+};
+
+/** Strips tags and decodes the entities scraped pages use. */
+export function stripHtml(s: string): string {
+  return s
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<br\s*\/?>|<\/(p|div|li)>/gi, ' ')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
+    .replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (m, e: string) => {
+      if (e[0] === '#') {
+        const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+      }
+      return ENTITIES[e.toLowerCase()] ?? m;
+    });
+}
+
+// Question numbers and type/score tags that pages put around the title (after NFKC, so half-width).
+const LEADING_TAGS = [
+  /^\s*[[【(]\s*(?:单选题?|多选题?|判断题?|填空题?|简答题?|选择题?|不定项选择题?|单项选择题?|多项选择题?|论述题?|名词解释)\s*(?:[,，]?\s*[\d.]+\s*分)?\s*[\]】)]\s*/,
+  /^\s*(?:单选题?|多选题?|判断题?|填空题?|单项选择题?|多项选择题?)\s*[:：]\s*/,
+  /^\s*第\s*\d{1,4}\s*题\s*[.、:：]?\s*/,
+  /^\s*\(\s*\d{1,4}\s*\)\s*/,
+  /^\s*\d{1,4}\s*[.、:：)](?!\d)\s*/,
+];
+const SCORE_TAGS = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
+
+function stripLeadingTags(s: string): string {
+  let prev: string;
+  do {
+    prev = s;
+    for (const re of LEADING_TAGS) s = s.replace(re, '');
+  } while (s !== prev);
+  return s;
+}
+
+/**
+ * Keeps letters, digits, symbols (math: + = × ÷ <) and the characters whose removal would merge two
+ * different questions: a decimal point between digits, a minus sign. Everything else that is
+ * punctuation or whitespace goes, so 「，」 vs 「,」, a trailing 「？」 and extra spaces no longer matter.
+ */
+// Placeholders U+0000/U+0001 keep decimal points and minus signs through the punctuation sweep.
+/* eslint-disable no-control-regex */
+function squeeze(s: string): string {
+  return s
+    .replace(/(\d)\.(?=\d)/g, '$1\u0000')
+    .replace(/(^|[^\p{L}\p{N}])-(?=\d)/gu, '$1\u0001')
+    .replace(/[\p{P}\p{Z}\s\u200b-\u200f\u2060\ufeff]+/gu, '')
+    .replace(/\u0000/g, '.')
+    .replace(/\u0001/g, '-');
+}
+/* eslint-enable no-control-regex */
+
+/** The matching key of a title. */
+export function normalizeTitle(raw: string): string {
+  let s = stripHtml(raw).normalize('NFKC');
+  s = stripLeadingTags(s).replace(SCORE_TAGS, ' ');
+  return squeeze(s).toLowerCase();
+}
+
+/** The display form of a title: tags and HTML gone, spacing tidied, punctuation kept. */
+export function cleanTitle(raw: string): string {
+  return stripLeadingTags(stripHtml(raw)).replace(SCORE_TAGS, '').replace(/\s+/g, ' ').trim();
+}
+
+const STRICT_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.、:：．)）]\s*/;
+const LOOSE_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*(?:[.、:：．)）]\s*|\s+)/;
+
+/**
+ * Splits the caller's options (joined with newlines, as OCS sends them) and removes their `A.`/`A、`/
+ * `(A)` prefixes. A bare `A ` prefix is only taken off when every option carries its own letter in
+ * order, so an option such as 「A 型血」 keeps its A.
+ */
+export function splitOptions(raw: string | string[] | undefined | null): string[] {
+  const list = (Array.isArray(raw) ? raw : String(raw ?? '').split(/\r?\n/))
+    .map((o) => stripHtml(String(o)).normalize('NFKC').trim())
+    .filter((o) => o !== '');
+  const sequential = list.every((o, i) => {
+    const m = LOOSE_LETTER_PREFIX.exec(o);
+    return m !== null && m[1]!.toUpperCase() === String.fromCharCode(65 + i);
+  });
+  return list.map((o) => {
+    const re = sequential ? LOOSE_LETTER_PREFIX : STRICT_LETTER_PREFIX;
+    const m = re.exec(o);
+    return (m ? o.slice(m[0].length) : o).replace(/\s+/g, ' ').trim();
+  });
+}
+
+/** Comparison key of one option text. */
+export function optionKey(option: string): string {
+  return squeeze(stripHtml(option).normalize('NFKC')).toLowerCase();
+}
+
+const TYPE_ALIASES: Record<string, OcsQuestionType> = {
+  single: 'single',
+  multiple: 'multiple',
+  judgement: 'judgement',
+  judgment: 'judgement',
+  completion: 'completion',
+  单选: 'single',
+  单选题: 'single',
+  多选: 'multiple',
+  多选题: 'multiple',
+  判断: 'judgement',
+  判断题: 'judgement',
+  填空: 'completion',
+  填空题: 'completion',
+};
+
+/** The script may also send line, fill, reader or unknown: those mean "any type". */
+export function normalizeType(raw: unknown): OcsQuestionType {
+  if (typeof raw !== 'string') return 'any';
+  return TYPE_ALIASES[raw.trim().toLowerCase()] ?? 'any';
+}
+
+/** sha256 of the normalized title (hex, 128 bits kept): the exact-match key. */
+export function titleHash(normTitle: string): string {
+  return createHash('sha256').update(normTitle).digest('hex').slice(0, 32);
+}
+
+const JUDGE_TRUE = new Set(['正确', '对', '是', '√', '✓', '✔', 'true', 't', 'yes', 'y', 'right', '1']);
+const JUDGE_FALSE = new Set(['错误', '错', '否', '×', '✗', '✘', 'x', 'false', 'f', 'no', 'n', 'wrong', '0']);
+
+/** 正确 / 错误 from the ways banks and pages write them, or null. */
+export function judgementOf(raw: string): '正确' | '错误' | null {
+  const k = raw
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s.。!！]/g, '');
+  if (JUDGE_TRUE.has(k)) return '正确';
+  if (JUDGE_FALSE.has(k)) return '错误';
+  return null;
+}

@@ -1,0 +1,99 @@
+/**
+ * The query log (ocs_queries) outside charging: writing a query that ended without an answer, finding
+ * the same question answered in the last 10 minutes, and a user's own query history. Answered queries
+ * are written by the charge (wallet/charge.ts).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { OcsOutcome, QueryLogItem } from '../../../../src/contract';
+import { paginate } from '../../../db/paging';
+import type { DB } from '../../../db/schema';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** A query that ended without an answer (miss, error): logged, never charged. */
+export async function logUnanswered(
+  db: Db,
+  q: {
+    userId: number;
+    tokenId: number | null;
+    key: string;
+    title: string;
+    type: string;
+    outcome: 'miss' | 'error' | 'no_balance';
+    message: string;
+    modelId?: number | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto('ocs_queries')
+    .values({
+      user_id: q.userId,
+      token_id: q.tokenId,
+      title: q.title.slice(0, 2000),
+      title_hash: q.key,
+      type: q.type,
+      outcome: q.outcome,
+      message: q.message.slice(0, 500),
+      model_id: q.modelId ?? null,
+      cost: 0,
+    })
+    .execute();
+}
+
+/** The cached answer of the same question within 10 minutes, if any (checked before paying an AI). */
+export async function recentAnswer(
+  db: Db,
+  userId: number,
+  key: string,
+): Promise<{ answer: string; question_id: number | null } | null> {
+  const row = await db
+    .selectFrom('ocs_queries')
+    .select(['answer', 'question_id'])
+    .where('user_id', '=', userId)
+    .where('title_hash', '=', key)
+    .where('outcome', 'in', ['bank', 'ai', 'cache'])
+    .where('created_at', '>', sql<Date>`now() - interval '10 minutes'`)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && row.answer != null
+    ? { answer: row.answer, question_id: row.question_id == null ? null : Number(row.question_id) }
+    : null;
+}
+
+const iso = (d: Date) => new Date(d).toISOString();
+
+export function toQueryItem(r: {
+  id: number;
+  title: string;
+  type: string;
+  outcome: string;
+  answer: string | null;
+  cost: number;
+  message: string | null;
+  created_at: Date;
+}): QueryLogItem {
+  return {
+    id: Number(r.id),
+    title: r.title,
+    type: r.type,
+    outcome: r.outcome as OcsOutcome,
+    answer: r.answer,
+    cost: Number(r.cost),
+    message: r.message,
+    createdAt: iso(r.created_at),
+  };
+}
+
+export async function listQueries(
+  db: Kysely<DB>,
+  userId: number,
+  q: { current: number; pageSize: number; outcome?: OcsOutcome },
+): Promise<{ rows: QueryLogItem[]; total: number }> {
+  let base = db.selectFrom('ocs_queries').where('user_id', '=', userId);
+  if (q.outcome) base = base.where('outcome', '=', q.outcome);
+  const { rows, total } = await paginate(base, q, (b) =>
+    b.select(['id', 'title', 'type', 'outcome', 'answer', 'cost', 'message', 'created_at']).orderBy('id', 'desc'),
+  );
+  return { rows: rows.map(toQueryItem), total };
+}

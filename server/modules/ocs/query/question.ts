@@ -1,0 +1,45 @@
+/**
+ * The question as the answering path sees it: parseQuestion validates the OCS script's raw parameters
+ * (title, type, options) into a Question with its normalized title and cache key, or a Chinese message.
+ */
+import { optionsHash } from '../bank/question';
+import { normalizeTitle, normalizeType, splitOptions, titleHash, type OcsQuestionType } from '../bank/normalize';
+
+export interface Question {
+  title: string;
+  type: OcsQuestionType;
+  options: string[];
+  norm: string;
+  /** Normalized title, type and option set: the cache and single-flight key. */
+  key: string;
+}
+
+// Control characters (other than tab and newlines), lone surrogates and U+FFFD: not a question.
+const GARBAGE =
+  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Validates raw OCS parameters into a question, or a Chinese message. */
+export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: unknown }): Question | string {
+  if (typeof raw.title !== 'string' || raw.title.trim() === '') return '题目不能为空';
+  if (raw.title.length > 2000) return '题目过长（不能超过 2000 个字符）';
+  if (GARBAGE.test(raw.title)) return '题目包含无法识别的字符';
+  const rawOptions = raw.options;
+  if (
+    rawOptions !== undefined &&
+    typeof rawOptions !== 'string' &&
+    !(Array.isArray(rawOptions) && rawOptions.every((o) => typeof o === 'string'))
+  ) {
+    return '选项格式不正确';
+  }
+  const joined = Array.isArray(rawOptions) ? rawOptions.join('\n') : (rawOptions ?? '');
+  if (joined.length > 20_000) return '选项过长';
+  if (GARBAGE.test(joined)) return '选项包含无法识别的字符';
+  const options = splitOptions(rawOptions as string | string[] | undefined);
+  if (options.length > 26) return '选项过多（不能超过 26 个）';
+  const norm = normalizeTitle(raw.title);
+  if (!norm) return '题目不能为空';
+  const type = normalizeType(raw.type);
+  const key = titleHash(`${norm}\u0002${type}\u0002${optionsHash(options)}`);
+  return { title: raw.title, type, options, norm, key };
+}

@@ -1,0 +1,130 @@
+/**
+ * HTTP layer of OCS for users: the OCS-script query API (always HTTP 200 in the script's shape, CORS
+ * open because the script may call with fetch), the portal's own ask form, the overview, the query
+ * history and the bills.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import querystring from 'node:querystring';
+import * as api from '@contract/api/ocs';
+import type { AppDeps } from '../../../deps';
+import { badRequest, isAuthError, tooMany } from '../../../errors';
+import { success, paged } from '../../../http/reply';
+import { route, type RoutePolicy } from '../../../http/route';
+import { tokenFrom } from '../../../plugins/auth';
+import { getBalance } from '../wallet/balance';
+import { ledgerCsv, listLedger } from '../wallet/ledger';
+import { listQueries } from './log';
+import { overview } from './overview';
+import { parseQuestion } from './question';
+import { TooFast, type OcsResult } from './service';
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-max-age': '86400',
+  // Helmet's same-origin default would stop pages from reading the answer.
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
+/** The script's parameters from the query string and a JSON, form or plain-text body. */
+function paramsOf(request: FastifyRequest): Record<string, unknown> {
+  let body: unknown = request.body;
+  if (typeof body === 'string') {
+    const text = body.trim();
+    try {
+      body = text.startsWith('{') ? JSON.parse(text) : querystring.parse(text);
+    } catch {
+      body = {};
+    }
+  }
+  const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return { ...(request.query as Record<string, unknown>), ...fromBody };
+}
+
+export default async function ocsRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
+  const ocs = () => app.ocs;
+
+  // ---------- the OCS-script query API ----------
+  const query = async (request: FastifyRequest, reply: FastifyReply): Promise<OcsResult> => {
+    reply.headers(CORS);
+    const params = paramsOf(request);
+    const token = tokenFrom(request) ?? (typeof params.token === 'string' ? params.token : undefined);
+    let auth;
+    try {
+      auth = await app.identity.verifyToken(token, 'ocs:query', request.ip);
+    } catch (err) {
+      if (isAuthError(err)) return { code: 0, msg: err.message };
+      throw err;
+    }
+    try {
+      await ocs().service.checkRate(`token:${auth.tokenId}`);
+    } catch (err) {
+      if (!(err instanceof TooFast)) throw err;
+      reply.header('retry-after', String(err.retryAfterSeconds));
+      return { code: 0, msg: '请求过快，请稍后再试' };
+    }
+    const q = parseQuestion(params);
+    if (typeof q === 'string') return { code: 0, msg: q };
+    return ocs().service.answer({ userId: auth.userId, tokenId: auth.tokenId }, q);
+  };
+  const queryPolicy: RoutePolicy = {
+    // Even a malformed body or a failing database is answered in the script's shape.
+    errorHandler: (err: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
+      if (!err.statusCode || err.statusCode >= 500) request.log.error({ err }, 'ocs query failed');
+      void reply
+        .code(200)
+        .headers(CORS)
+        .send({
+          code: 0,
+          msg: err.statusCode && err.statusCode < 500 ? '请求格式不正确' : '服务暂时不可用，请稍后再试（未扣费）',
+        });
+    },
+  };
+  route(app, api.queryGet, query, queryPolicy);
+  route(app, api.queryPost, query, queryPolicy);
+  route(app, api.queryOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+
+  // ---------- the portal ----------
+  route(app, api.ask, async (request) => {
+    const userId = request.user!.id;
+    try {
+      await ocs().service.checkRate(`user:${userId}`);
+    } catch (err) {
+      if (err instanceof TooFast) throw tooMany('请求过快，请稍后再试', err.retryAfterSeconds);
+      throw err;
+    }
+    const q = parseQuestion(request.body);
+    if (typeof q === 'string') throw badRequest(q, { title: [q] });
+    return success(await ocs().service.answer({ userId, tokenId: null }, q));
+  });
+
+  route(app, api.overview, async (request) => {
+    const s = await ocs().settings.get();
+    return success(await overview(db, request.user!.id, config.PORTAL_TZ, s.bankPrice));
+  });
+
+  route(app, api.wallet, async (request) => {
+    const s = await ocs().settings.get();
+    return success({ balance: await getBalance(db, request.user!.id), price: s.bankPrice });
+  });
+
+  route(app, api.listQueries, async (request) =>
+    paged(await listQueries(db, request.user!.id, request.query), request.query),
+  );
+
+  route(app, api.listLedger, async (request) =>
+    paged(await listLedger(db, request.user!.id, request.query, config.PORTAL_TZ), request.query),
+  );
+
+  route(app, api.ledgerCsv, async (request, reply) => {
+    const csv = await ledgerCsv(db, request.user!.id, request.query, config.PORTAL_TZ);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="ocs-bills.csv"; filename*=UTF-8''${encodeURIComponent('OCS账单.csv')}`,
+      )
+      .send(csv);
+  });
+}

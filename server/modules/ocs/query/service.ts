@@ -1,0 +1,182 @@
+/**
+ * Answering one question for one user, as the OCS API and the ask page do (OcsService): the per-token
+ * rate limit, then the bank (exact, then fuzzy), then the AI when the bank has no confident match and
+ * the user's strategy allows it; charge, and log. Never throws for business outcomes: the caller gets
+ * `{code: 0, msg}` and nothing is charged.
+ */
+import type { Kysely } from 'kysely';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { OcsQueryResult } from '../../../../src/contract';
+import type { DB } from '../../../db/schema';
+import type { SettingsCache } from '../admin/settings';
+import type { HitCounter } from '../bank/hit-counter';
+import type { BankIndexSync } from '../bank/index-sync';
+import { findInBank } from '../bank/match';
+import { chargeForAnswer, type ChargeBatcher, type ChargeInput, type ChargeResult } from '../wallet/charge';
+import { logUnanswered, recentAnswer } from './log';
+import type { Question } from './question';
+
+export interface Asker {
+  userId: number;
+  tokenId: number | null;
+}
+
+export type Strategy = 'bank_ai' | 'bank' | 'ai';
+
+export type AiOutcome =
+  | { ok: true; answer: string; question: string; price: number; modelId: number; questionId: number | null }
+  | { ok: false; outcome: 'miss' | 'error' | 'no_balance'; msg: string; modelId?: number | null };
+
+/** Part 2's AI answerer, behind the bank. */
+export interface AiAnswerer {
+  answer(userId: number, q: Question): Promise<AiOutcome>;
+}
+
+export type OcsResult = OcsQueryResult;
+
+const fail = (msg: string): OcsResult => ({ code: 0, msg });
+
+export interface OcsServiceDeps {
+  db: Kysely<DB>;
+  bank: BankIndexSync;
+  hits?: HitCounter;
+  /** Embedded database: charges share commits. */
+  batcher?: ChargeBatcher;
+  settings: SettingsCache;
+  strategyOf?: (userId: number) => Promise<Strategy>;
+  ai?: AiAnswerer;
+}
+
+export class TooFast extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('too fast');
+  }
+}
+
+export class OcsService {
+  private limiter: BurstyRateLimiter | null = null;
+  private limiterShape = '';
+  private readonly inflight = new Map<string, Promise<OcsResult>>();
+  ai: AiAnswerer | undefined;
+  strategyOf: (userId: number) => Promise<Strategy>;
+
+  constructor(private readonly deps: OcsServiceDeps) {
+    this.ai = deps.ai;
+    this.strategyOf = deps.strategyOf ?? (async () => 'bank_ai');
+  }
+
+  /** Throws TooFast when the caller (a token, or a user on the ask page) is over the limit. */
+  async checkRate(key: string): Promise<void> {
+    const s = await this.deps.settings.get();
+    const shape = `${s.ratePerSecond}/${s.rateBurst}`;
+    if (!this.limiter || shape !== this.limiterShape) {
+      // ratePerSecond every second, plus a pool that lets a burst reach rateBurst in its first second.
+      const extra = Math.max(1, s.rateBurst - s.ratePerSecond);
+      this.limiter = new BurstyRateLimiter(
+        new RateLimiterMemory({ points: s.ratePerSecond, duration: 1 }),
+        new RateLimiterMemory({
+          keyPrefix: 'burst',
+          points: extra,
+          duration: Math.max(1, Math.ceil(extra / s.ratePerSecond)),
+        }),
+      );
+      this.limiterShape = shape;
+    }
+    try {
+      await this.limiter.consume(key);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw new TooFast(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+      throw err;
+    }
+  }
+
+  /**
+   * The whole answer path. Identical concurrent questions of one user share one run, so a double
+   * click or a retrying script is charged once.
+   */
+  async answer(asker: Asker, q: Question): Promise<OcsResult> {
+    const flightKey = `${asker.userId}:${q.key}`;
+    const running = this.inflight.get(flightKey);
+    // A joiner was not charged: only the first run paid.
+    if (running) return running.then((r) => (r.code === 1 ? { ...r, cost: 0 } : r));
+    const run = this.run(asker, q).finally(() => this.inflight.delete(flightKey));
+    this.inflight.set(flightKey, run);
+    return run;
+  }
+
+  private charge(c: ChargeInput): Promise<ChargeResult> {
+    return this.deps.batcher ? this.deps.batcher.charge(c) : chargeForAnswer(this.deps.db, c);
+  }
+
+  private async run(asker: Asker, q: Question): Promise<OcsResult> {
+    const { db } = this.deps;
+    const settings = await this.deps.settings.get();
+    const strategy = await this.strategyOf(asker.userId);
+    const log = (outcome: 'miss' | 'error' | 'no_balance', msg: string, modelId: number | null = null) =>
+      logUnanswered(db, {
+        userId: asker.userId,
+        tokenId: asker.tokenId,
+        key: q.key,
+        title: q.title,
+        type: q.type,
+        outcome,
+        message: msg,
+        modelId,
+      });
+
+    if (strategy !== 'ai') {
+      const match = await findInBank(db, this.deps.bank.index, q, settings.fuzzyThreshold);
+      if (match) {
+        const charged = await this.charge({
+          userId: asker.userId,
+          tokenId: asker.tokenId,
+          price: settings.bankPrice,
+          key: q.key,
+          title: q.title,
+          type: q.type,
+          outcome: 'bank',
+          questionId: match.id,
+          modelId: null,
+          answer: match.answer,
+        });
+        if (charged.status !== 'no_balance') this.deps.hits?.add(match.id);
+        return this.result(charged, match.question, match.answer, 'bank', settings.bankPrice);
+      }
+    }
+    if (strategy !== 'bank' && this.ai) {
+      const cached = await recentAnswer(db, asker.userId, q.key);
+      const ai = cached ? null : await this.ai.answer(asker.userId, q);
+      if (cached || ai?.ok) {
+        const answer = cached ? cached.answer : (ai as Extract<AiOutcome, { ok: true }>).answer;
+        const good = ai && ai.ok ? ai : null;
+        const charged = await this.charge({
+          userId: asker.userId,
+          tokenId: asker.tokenId,
+          price: good?.price ?? 0,
+          key: q.key,
+          title: q.title,
+          type: q.type,
+          outcome: 'ai',
+          questionId: good?.questionId ?? cached?.question_id ?? null,
+          modelId: good?.modelId ?? null,
+          answer,
+        });
+        return this.result(charged, good?.question ?? q.title, answer, 'ai', good?.price ?? 0);
+      }
+      if (ai && !ai.ok) {
+        await log(ai.outcome, ai.msg, ai.modelId ?? null);
+        return fail(ai.msg);
+      }
+    }
+    const msg = strategy === 'ai' ? '当前没有可用的 AI 模型' : '题库中未找到该题';
+    await log('miss', msg);
+    return fail(msg);
+  }
+
+  private result(c: ChargeResult, question: string, answer: string, source: 'bank' | 'ai', price: number): OcsResult {
+    if (c.status === 'no_balance') {
+      return fail(`余额不足：当前 ${c.balance} 积分，本题需要 ${price} 积分。请到「免费领取」领取积分或使用兑换码`);
+    }
+    return { code: 1, question, answer, source, cost: c.cost, balance: c.balance };
+  }
+}
