@@ -74,7 +74,8 @@ const routes: PortalRoute[] = [
           { path: '/OCS/OCSAdmin', redirect: '/OCS/OCSAdmin/userManage' },
           { path: '/OCS/OCSAdmin/userManage', name: '用户管理', component: './OCS/OCSAdmin/userManage' },
           { path: '/OCS/OCSAdmin/bank', name: '题库管理', component: './OCS/OCSAdmin/bank' },
-          { path: '/OCS/OCSAdmin/models', name: 'AI 模型管理', component: './OCS/OCSAdmin/models' },
+          // The folder is aiModels: a page folder named `models` would be loaded as Umi global models.
+          { path: '/OCS/OCSAdmin/models', name: 'AI 模型管理', component: './OCS/OCSAdmin/aiModels' },
           { path: '/OCS/OCSAdmin/redeem', name: '兑换码', component: './OCS/OCSAdmin/redeem' },
           { path: '/OCS/OCSAdmin/settings', name: '服务设置', component: './OCS/OCSAdmin/settings' },
         ],

@@ -3,7 +3,7 @@
  * goes to the login page (with `redirect` back here); a logged-in one sees 403.
  */
 import { Navigate, useAccess, useLocation } from '@umijs/max';
-import ForbiddenPage from '@/pages/403';
+import ExceptionResult from './ExceptionResult';
 import { loginPath } from './redirect';
 
 export function deniedTarget(
@@ -18,5 +18,5 @@ export default function AccessDenied() {
   const location = useLocation();
   const target = deniedTarget(isLoggedIn, location);
   if ('redirectTo' in target) return <Navigate to={target.redirectTo} replace />;
-  return <ForbiddenPage />;
+  return <ExceptionResult status={403} />;
 }

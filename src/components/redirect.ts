@@ -5,6 +5,7 @@ export const HOME_PATH = '/home';
 
 // Browsers drop tabs/newlines inside URLs and treat "\" like "/", so "/\t/evil.com"
 // and "/\evil.com" both become "//evil.com": refuse those characters outright.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f\\]/;
 
 function isSameOriginPath(value: string): boolean {

@@ -1,15 +1,16 @@
 /**
  * Generic JSON fetch for calls outside the Umi request plugin (public status probes,
- * file downloads). A non-OK HTTP status raises an HttpError carrying the status text.
+ * file downloads). A non-OK HTTP status raises a FetchError carrying the status text
+ * (named apart from the server's HTTP error class in server/errors.ts).
  */
-export class HttpError extends Error {
+export class FetchError extends Error {
   readonly status: number;
   readonly statusText: string;
   readonly body: unknown;
 
   constructor(status: number, statusText: string, body: unknown) {
     super(`${status} ${statusText}`.trim());
-    this.name = 'HttpError';
+    this.name = 'FetchError';
     this.status = status;
     this.statusText = statusText;
     this.body = body;
@@ -38,6 +39,6 @@ export async function fetchJson<T>(url: string, init: FetchJsonInit = {}): Promi
   } catch {
     // Not JSON (a proxy error page, for instance): keep the raw text for the error.
   }
-  if (!res.ok) throw new HttpError(res.status, res.statusText || 'HTTP 错误', data);
+  if (!res.ok) throw new FetchError(res.status, res.statusText || 'HTTP 错误', data);
   return data as T;
 }

@@ -3,14 +3,14 @@
  * the audit log as tabs (the route table is fixed, so they live here).
  */
 import { PageContainer } from '@ant-design/pro-components';
+import { useAccess } from '@umijs/max';
 import { useState } from 'react';
-import { useNjitRoles } from '../useNjitRoles';
 import AuditLog from './components/AuditLog';
 import ImportPanel from './components/ImportPanel';
 import StudentTable from './components/StudentTable';
 
 export default function QueryStuInfoPage() {
-  const { isAdmin } = useNjitRoles();
+  const { isAdmin } = useAccess();
   const [tab, setTab] = useState('search');
   const tabs = [
     { key: 'search', tab: '学生查询' },

@@ -4,6 +4,7 @@ import type { RevealField, Student } from '@/contract';
 import { fetchStudent } from '@/services/njit';
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
+import { useMemoizedFn } from 'ahooks';
 import { useEffect, useState } from 'react';
 import { STATUS_COLORS } from '../../labels';
 import RevealModal from './RevealModal';
@@ -14,6 +15,8 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
   const [revealed, setRevealed] = useState<Partial<Record<RevealField, string | null>>>({});
   const [asking, setAsking] = useState<RevealField | null>(null);
 
+  // A stable handle on the parent's callback: the effect reruns for a new student only.
+  const close = useMemoizedFn(onClose);
   useEffect(() => {
     setStudent(null);
     setRevealed({});
@@ -21,11 +24,11 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
     let live = true;
     fetchStudent(studentId)
       .then((res) => live && setStudent(res.data))
-      .catch(() => live && onClose());
+      .catch(() => live && close());
     return () => {
       live = false;
     };
-  }, [studentId]);
+  }, [studentId, close]);
 
   const sensitive = (field: RevealField, masked: string | null) => {
     if (field in revealed) return <span data-testid={`revealed-${field}`}>{revealed[field] ?? '-'}</span>;

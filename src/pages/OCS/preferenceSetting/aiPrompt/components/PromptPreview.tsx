@@ -5,7 +5,7 @@
 import type { AiPromptPreview, OcsAiType } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { previewPrompt } from '@/services/ocsAi';
-import { useDebounce, useRequest } from 'ahooks';
+import { useDebounce, useMemoizedFn, useRequest } from 'ahooks';
 import { Alert, Card, Typography } from 'antd';
 import { useEffect } from 'react';
 
@@ -23,7 +23,9 @@ export default function PromptPreview({ template, type, onProblem }: Props) {
     { refreshDeps: [debounced, type] },
   );
   const problem = error ? (fieldErrorsOf(error).template?.[0] ?? errorMessageOf(error)) : undefined;
-  useEffect(() => onProblem(problem), [problem]);
+  // The parent's callback may change every render; only a new problem should call it.
+  const report = useMemoizedFn(onProblem);
+  useEffect(() => report(problem), [problem, report]);
 
   return (
     <Card title="实时预览" size="small" loading={loading && !data && !error}>

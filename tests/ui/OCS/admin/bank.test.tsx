@@ -1,0 +1,236 @@
+import BankAdminPage from '@/pages/OCS/OCSAdmin/bank';
+import {
+  commitBankImport,
+  deleteBankQuestion,
+  fetchBankImportJob,
+  fetchBankQuestions,
+  fetchBankStats,
+  setBankQuestionStatus,
+  updateBankQuestion,
+  uploadBankFile,
+} from '@/services/ocsAdmin';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderAt } from '../../helpers';
+import { question } from './bankFixtures';
+import { page } from '../fixtures';
+
+jest.mock('@/services/ocsAdmin', () => ({
+  fetchBankStats: jest.fn(),
+  fetchBankQuestions: jest.fn(),
+  updateBankQuestion: jest.fn(),
+  setBankQuestionStatus: jest.fn(),
+  deleteBankQuestion: jest.fn(),
+  uploadBankFile: jest.fn(),
+  commitBankImport: jest.fn(),
+  fetchBankImportJob: jest.fn(),
+  bankExportUrl: (format: string) => `/api/ocs/admin/bank/export?format=${format}`,
+}));
+
+const q = question;
+const capital = q(1, '中华人民共和国的首都是哪座城市？', { hitCount: 42 });
+const aiOne = q(2, '光在真空中的传播速度约为每秒 30 万千米。', {
+  type: 'judgement',
+  options: [],
+  answer: ['正确'],
+  source: 'ai',
+  status: 'unverified',
+  hitCount: 5,
+});
+
+const stats = {
+  total: 1234,
+  bySource: { import: 1000, manual: 34, ai: 200 },
+  byStatus: { verified: 1100, unverified: 120, wrong: 14 },
+  topHits: [capital, aiOne].map(({ id, title, type, source, status, hitCount }) => ({
+    id,
+    title,
+    type,
+    source,
+    status,
+    hitCount,
+  })),
+};
+
+const preview = {
+  id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc',
+  fileName: '题库.csv',
+  total: 5000,
+  valid: 4997,
+  rejected: 3,
+  existing: 1200,
+  issues: [
+    { row: 7, message: '题目为空' },
+    { row: 19, message: '答案不在选项中（可写选项字母或选项原文）' },
+  ],
+  sample: [
+    {
+      row: 2,
+      title: '细胞膜的主要成分是',
+      type: 'single',
+      options: ['脂质和蛋白质', '糖类'],
+      answer: ['脂质和蛋白质'],
+    },
+  ],
+};
+const job = (over: object) => ({
+  success: true as const,
+  data: {
+    id: preview.id,
+    status: 'running' as const,
+    total: 4997,
+    done: 0,
+    inserted: 0,
+    updated: 0,
+    error: null,
+    ...over,
+  },
+});
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  jest.mocked(fetchBankStats).mockResolvedValue({ success: true, data: stats });
+  jest.mocked(fetchBankQuestions).mockResolvedValue(page([capital, aiOne]));
+});
+
+const row = (title: string) =>
+  screen
+    .getAllByText(title)
+    .map((e) => e.closest('tr'))
+    .find(Boolean) as HTMLElement;
+
+describe('bank statistics', () => {
+  it('shows size, sources, statuses and the most-hit questions', async () => {
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    const total = (await screen.findByText('题目总数')).closest('.ant-statistic') as HTMLElement;
+    await waitFor(() => expect(total).toHaveTextContent('1,234'));
+    expect(screen.getByText('来源：AI').closest('.ant-statistic')).toHaveTextContent('200');
+    expect(
+      screen.getByText('标为错误', { selector: '.ant-statistic-title' }).closest('.ant-statistic'),
+    ).toHaveTextContent('14');
+    const top = screen.getByText('命中最多的题目').closest('.ant-card') as HTMLElement;
+    const items = top.querySelectorAll('.ant-list-item');
+    expect(items[0]).toHaveTextContent('中华人民共和国的首都是哪座城市？');
+    expect(items[0]).toHaveTextContent('42 次');
+    expect(items[1]).toHaveTextContent('未核实');
+  });
+});
+
+describe('question table', () => {
+  it('filters on the server and offers JSON and CSV export links', async () => {
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    await waitFor(() => expect(row(capital.title)).toBeTruthy());
+    expect(fetchBankQuestions).toHaveBeenCalledWith({ current: 1, pageSize: 10, sortBy: 'updated', order: 'descend' });
+    fireEvent.change(screen.getByPlaceholderText('题目关键字'), { target: { value: ' 首都 ' } });
+    jest.mocked(fetchBankQuestions).mockClear();
+    await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
+    await waitFor(() => expect(fetchBankQuestions).toHaveBeenCalledWith(expect.objectContaining({ keyword: '首都' })));
+    expect(screen.getByText('导出 JSON').closest('a')).toHaveAttribute(
+      'href',
+      '/api/ocs/admin/bank/export?format=json',
+    );
+    expect(screen.getByText('导出 CSV').closest('a')).toHaveAttribute('href', '/api/ocs/admin/bank/export?format=csv');
+  });
+
+  it('marks an AI answer verified or wrong, and deletes after confirmation', async () => {
+    jest.mocked(setBankQuestionStatus).mockResolvedValue({ success: true, data: { ...aiOne, status: 'verified' } });
+    jest.mocked(deleteBankQuestion).mockResolvedValue({ success: true });
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    await waitFor(() => expect(row(aiOne.title)).toBeTruthy());
+    expect(within(row(capital.title)).queryByText('核实')).not.toBeInTheDocument();
+    await act(async () => fireEvent.click(within(row(aiOne.title)).getByText('核实')));
+    expect(setBankQuestionStatus).toHaveBeenCalledWith(2, 'verified');
+    await act(async () => fireEvent.click(within(row(capital.title)).getByText('标为错误')));
+    expect(setBankQuestionStatus).toHaveBeenCalledWith(1, 'wrong');
+
+    fireEvent.click(within(row(capital.title)).getByText('删除'));
+    const pop = (await screen.findByText('删除这道题？')).closest('.ant-popover') as HTMLElement;
+    expect(deleteBankQuestion).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(within(pop).getByText('删 除', { selector: 'button span' })));
+    await waitFor(() => expect(deleteBankQuestion).toHaveBeenCalledWith(1));
+  });
+
+  it('edits a question in a drawer and sends options and answers as lists', async () => {
+    jest.mocked(updateBankQuestion).mockResolvedValue({ success: true, data: capital });
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    await waitFor(() => expect(row(capital.title)).toBeTruthy());
+    fireEvent.click(within(row(capital.title)).getByText('编辑'));
+    const drawer = (await screen.findByText('编辑题目 #1')).closest('.ant-drawer') as HTMLElement;
+    expect(within(drawer).getByLabelText('选项')).toHaveValue('上海\n北京\n广州');
+    fireEvent.change(within(drawer).getByLabelText('选项'), { target: { value: '上海\n北京\n广州\n深圳' } });
+    fireEvent.change(within(drawer).getByLabelText('答案'), { target: { value: 'B' } });
+    await act(async () => fireEvent.click(within(drawer).getByText('保存题目')));
+    await waitFor(() =>
+      expect(updateBankQuestion).toHaveBeenCalledWith(1, {
+        title: capital.title,
+        type: 'single',
+        options: ['上海', '北京', '广州', '深圳'],
+        answer: ['B'],
+      }),
+    );
+  });
+});
+
+describe('import', () => {
+  it('uploads with progress, shows the report, and writes with a progress bar only after confirmation', async () => {
+    let progress: (p: number) => void = () => undefined;
+    let answer: (v: unknown) => void = () => undefined;
+    jest.mocked(uploadBankFile).mockImplementation((_f, onProgress) => {
+      progress = onProgress!;
+      return new Promise((resolve) => (answer = resolve)) as never;
+    });
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    const file = new File(['题目,答案\n好题,正确\n'], '题库.csv', { type: 'text/csv' });
+    fireEvent.change(document.querySelector('input[type=file]') as HTMLInputElement, { target: { files: [file] } });
+    expect(uploadBankFile).toHaveBeenCalledWith(file, expect.any(Function));
+    await act(async () => progress(40));
+    expect(screen.getByText('正在上传 题库.csv…')).toBeInTheDocument();
+    await act(async () => progress(100));
+    expect(screen.getByText('上传完成，服务器正在解析和校验…')).toBeInTheDocument();
+    await act(async () => answer({ success: true, data: preview }));
+
+    const report = (await screen.findByText('预览：题库.csv')).closest('.ant-card') as HTMLElement;
+    expect(within(report).getByText('将新增').closest('.ant-statistic')).toHaveTextContent('3,797');
+    expect(within(report).getByText('将更新').closest('.ant-statistic')).toHaveTextContent('1,200');
+    expect(within(report).getByText(/3 行有问题/)).toBeInTheDocument();
+    const issue = within(report).getByText('题目为空').closest('tr') as HTMLElement;
+    expect(issue).toHaveTextContent('7');
+    expect(commitBankImport).not.toHaveBeenCalled();
+
+    jest.mocked(commitBankImport).mockResolvedValue(job({ done: 0 }));
+    jest
+      .mocked(fetchBankImportJob)
+      .mockResolvedValueOnce(job({ done: 2000, inserted: 800, updated: 1200 }))
+      .mockResolvedValue(job({ status: 'done', done: 4997, inserted: 3797, updated: 1200 }));
+    await act(async () => fireEvent.click(screen.getByText('确认导入 4997 题')));
+    expect(commitBankImport).toHaveBeenCalledWith(preview.id);
+    expect(
+      await screen.findByText('正在导入 题库.csv：已写入 2000 / 4997 题', undefined, { timeout: 3000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('40%')).toBeInTheDocument();
+    expect(await screen.findByText('导入完成', undefined, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getByText('题库.csv：新增 3797 题，更新 1200 题，跳过 3 行')).toBeInTheDocument();
+    expect(fetchBankImportJob).toHaveBeenCalledWith(preview.id, { skipErrorHandler: true });
+    // Stats and the table refresh with the new questions.
+    await waitFor(() => expect(fetchBankStats).toHaveBeenCalledTimes(2));
+  }, 15_000);
+
+  it('shows a failed job with what was written', async () => {
+    jest.mocked(uploadBankFile).mockResolvedValue({ success: true, data: preview });
+    jest.mocked(commitBankImport).mockResolvedValue(
+      job({
+        status: 'failed',
+        done: 2000,
+        inserted: 2000,
+        error: '导入在第 2001 条附近中断（之前的 2000 条已写入；重新导入同一文件是安全的）',
+      }),
+    );
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    fireEvent.change(document.querySelector('input[type=file]') as HTMLInputElement, {
+      target: { files: [new File(['x'], '题库.csv')] },
+    });
+    const confirm = await screen.findByText('确认导入 4997 题', undefined, { timeout: 3000 });
+    await act(async () => fireEvent.click(confirm));
+    expect(await screen.findByText('导入失败')).toBeInTheDocument();
+    expect(screen.getByText(/重新导入同一文件是安全的/)).toBeInTheDocument();
+  });
+});

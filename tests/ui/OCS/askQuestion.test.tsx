@@ -1,0 +1,134 @@
+import AskQuestionPage from '@/pages/OCS/askQuestion';
+import { splitOptions } from '@/pages/OCS/askQuestion/components/options';
+import { askQuestion, fetchQueries } from '@/services/ocs';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+import { page, query } from './fixtures';
+
+jest.mock('@/services/ocs', () => ({ askQuestion: jest.fn(), fetchQueries: jest.fn() }));
+
+const askMock = jest.mocked(askQuestion);
+const listMock = jest.mocked(fetchQueries);
+const TITLE = '中华人民共和国的首都是哪座城市？';
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  listMock.mockResolvedValue(
+    page([query(1, 'ai', '细胞膜的主要成分是'), query(2, 'miss', '第三章课后习题 7（图片题）')]),
+  );
+});
+
+async function ask(title = TITLE) {
+  fireEvent.change(await screen.findByLabelText('题目'), { target: { value: title } });
+  await act(async () => fireEvent.click(screen.getByText('查询答案', { selector: 'button span' })));
+}
+
+describe('ask a question', () => {
+  it('sends title, type and pasted options, shows the answer card and refreshes the history', async () => {
+    askMock.mockResolvedValue({
+      success: true,
+      data: { code: 1, question: TITLE, answer: '北京', source: 'bank', cost: 1, balance: 99 },
+    });
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    expect(await screen.findByText('细胞膜的主要成分是')).toBeInTheDocument();
+    expect(listMock).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(screen.getByText('粘贴多行选项'));
+    fireEvent.change(screen.getByLabelText('粘贴选项'), { target: { value: 'A. 上海\n\nB、北京\n(C) 广州' } });
+    fireEvent.click(screen.getByText('替换为这些选项'));
+    expect(screen.getByLabelText('选项 B')).toHaveValue('北京');
+    fireEvent.click(screen.getByText('添加选项'));
+    fireEvent.change(screen.getByLabelText('选项 D'), { target: { value: ' 深圳 ' } });
+    fireEvent.mouseDown(screen.getByText('不限').closest('.ant-select-selector') as HTMLElement);
+    fireEvent.click(await screen.findByText('单选题', { selector: '.ant-select-item-option-content' }));
+    await ask(`  ${TITLE} `);
+
+    expect(askMock).toHaveBeenCalledWith(
+      { title: TITLE, type: 'single', options: ['上海', '北京', '广州', '深圳'] },
+      { skipErrorHandler: true },
+    );
+    const card = await screen.findByTestId('ask-result');
+    const item = (label: string) => within(card).getByText(label).closest('tr') as HTMLElement;
+    expect(item('答案')).toHaveTextContent('北京');
+    expect(item('匹配到的题目')).toHaveTextContent(TITLE);
+    expect(item('来源')).toHaveTextContent('题库');
+    expect(item('本次扣费')).toHaveTextContent('1 积分');
+    expect(item('余额')).toHaveTextContent('99 积分');
+    await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
+  });
+
+  it('shows OCS’s msg as a warning when nothing was found', async () => {
+    askMock.mockResolvedValue({ success: true, data: { code: 0, msg: '余额不足，请先领取或兑换积分' } });
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    await ask('这道题找不到');
+    const alert = (await screen.findByText('没有找到答案')).closest('.ant-alert') as HTMLElement;
+    expect(alert).toHaveClass('ant-alert-warning');
+    expect(alert).toHaveTextContent('余额不足，请先领取或兑换积分');
+    expect(screen.queryByTestId('ask-result')).not.toBeInTheDocument();
+  });
+
+  it('says 请求过快 with the wait from Retry-After on 429, and adds nothing to the history', async () => {
+    askMock.mockRejectedValue({
+      response: {
+        status: 429,
+        headers: { 'retry-after': '3' },
+        data: { success: false, errorCode: 'RATE_LIMITED', errorMessage: '请求过快' },
+      },
+    });
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    await screen.findByText('细胞膜的主要成分是');
+    await ask();
+    expect(await screen.findByText('请求过快')).toBeInTheDocument();
+    expect(screen.getByText('提问太频繁，请 3 秒后再试。')).toBeInTheDocument();
+    expect(listMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('puts the server’s field errors on the fields', async () => {
+    askMock.mockRejectedValue({
+      response: {
+        status: 400,
+        data: {
+          success: false,
+          errorCode: 'BAD_REQUEST',
+          errorMessage: '请求参数有误',
+          data: { title: ['题目不能只有空白'] },
+        },
+      },
+    });
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    await ask('？');
+    expect(await screen.findByText('题目不能只有空白')).toBeInTheDocument();
+    expect(screen.getByText('请求参数有误')).toBeInTheDocument();
+  });
+
+  it('needs a title and counts up to 2000 characters', async () => {
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    await ask('   ');
+    expect(await screen.findByText('请输入题目')).toBeInTheDocument();
+    expect(askMock).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText('题目'), { target: { value: '水的化学式' } });
+    expect(screen.getByText('5 / 2000')).toBeInTheDocument();
+  });
+
+  it('stops at 26 options, A to Z', async () => {
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    fireEvent.click(await screen.findByText('粘贴多行选项'));
+    const lines = Array.from({ length: 30 }, (_, i) => `选项${i + 1}`).join('\n');
+    fireEvent.change(screen.getByLabelText('粘贴选项'), { target: { value: lines } });
+    fireEvent.click(screen.getByText('替换为这些选项'));
+    expect(screen.getByLabelText('选项 Z')).toHaveValue('选项26');
+    expect(screen.getByText('添加选项').closest('button')).toBeDisabled();
+  });
+});
+
+describe('pasted options', () => {
+  it('takes one option per line and drops letter labels, not letters that belong to the option', () => {
+    expect(splitOptions('A. 北京\r\nB、上海\n\n（C）广州\nD：深圳\nDNA 双螺旋')).toEqual([
+      '北京',
+      '上海',
+      '广州',
+      '深圳',
+      'DNA 双螺旋',
+    ]);
+  });
+});

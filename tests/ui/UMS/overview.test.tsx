@@ -1,0 +1,89 @@
+import OverviewPage from '@/pages/UMS/overview';
+import { fetchUmsStats } from '@/services/ums';
+import { screen, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/ums', () => ({ fetchUmsStats: jest.fn() }));
+
+const daily = Array.from({ length: 14 }, (_, i) => ({
+  day: `2025-01-${String(i + 1).padStart(2, '0')}`,
+  delivered: i,
+  failed: i % 3,
+}));
+
+beforeEach(() => {
+  jest.mocked(fetchUmsStats).mockResolvedValue({
+    success: true,
+    data: {
+      byStatus: { delivered: 12, failed: 3, retrying: 1 },
+      total: 16,
+      daily,
+      channels: [
+        {
+          id: 1,
+          name: '我的提醒群',
+          lastSuccessAt: '2025-01-02T04:05:00.000Z',
+          lastErrorAt: null,
+          lastError: null,
+          throttledUntil: null,
+        },
+        {
+          id: 2,
+          name: '值班群',
+          lastSuccessAt: null,
+          lastErrorAt: '2025-01-02T04:06:00.000Z',
+          lastError: '关键词不匹配（310000）',
+          throttledUntil: '2999-01-01T00:00:00.000Z',
+        },
+      ],
+    },
+  });
+});
+
+describe('UMS overview', () => {
+  it('shows counts by status, the 14-day chart and channel health', async () => {
+    renderAt('/UMS/overview', <OverviewPage />);
+    const counts = (await screen.findByText('消息状态')).closest('.ant-card') as HTMLElement;
+    const stat = (label: string) => within(counts).getByText(label).closest('.ant-statistic') as HTMLElement;
+    expect(stat('已送达')).toHaveTextContent('12');
+    expect(stat('失败')).toHaveTextContent('3');
+    expect(stat('已取消')).toHaveTextContent('0');
+    expect(within(counts).getByText('共 16 条')).toBeInTheDocument();
+    const chart = screen.getByRole('img', { name: '近 14 天已送达与失败的消息数' });
+    expect(chart.querySelectorAll('g')).toHaveLength(14);
+    expect(chart).toHaveTextContent('2025-01-14：已送达 13，失败 1');
+    const duty = screen.getByText('值班群').closest('tr') as HTMLElement;
+    expect(duty).toHaveTextContent('关键词不匹配（310000）');
+    expect(duty).toHaveTextContent('限流至');
+    expect(screen.getByText('我的提醒群').closest('tr')).toHaveTextContent('2025-01-02 12:05');
+  });
+
+  it('gives copy-paste curl commands for this portal’s own address and explains the rate limits', async () => {
+    renderAt('/UMS/overview', <OverviewPage />);
+    await screen.findByText('消息状态');
+    const origin = window.location.origin;
+    const commands = screen.getAllByTestId('curl').map((e) => e.textContent ?? '');
+    expect(commands[0]).toContain(`curl "${origin}/api/ums/send?token=pt_xxx&title=`);
+    expect(commands[1]).toContain('-H "Authorization: Bearer pt_xxx"');
+    expect(commands[1]).toContain('-d content=');
+    expect(commands[2]).toContain('"sendAt":"');
+    expect(commands[2]).toContain('Content-Type: application/json');
+    expect(screen.getAllByLabelText('复制').length).toBeGreaterThanOrEqual(4);
+    expect(screen.getByText(/Retry-After/)).toBeInTheDocument();
+    expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute(
+      'href',
+      '/user/tokenGen?scope=ums:send',
+    );
+  });
+
+  it('points to /UMS/self when no robot is bound', async () => {
+    jest.mocked(fetchUmsStats).mockResolvedValue({
+      success: true,
+      data: { byStatus: {}, total: 0, daily: daily.map((d) => ({ ...d, delivered: 0, failed: 0 })), channels: [] },
+    });
+    renderAt('/UMS/overview', <OverviewPage />);
+    expect(await screen.findByText('还没有绑定钉钉机器人，消息无处可发。')).toBeInTheDocument();
+    expect(screen.getByText('去绑定').closest('a')).toHaveAttribute('href', '/UMS/self');
+    expect(screen.getByText('近 14 天没有已送达或失败的消息')).toBeInTheDocument();
+  });
+});

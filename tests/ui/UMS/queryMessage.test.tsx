@@ -1,0 +1,146 @@
+import { dayEnd, dayStart } from '@/pages/UMS/components/days';
+import QueryMessagePage from '@/pages/UMS/queryMessage';
+import { cancelMessage, fetchChannels, fetchMessage, fetchMessages, resendMessage } from '@/services/ums';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+import { channelList, failedDetail, page, summary } from './fixtures';
+
+jest.mock('@/services/ums', () => ({
+  fetchChannels: jest.fn(),
+  fetchMessages: jest.fn(),
+  fetchMessage: jest.fn(),
+  resendMessage: jest.fn(),
+  cancelMessage: jest.fn(),
+}));
+
+const listMock = jest.mocked(fetchMessages);
+const detailMock = jest.mocked(fetchMessage);
+const resendMock = jest.mocked(resendMessage);
+const cancelMock = jest.mocked(cancelMessage);
+
+const rows = [
+  summary(4, 'queued', '明早例会'),
+  summary(3, 'retrying', '日报'),
+  summary(2, 'failed', '服务器告警'),
+  summary(1, 'delivered', '构建完成'),
+  summary(5, 'cancelled', '不用发了'),
+];
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  jest.mocked(fetchChannels).mockResolvedValue(channelList());
+  listMock.mockResolvedValue(page(rows));
+  detailMock.mockResolvedValue({ success: true, data: failedDetail });
+});
+
+const row = (title: string) => screen.getByText(title).closest('tr') as HTMLElement;
+
+describe('message list', () => {
+  it('asks for page 1 of 10 and offers resend only for failed, cancel only for queued or retrying', async () => {
+    renderAt('/UMS/queryMessage', <QueryMessagePage />);
+    await screen.findByText('构建完成');
+    expect(listMock).toHaveBeenCalledWith(expect.objectContaining({ current: 1, pageSize: 10 }));
+    const actions = (title: string) => ({
+      resend: within(row(title)).queryByText('重新发送'),
+      cancel: within(row(title)).queryByText('取消发送'),
+    });
+    expect(actions('服务器告警').resend).toBeInTheDocument();
+    expect(actions('服务器告警').cancel).not.toBeInTheDocument();
+    for (const t of ['明早例会', '日报']) {
+      expect(actions(t).cancel).toBeInTheDocument();
+      expect(actions(t).resend).not.toBeInTheDocument();
+    }
+    for (const t of ['构建完成', '不用发了']) {
+      expect(actions(t).cancel).not.toBeInTheDocument();
+      expect(actions(t).resend).not.toBeInTheDocument();
+    }
+    expect(within(row('服务器告警')).getByText('失败')).toBeInTheDocument();
+  });
+
+  it('cancels only after confirmation, then reloads the list', async () => {
+    cancelMock.mockResolvedValue({ success: true, data: { id: 4, status: 'cancelled' } });
+    renderAt('/UMS/queryMessage', <QueryMessagePage />);
+    await screen.findByText('明早例会');
+    fireEvent.click(within(row('明早例会')).getByText('取消发送'));
+    expect(await screen.findByText('取消后不会再投递，且不能恢复。')).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByText('不取消', { selector: 'button span' })));
+    expect(cancelMock).not.toHaveBeenCalled();
+
+    fireEvent.click(within(row('明早例会')).getByText('取消发送'));
+    const tip = (await screen.findAllByText('取消后不会再投递，且不能恢复。'))
+      .at(-1)!
+      .closest('.ant-popover') as HTMLElement;
+    listMock.mockClear();
+    await act(async () => fireEvent.click(within(tip).getByText('确认取消', { selector: 'button span' })));
+    expect(cancelMock).toHaveBeenCalledWith(4);
+    await waitFor(() => expect(listMock).toHaveBeenCalled());
+  });
+
+  it('resends a failed message after confirmation', async () => {
+    resendMock.mockResolvedValue({ success: true, data: { id: 2, status: 'queued' } });
+    renderAt('/UMS/queryMessage', <QueryMessagePage />);
+    await screen.findByText('服务器告警');
+    fireEvent.click(within(row('服务器告警')).getByText('重新发送'));
+    const tip = (await screen.findByText('消息会回到发送队列，重新开始投递。')).closest('.ant-popover') as HTMLElement;
+    expect(resendMock).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(within(tip).getByText('重新发送', { selector: 'button span' })));
+    expect(resendMock).toHaveBeenCalledWith(2);
+  });
+
+  it('passes the trimmed keyword and the status filter to the server', async () => {
+    renderAt('/UMS/queryMessage', <QueryMessagePage />);
+    await screen.findByText('构建完成');
+    listMock.mockClear();
+    fireEvent.change(screen.getByPlaceholderText('搜索标题和内容'), { target: { value: ' 告警 ' } });
+    const selects = document.querySelectorAll('.ant-pro-table-search .ant-select-selector');
+    fireEvent.mouseDown(selects[1]);
+    fireEvent.click(await screen.findByText('等待重试', { selector: '.ant-select-item-option-content' }));
+    await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
+    await waitFor(() =>
+      expect(listMock).toHaveBeenCalledWith(
+        expect.objectContaining({ keyword: '告警', status: 'retrying', current: 1 }),
+      ),
+    );
+  });
+});
+
+describe('date filter', () => {
+  it('turns calendar days of Asia/Shanghai into the instants the API compares', () => {
+    expect(dayStart('2025-01-02')).toBe('2025-01-01T16:00:00.000Z');
+    expect(dayEnd('2025-01-02')).toBe('2025-01-02T15:59:59.999Z');
+  });
+});
+
+describe('message detail drawer', () => {
+  it('opens from ?id= with the content and the attempts timeline, errcode and errmsg included', async () => {
+    renderAt('/UMS/queryMessage?id=2', <QueryMessagePage />);
+    expect(await screen.findByText('消息 #2')).toBeInTheDocument();
+    expect(detailMock).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    const drawer = screen.getByText('消息 #2').closest('.ant-drawer-content') as HTMLElement;
+    const content = within(drawer).getByTestId('message-content');
+    expect(content).toHaveTextContent('CPU 超过 90%'); // markdown rendered, not shown as source
+    expect(content.querySelector('strong')).toHaveTextContent('90%');
+    const attempts = within(drawer).getAllByTestId('attempt');
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]).toHaveTextContent('HTTP 502');
+    expect(attempts[0]).toHaveTextContent('临时失败');
+    expect(attempts[0]).toHaveTextContent('errmsg：Bad Gateway');
+    // 04:06 UTC is 12:06 in Asia/Shanghai.
+    expect(attempts[1]).toHaveTextContent('2025-01-02 12:06');
+    expect(attempts[1]).toHaveTextContent('永久失败');
+    expect(attempts[1]).toHaveTextContent('errcode 310000');
+    expect(attempts[1]).toHaveTextContent('errmsg：keywords not in content');
+    expect(attempts[1]).toHaveTextContent('耗时 143 ms');
+    expect(within(drawer).getByText('重新发送')).toBeInTheDocument();
+    expect(within(drawer).queryByText('取消发送')).not.toBeInTheDocument();
+  });
+
+  it('opens from a title click and closes back to the plain list', async () => {
+    renderAt('/UMS/queryMessage', <QueryMessagePage />);
+    fireEvent.click(await screen.findByText('服务器告警'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/UMS/queryMessage?id=2'));
+    expect(await screen.findByText('消息 #2')).toBeInTheDocument();
+    fireEvent.click(document.querySelector('.ant-drawer-close') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/UMS/queryMessage'));
+  });
+});

@@ -1,0 +1,182 @@
+import SelfPage from '@/pages/UMS/self';
+import { createChannel, deleteChannel, fetchChannels, fetchUmsStats, testChannel, updateChannel } from '@/services/ums';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+import { channelList, defaultChannel, dutyChannel } from './fixtures';
+
+jest.mock('@/services/ums', () => ({
+  fetchChannels: jest.fn(),
+  createChannel: jest.fn(),
+  updateChannel: jest.fn(),
+  deleteChannel: jest.fn(),
+  testChannel: jest.fn(),
+  fetchUmsStats: jest.fn(),
+}));
+
+const updateMock = jest.mocked(updateChannel);
+const createMock = jest.mocked(createChannel);
+const testMock = jest.mocked(testChannel);
+const deleteMock = jest.mocked(deleteChannel);
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  jest.mocked(fetchChannels).mockResolvedValue(channelList());
+  jest.mocked(fetchUmsStats).mockResolvedValue({
+    success: true,
+    data: { byStatus: { delivered: 7, failed: 2, queued: 1 }, daily: [], channels: [], total: 10 },
+  });
+  updateMock.mockResolvedValue({ success: true, data: defaultChannel });
+});
+
+const row = (name: string) =>
+  screen
+    .getAllByText(name)
+    .map((e) => e.closest('tr'))
+    .find(Boolean) as HTMLElement;
+const submitModal = (text: RegExp) =>
+  act(async () =>
+    fireEvent.click(
+      within(document.querySelector('.ant-modal') as HTMLElement).getByText(text, { selector: 'button span' }),
+    ),
+  );
+
+async function openEdit(name: string) {
+  await screen.findByText(name);
+  fireEvent.click(within(row(name)).getByText('编辑'));
+  return screen.findByText(`编辑渠道「${name}」`);
+}
+
+describe('channel list', () => {
+  it('lists robots with the default marked and secrets never shown, only whether one is set', async () => {
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('我的提醒群');
+    expect(within(row('我的提醒群')).getByText('默认')).toBeInTheDocument();
+    expect(within(row('我的提醒群')).getByText('已设置')).toBeInTheDocument();
+    expect(within(row('值班群')).getByText('未设置')).toBeInTheDocument();
+    expect(within(row('值班群')).getByText('设为默认')).toBeInTheDocument();
+    expect(within(row('我的提醒群')).queryByText('设为默认')).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent('SEC8');
+    // Personal statistics and the way to a ums:send token.
+    expect(await screen.findByText('生成 ums:send 令牌')).toBeInTheDocument();
+    expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute(
+      'href',
+      '/user/tokenGen?scope=ums:send',
+    );
+  });
+
+  it('offers to bind a first robot when there is none', async () => {
+    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    renderAt('/UMS/self', <SelfPage />);
+    expect(await screen.findByText(/还没有绑定钉钉机器人/)).toBeInTheDocument();
+    expect(screen.getByText('绑定钉钉机器人', { selector: 'button span' })).toBeInTheDocument();
+  });
+
+  it('shows DingTalk’s own errcode and errmsg for a test message, with our hint', async () => {
+    testMock.mockResolvedValue({
+      success: true,
+      data: {
+        ok: false,
+        httpStatus: 200,
+        errcode: 310000,
+        errmsg: 'keywords not in content',
+        durationMs: 164,
+        hint: '消息中没有机器人设置的关键词',
+      },
+    });
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('值班群');
+    await act(async () => fireEvent.click(within(row('值班群')).getByText('发送测试消息')));
+    expect(testMock).toHaveBeenCalledWith(2);
+    const result = await screen.findByTestId('test-result');
+    expect(result).toHaveTextContent('「值班群」测试消息发送失败');
+    expect(within(result).getByText('310000')).toBeInTheDocument();
+    expect(within(result).getByText('keywords not in content')).toBeInTheDocument();
+    expect(within(result).getByText('消息中没有机器人设置的关键词')).toBeInTheDocument();
+  });
+
+  it('deletes only after confirmation', async () => {
+    deleteMock.mockResolvedValue({ success: true });
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('值班群');
+    fireEvent.click(within(row('值班群')).getByText('删除'));
+    const tip = (await screen.findByText('删除渠道「值班群」？')).closest('.ant-popover') as HTMLElement;
+    expect(deleteMock).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(within(tip).getByText(/^删\s?除$/, { selector: 'button span' })));
+    expect(deleteMock).toHaveBeenCalledWith(2);
+  });
+});
+
+describe('channel form', () => {
+  it('edits without showing the secret back; an untouched secret is left out of the request', async () => {
+    renderAt('/UMS/self', <SelfPage />);
+    await openEdit('我的提醒群');
+    const modal = document.querySelector('.ant-modal') as HTMLElement;
+    const secret = within(modal).getByPlaceholderText('已设置，留空保持不变') as HTMLInputElement;
+    expect(secret.value).toBe('');
+    expect(within(modal).getByText('已设置')).toBeInTheDocument();
+    expect((within(modal).getByPlaceholderText('留空保持不变') as HTMLInputElement).value).toBe('');
+    expect(modal).not.toHaveTextContent('SEC8');
+    fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '提醒群' } });
+    await submitModal(/^保\s?存$/);
+    await waitFor(() => expect(updateMock).toHaveBeenCalled());
+    const [id, body] = updateMock.mock.calls[0];
+    expect(id).toBe(1);
+    expect(body).toEqual({ name: '提醒群', keyword: '' });
+    expect(body).not.toHaveProperty('secret');
+    expect(body).not.toHaveProperty('webhook');
+  });
+
+  it('移除加签 sends an empty secret', async () => {
+    renderAt('/UMS/self', <SelfPage />);
+    await openEdit('我的提醒群');
+    const modal = document.querySelector('.ant-modal') as HTMLElement;
+    fireEvent.click(within(modal).getByText('移除加签'));
+    await waitFor(() => expect(within(modal).getByPlaceholderText('已设置，留空保持不变')).toBeDisabled());
+    await submitModal(/^保\s?存$/);
+    await waitFor(() => expect(updateMock).toHaveBeenCalled());
+    expect(updateMock.mock.calls[0][1]).toMatchObject({ secret: '' });
+  });
+
+  it('sends a newly typed secret, and offers no 移除加签 for a channel without one', async () => {
+    renderAt('/UMS/self', <SelfPage />);
+    await openEdit('值班群');
+    const modal = document.querySelector('.ant-modal') as HTMLElement;
+    expect(within(modal).queryByText('移除加签')).not.toBeInTheDocument();
+    expect(within(modal).getByDisplayValue('告警')).toBeInTheDocument();
+    fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'SECnew123' } });
+    await submitModal(/^保\s?存$/);
+    await waitFor(() => expect(updateMock).toHaveBeenCalled());
+    expect(updateMock.mock.calls[0]).toEqual([
+      2,
+      { name: '值班群', keyword: '告警', secret: 'SECnew123' },
+      { skipErrorHandler: true },
+    ]);
+  });
+
+  it('binds a new robot and checks the secret format first', async () => {
+    createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('我的提醒群');
+    fireEvent.click(screen.getByText('绑定钉钉机器人', { selector: 'button span' }));
+    const modal = (await screen.findByText('绑定钉钉机器人', { selector: '.ant-modal-title' })).closest(
+      '.ant-modal',
+    ) as HTMLElement;
+    fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '新群' } });
+    fireEvent.change(within(modal).getByLabelText('Webhook 地址'), {
+      target: { value: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789' },
+    });
+    fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'abc' } });
+    await submitModal(/^绑\s?定$/);
+    expect(await within(modal).findByText('加签密钥应以 SEC 开头')).toBeInTheDocument();
+    expect(createMock).not.toHaveBeenCalled();
+    fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'SECabc123' } });
+    await submitModal(/^绑\s?定$/);
+    await waitFor(() => expect(createMock).toHaveBeenCalled());
+    expect(createMock.mock.calls[0][0]).toEqual({
+      name: '新群',
+      webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789',
+      secret: 'SECabc123',
+      isDefault: false,
+    });
+  });
+});

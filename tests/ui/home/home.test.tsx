@@ -1,0 +1,77 @@
+import { useAccess } from '@@/plugin-access';
+import { useModel } from '@@/plugin-model';
+import HomePage from '@/pages/home';
+import { entryState } from '@/pages/home/modules';
+import { fetchHealth } from '@/services/user';
+import { screen, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/user', () => ({ fetchHealth: jest.fn() }));
+jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
+
+const anonymous = { isLoggedIn: false, isAdmin: false, isNjit: false };
+const member = { isLoggedIn: true, isAdmin: false, isNjit: false };
+const njit = { isLoggedIn: true, isAdmin: false, isNjit: true };
+
+describe('entry state per module (flags from config/routes.ts)', () => {
+  it.each([
+    ['/user', anonymous, 'enter'],
+    ['/OCS', anonymous, 'login'],
+    ['/OCS', member, 'enter'],
+    ['/UMS', anonymous, 'login'],
+    ['/njit', anonymous, 'login'],
+    ['/njit', member, 'forbidden'],
+    ['/njit', njit, 'enter'],
+  ])('%s for %j is %s', (group, access, expected) => {
+    expect(entryState(group, access)).toBe(expected);
+  });
+});
+
+describe('home page', () => {
+  beforeEach(() => {
+    jest.mocked(fetchHealth).mockResolvedValue({
+      success: true,
+      data: { status: 'ok', database: 'ok', version: 't', uptimeSeconds: 1 },
+    });
+  });
+
+  function card(title: string) {
+    return screen.getByText(title).closest('.ant-card') as HTMLElement;
+  }
+
+  it('shows the four modules and what a visitor must do to enter', async () => {
+    jest.mocked(useAccess).mockReturnValue(anonymous);
+    jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: null } } as never);
+    renderAt('/home', <HomePage />, '/home');
+    expect(await screen.findByText('服务正常')).toBeInTheDocument();
+    expect(within(card('用户中心')).getByRole('button', { name: /进\s*入/ })).toBeInTheDocument();
+    expect(within(card('OCS 网课助手')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
+    expect(within(card('UMS 消息推送')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
+    expect(within(card('NJIT 学生信息')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
+    expect(within(card('OCS 网课助手')).getByText('积分钱包、账单、每日领取与兑换码')).toBeInTheDocument();
+    expect(within(card('OCS 网课助手')).getByRole('link')).toHaveAttribute('href', '/user/login?redirect=%2FOCS');
+  });
+
+  it('tells a logged-in user without the njit role that NJIT is closed to them', async () => {
+    jest.mocked(useAccess).mockReturnValue(member);
+    jest.mocked(useModel).mockReturnValue({
+      initialState: { currentUser: { uid: 2, username: 'bob', nickname: null, avatar: null, roles: [] } },
+    } as never);
+    renderAt('/home', <HomePage />, '/home');
+    expect(await screen.findByText('欢迎，bob')).toBeInTheDocument();
+    expect(within(card('OCS 网课助手')).getByRole('link')).toHaveAttribute('href', '/OCS');
+    expect(within(card('NJIT 学生信息')).getByText(/无权限/)).toBeInTheDocument();
+    expect(within(card('NJIT 学生信息')).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('reports a server that is down', async () => {
+    jest.mocked(useAccess).mockReturnValue(anonymous);
+    jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: null } } as never);
+    jest.mocked(fetchHealth).mockRejectedValue(new Error('503 Service Unavailable'));
+    const spy = jest.spyOn(console, 'error').mockImplementation(() => {}); // ahooks logs the failure
+    renderAt('/home', <HomePage />, '/home');
+    expect(await screen.findByText('服务异常')).toBeInTheDocument();
+    spy.mockRestore();
+  });
+});

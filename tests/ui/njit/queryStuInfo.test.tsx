@@ -1,0 +1,112 @@
+import { useAccess } from '@@/plugin-access';
+import access from '@/access';
+import QueryStuInfoPage from '@/pages/njit/queryStuInfo';
+import { fetchNjitOptions, fetchStudent, revealStudentField, searchStudents } from '@/services/njit';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/njit', () => ({
+  searchStudents: jest.fn(),
+  fetchStudent: jest.fn(),
+  revealStudentField: jest.fn(),
+  fetchNjitOptions: jest.fn(),
+  fetchImports: jest.fn(),
+  fetchNjitAudit: jest.fn(),
+  uploadRoster: jest.fn(),
+  commitRosterImport: jest.fn(),
+  njitAuditExportUrl: jest.fn(() => '/api/njit/audit/export'),
+}));
+jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
+
+const zhang = {
+  id: 7,
+  studentNo: '202101010001',
+  name: '张三',
+  gender: '男' as const,
+  college: '计算机工程学院',
+  major: '软件工程',
+  className: '软件211',
+  grade: 2021,
+  status: '在读' as const,
+  phone: '138****1234',
+  idCard: '3201**********123X',
+  dormitory: '东区1栋101',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+// The flags src/access.ts computes for a user with these roles.
+function as(roles: ('admin' | 'njit')[]) {
+  jest
+    .mocked(useAccess)
+    .mockReturnValue(access({ currentUser: { uid: 2, username: 'staff', nickname: null, avatar: null, roles } }));
+}
+
+beforeEach(() => {
+  jest
+    .mocked(searchStudents)
+    .mockReset()
+    .mockResolvedValue({ success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
+  jest.mocked(fetchStudent).mockReset().mockResolvedValue({ success: true, data: zhang });
+  jest.mocked(revealStudentField).mockReset();
+  jest
+    .mocked(fetchNjitOptions)
+    .mockResolvedValue({ success: true, data: { colleges: ['计算机工程学院'], majors: [], grades: [2021] } });
+});
+
+async function searchByName(text: string) {
+  fireEvent.change(screen.getByPlaceholderText('张三 / zhangsan / zs'), { target: { value: text } });
+  await act(async () => fireEvent.click(screen.getByText(/^查\s?询$/, { selector: 'button span' })));
+}
+
+describe('student lookup page', () => {
+  it('does not list anyone before a criterion is given, and refuses an empty search', async () => {
+    as(['njit']);
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    expect(await screen.findByText(/输入学号、姓名/)).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByText(/^查\s?询$/, { selector: 'button span' })));
+    expect(await screen.findByText('请至少输入一个查询条件')).toBeInTheDocument();
+    expect(searchStudents).not.toHaveBeenCalled();
+  });
+
+  it('searches by pinyin and shows the masked phone; no reveal for a non-admin', async () => {
+    as(['njit']);
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    await searchByName('zs');
+    expect(await screen.findByText('138****1234')).toBeInTheDocument();
+    expect(searchStudents).toHaveBeenCalledWith(expect.objectContaining({ name: 'zs', current: 1, pageSize: 10 }));
+    // Staff without admin get neither the import nor the audit tab.
+    expect(screen.queryByText('名单导入')).not.toBeInTheDocument();
+    expect(screen.queryByText('审计日志')).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByText('详情'));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('东区1栋101')).toBeInTheDocument();
+    expect(within(drawer).getByText('138****1234')).toBeInTheDocument();
+    expect(within(drawer).getByText('3201**********123X')).toBeInTheDocument();
+    expect(within(drawer).queryByText('查看完整')).not.toBeInTheDocument();
+    expect(fetchStudent).toHaveBeenCalledWith(7);
+  });
+
+  it('lets an administrator reveal a field only after giving a reason', async () => {
+    as(['njit', 'admin']);
+    jest
+      .mocked(revealStudentField)
+      .mockResolvedValue({ success: true, data: { field: 'phone', value: '13812341234' } });
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    expect(screen.getByText('名单导入')).toBeInTheDocument();
+    await searchByName('张三');
+    fireEvent.click(await screen.findByText('详情'));
+    const buttons = await screen.findAllByText('查看完整');
+    expect(buttons).toHaveLength(2);
+    fireEvent.click(buttons[0]);
+    expect(await screen.findByText('查看完整手机号')).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByText('确认查看')));
+    expect(await screen.findByText('请填写查看原因')).toBeInTheDocument();
+    expect(revealStudentField).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByPlaceholderText(/核实学生联系方式/), { target: { value: '发放录取通知' } });
+    await act(async () => fireEvent.click(screen.getByText('确认查看')));
+    await waitFor(() => expect(revealStudentField).toHaveBeenCalledWith(7, { field: 'phone', reason: '发放录取通知' }));
+    expect(await screen.findByTestId('revealed-phone')).toHaveTextContent('13812341234');
+  });
+});

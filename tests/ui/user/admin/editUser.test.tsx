@@ -1,0 +1,135 @@
+import { useModel } from '@@/plugin-model';
+import EditUserPage from '@/pages/user/admin/editUser';
+import { adminResetPassword, adminUpdateUser, fetchAdminUser } from '@/services/account';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderAt } from '../../helpers';
+
+jest.mock('@/services/account', () => ({
+  fetchAdminUser: jest.fn(),
+  adminUpdateUser: jest.fn(),
+  adminResetPassword: jest.fn(),
+}));
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
+
+const getMock = jest.mocked(fetchAdminUser);
+const updateMock = jest.mocked(adminUpdateUser);
+const resetMock = jest.mocked(adminResetPassword);
+
+const alice = {
+  uid: 2,
+  username: 'alice',
+  nickname: '爱丽丝',
+  avatar: null,
+  roles: ['njit' as const],
+  status: 'active' as const,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  lastLoginAt: null,
+  activeTokens: 1,
+};
+const admin = { ...alice, uid: 1, username: 'admin', nickname: null, roles: ['admin' as const] };
+
+function loggedInAs(uid: number) {
+  jest
+    .mocked(useModel)
+    .mockReturnValue({ initialState: { currentUser: { uid, username: 'x', roles: ['admin'] } } } as never);
+}
+
+beforeEach(() => {
+  getMock.mockReset();
+  updateMock.mockReset();
+  resetMock.mockReset();
+  getMock.mockResolvedValue({ success: true, data: alice });
+  loggedInAs(1);
+});
+
+const button = (text: RegExp | string) =>
+  screen.getByText(text, { selector: 'button span' }).closest('button') as HTMLElement;
+const save = () => act(async () => fireEvent.click(button(/^保\s?存$/)));
+
+describe('edit user', () => {
+  it('says so when the uid is missing', async () => {
+    renderAt('/user/admin/editUser', <EditUserPage />);
+    expect(await screen.findByText('缺少用户 ID')).toBeInTheDocument();
+    expect(getMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the contract validation messages and sends nothing', async () => {
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    const nickname = await screen.findByLabelText('昵称');
+    expect(getMock).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(nickname).toHaveValue('爱丽丝');
+    fireEvent.change(nickname, { target: { value: '长'.repeat(33) } });
+    await save();
+    expect(await screen.findByText('昵称最多 32 个字符')).toBeInTheDocument();
+    expect(updateMock).not.toHaveBeenCalled();
+  });
+
+  it('sends only the changed fields', async () => {
+    updateMock.mockResolvedValue({
+      success: true,
+      data: { ...alice, nickname: null, roles: ['admin', 'njit'], endedSessions: 0 },
+    });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    fireEvent.change(await screen.findByLabelText('昵称'), { target: { value: '  ' } });
+    fireEvent.click(screen.getByLabelText('管理员（admin）'));
+    await save();
+    await waitFor(() => expect(updateMock).toHaveBeenCalled());
+    expect(updateMock).toHaveBeenCalledWith(
+      2,
+      { nickname: null, roles: ['admin', 'njit'] },
+      { skipErrorHandler: true },
+    );
+  });
+
+  it('confirms before disabling, saying sessions end and tokens stop working', async () => {
+    updateMock.mockResolvedValue({ success: true, data: { ...alice, status: 'disabled', endedSessions: 2 } });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    fireEvent.click(await screen.findByLabelText('账号状态'));
+    await save();
+    expect(await screen.findByText(/立即结束该用户的所有登录会话；停用期间其 API 令牌无法使用/)).toBeInTheDocument();
+    await act(async () => fireEvent.click(button(/^取\s?消$/)));
+    expect(updateMock).not.toHaveBeenCalled();
+
+    await save();
+    await act(async () => fireEvent.click(await screen.findByText('停用并保存')));
+    await waitFor(() => expect(updateMock).toHaveBeenCalledWith(2, { status: 'disabled' }, { skipErrorHandler: true }));
+  });
+
+  it('shows the server refusal (last active admin)', async () => {
+    getMock.mockResolvedValue({ success: true, data: { ...alice, roles: ['admin'] } });
+    updateMock.mockRejectedValue({
+      response: {
+        status: 409,
+        data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能移除' },
+      },
+    });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    fireEvent.click(await screen.findByLabelText('管理员（admin）'));
+    await save();
+    expect(await screen.findByText('这是最后一个有效的管理员，不能移除')).toBeInTheDocument();
+  });
+
+  it('does not let an admin remove their own admin role or disable themselves', async () => {
+    getMock.mockResolvedValue({ success: true, data: admin });
+    renderAt('/user/admin/editUser?uid=1', <EditUserPage />);
+    expect(await screen.findByLabelText('管理员（admin）')).toBeDisabled();
+    expect(screen.getByLabelText('NJIT（njit）')).toBeEnabled();
+    expect(screen.getByLabelText('账号状态')).toBeDisabled();
+    expect(screen.getByText('不能移除自己的管理员角色。')).toBeInTheDocument();
+    expect(screen.getByText('不能停用自己的账号。')).toBeInTheDocument();
+  });
+
+  it('resets the password after confirmation and shows a generated one once', async () => {
+    resetMock.mockResolvedValue({ success: true, data: { endedSessions: 3, generatedPassword: 'Gen3rated-Pass' } });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    await screen.findByLabelText('昵称');
+    await act(async () => fireEvent.click(button('重置密码')));
+    expect(await screen.findByText(/会结束该用户的所有会话/)).toBeInTheDocument();
+    expect(resetMock).not.toHaveBeenCalled();
+    const confirm = screen.getAllByText('重置密码', { selector: '.ant-modal button span' })[0];
+    await act(async () => fireEvent.click(confirm));
+    expect(resetMock).toHaveBeenCalledWith(2, { generatePassword: true }, { skipErrorHandler: true });
+    expect(await screen.findByText('Gen3rated-Pass')).toBeInTheDocument();
+    expect(screen.getByText('该新密码只显示这一次，请立即复制保存')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,69 @@
+import { useModel } from '@@/plugin-model';
+import RegisterPage from '@/pages/user/register';
+import { fetchAuthSettings, register } from '@/services/user';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/user', () => ({ register: jest.fn(), fetchAuthSettings: jest.fn() }));
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
+
+const registerMock = jest.mocked(register);
+const settingsMock = jest.mocked(fetchAuthSettings);
+const setInitialState = jest.fn();
+
+beforeEach(() => {
+  registerMock.mockReset();
+  settingsMock.mockReset();
+  settingsMock.mockResolvedValue({ success: true, data: { registration: 'open' } });
+  jest.mocked(useModel).mockReturnValue({ setInitialState, initialState: { currentUser: null } } as never);
+});
+
+async function fill(values: Record<string, string>) {
+  await screen.findByLabelText('用户名');
+  for (const [label, value] of Object.entries(values)) {
+    fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  }
+  await act(async () => fireEvent.click(screen.getByRole('button', { name: /注\s*册/ })));
+}
+
+describe('register page', () => {
+  it('applies the contract rules on the client', async () => {
+    renderAt('/user/register', <RegisterPage />, '/user/register');
+    await fill({ 用户名: 'a b', 密码: 'short', 确认密码: 'other', 昵称: 'x'.repeat(33) });
+    expect(await screen.findByText('用户名只能包含字母、数字、下划线和连字符')).toBeInTheDocument();
+    expect(screen.getByText('密码至少 8 个字符')).toBeInTheDocument();
+    expect(screen.getByText('两次输入的密码不一致')).toBeInTheDocument();
+    expect(screen.getByText('昵称最多 32 个字符')).toBeInTheDocument();
+    expect(registerMock).not.toHaveBeenCalled();
+  });
+
+  it('shows a duplicate username (409) clearly', async () => {
+    registerMock.mockRejectedValue({
+      response: { status: 409, data: { success: false, errorCode: 'USERNAME_TAKEN', errorMessage: '用户名已被占用' } },
+    });
+    renderAt('/user/register', <RegisterPage />, '/user/register');
+    await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123' });
+    expect(await screen.findByText('用户名已被占用')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/register$/);
+  });
+
+  it('logs the new user in and goes to /home', async () => {
+    const user = { uid: 9, username: 'alice', nickname: '爱丽丝', avatar: null, roles: [] };
+    registerMock.mockResolvedValue({ success: true, data: user });
+    renderAt('/user/register', <RegisterPage />, '/user/register');
+    await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123', 昵称: ' 爱丽丝 ' });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
+    expect(registerMock).toHaveBeenCalledWith(
+      { username: 'alice', password: 'password123', nickname: '爱丽丝' },
+      { skipErrorHandler: true },
+    );
+    expect(setInitialState).toHaveBeenCalled();
+  });
+
+  it('says so when registration is closed', async () => {
+    settingsMock.mockResolvedValue({ success: true, data: { registration: 'closed' } });
+    renderAt('/user/register', <RegisterPage />, '/user/register');
+    expect(await screen.findByText('注册已关闭')).toBeInTheDocument();
+    expect(screen.queryByLabelText('用户名')).not.toBeInTheDocument();
+  });
+});

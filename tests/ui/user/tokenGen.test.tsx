@@ -1,0 +1,114 @@
+import { useModel } from '@@/plugin-model';
+import TokenGenPage, { scopesFromSearch } from '@/pages/user/tokenGen';
+import { createToken } from '@/services/account';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/account', () => ({ createToken: jest.fn() }));
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
+
+const createMock = jest.mocked(createToken);
+const alice = { uid: 2, username: 'alice', nickname: null, avatar: null, roles: [] };
+const FULL = 'pt_AbC12345_secretpartthatisshownonce';
+const created = {
+  id: 7,
+  name: '笔记本脚本',
+  prefix: 'pt_AbC12345',
+  scopes: ['ocs:query' as const],
+  createdAt: '2025-01-01T00:00:00.000Z',
+  expiresAt: '2025-04-01T00:00:00.000Z',
+  lastUsedAt: null,
+  lastUsedIp: null,
+  revokedAt: null,
+  status: 'active' as const,
+  token: FULL,
+};
+
+beforeEach(() => {
+  createMock.mockReset();
+  jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: alice }, setInitialState: jest.fn() } as never);
+});
+
+// Role queries are slow under antd's CSS-in-JS in jsdom; labels and texts find the same controls.
+async function submit(name: string) {
+  fireEvent.change(await screen.findByLabelText('令牌名称'), { target: { value: name } });
+  await act(async () => fireEvent.click(screen.getByText('生成令牌', { selector: 'button span' })));
+}
+
+describe('token generation', () => {
+  it('reads preselected scopes from the query and drops unknown ones', () => {
+    expect(scopesFromSearch('?scope=ocs:query')).toEqual(['ocs:query']);
+    expect(scopesFromSearch('?scope=ocs:query,ums:send&scope=root')).toEqual(['ocs:query', 'ums:send']);
+    expect(scopesFromSearch('')).toEqual([]);
+  });
+
+  it('shows the new token once, with a copy button and a warning; coming back shows the form again', async () => {
+    createMock.mockResolvedValue({ success: true, data: created });
+    const execCommand = jest.fn(() => true);
+    Object.defineProperty(document, 'execCommand', { value: execCommand, configurable: true });
+    const first = renderAt('/user/tokenGen?scope=ocs:query', <TokenGenPage />, '/user/tokenGen');
+    expect(await screen.findByLabelText('OCS 题库查询（ocs:query）')).toBeChecked();
+    expect(screen.getByLabelText('UMS 消息推送（ums:send）')).not.toBeChecked();
+    await submit(' 笔记本脚本 ');
+
+    await waitFor(() => expect(createMock).toHaveBeenCalled());
+    expect(createMock).toHaveBeenCalledWith(
+      { name: '笔记本脚本', scopes: ['ocs:query'], expiresInDays: 90 },
+      { skipErrorHandler: true },
+    );
+    expect(await screen.findByText(FULL)).toBeInTheDocument();
+    expect(screen.getByText('该令牌只显示这一次，请立即复制保存')).toBeInTheDocument();
+    const copy = screen.getByLabelText('复制');
+    await act(async () => fireEvent.click(copy));
+    expect(execCommand).toHaveBeenCalledWith('copy');
+    expect(screen.getByText('前往令牌管理').closest('a')).toHaveAttribute('href', '/user/tokenManage');
+    first.unmount();
+    renderAt('/user/tokenGen', <TokenGenPage />, '/user/tokenGen');
+    expect(await screen.findByLabelText('令牌名称')).toHaveValue('');
+    expect(screen.queryByText(FULL)).not.toBeInTheDocument();
+    expect(screen.queryByTestId('copyable-secret')).not.toBeInTheDocument();
+  });
+
+  it('sends never-expiring tokens as null and needs at least one scope', async () => {
+    createMock.mockResolvedValue({ success: true, data: { ...created, expiresAt: null } });
+    renderAt('/user/tokenGen', <TokenGenPage />, '/user/tokenGen');
+    await submit('x');
+    expect(await screen.findByText('至少选择一个权限范围')).toBeInTheDocument();
+    expect(createMock).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByLabelText('UMS 消息推送（ums:send）'));
+    fireEvent.click(screen.getByLabelText('永不过期'));
+    await submit('推送');
+    await waitFor(() => expect(createMock).toHaveBeenCalled());
+    expect(createMock.mock.calls[0][0]).toEqual({ name: '推送', scopes: ['ums:send'], expiresInDays: null });
+    expect(await screen.findByText('永不过期')).toBeInTheDocument();
+  });
+
+  it('shows the 409 message (limit or duplicate name) and no token', async () => {
+    createMock.mockRejectedValue({
+      response: {
+        status: 409,
+        data: {
+          success: false,
+          errorCode: 'TOKEN_LIMIT',
+          errorMessage: '最多只能有 20 个有效令牌，请先撤销不用的令牌',
+        },
+      },
+    });
+    renderAt('/user/tokenGen?scope=ums:send', <TokenGenPage />, '/user/tokenGen');
+    await submit('再来一个');
+    expect(await screen.findByText('最多只能有 20 个有效令牌，请先撤销不用的令牌')).toBeInTheDocument();
+    expect(screen.queryByTestId('copyable-secret')).not.toBeInTheDocument();
+  });
+
+  it('asks a logged-out visitor to log in first, with the way back', async () => {
+    jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: null } } as never);
+    renderAt('/user/tokenGen?scope=ocs:query', <TokenGenPage />, '/user/tokenGen');
+    expect(await screen.findByText('请先登录')).toBeInTheDocument();
+    expect(screen.getByText('去登录').closest('a')).toHaveAttribute(
+      'href',
+      '/user/login?redirect=%2Fuser%2FtokenGen%3Fscope%3Docs%3Aquery',
+    );
+    expect(screen.queryByLabelText('令牌名称')).not.toBeInTheDocument();
+  });
+});
