@@ -680,7 +680,6 @@ type Handler = (
 const mockDir = path.join(__dirname, '../../mock');
 const handlers: Record<string, Handler> = {};
 for (const file of fs.readdirSync(mockDir).filter((f) => /\.[jt]s$/.test(f))) {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   Object.assign(handlers, require(path.join(mockDir, file)).default);
 }
 
