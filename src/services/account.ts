@@ -16,7 +16,7 @@ import type {
   UpdateProfileBody,
 } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
-import { call } from './call';
+import { call, upload } from './call';
 
 export type ProfileAnswer = AnswerOf<typeof api.getProfile>;
 export type AvatarAnswer = AnswerOf<typeof api.uploadAvatar>;
@@ -54,11 +54,8 @@ export const updateProfile = (body: UpdateProfileBody, options?: RequestOptions)
   call(api.updateProfile, { body }, options);
 
 /** Multipart, field `file`; 400 for a bad image, 413 past 2 MB. */
-export function uploadAvatar(file: Blob, options?: RequestOptions) {
-  const form = new FormData();
-  form.append('file', file);
-  return call(api.uploadAvatar, { body: form }, options);
-}
+export const uploadAvatar = (file: Blob, options?: RequestOptions) =>
+  upload(api.uploadAvatar, file, undefined, options);
 
 /** Ends every other session of this user. */
 export const changePassword = (body: ChangePasswordBody, options?: RequestOptions) =>

@@ -4,7 +4,7 @@ import type { AnswerOf } from '@/contract/endpoint';
 import type { NjitAuditQuery, RevealBody, StudentSearchQuery } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
 import type { z } from 'zod';
-import { call, urlOf } from './call';
+import { call, upload, urlOf } from './call';
 
 export type StudentSearchAnswer = AnswerOf<typeof api.searchStudents>;
 export type StudentAnswer = AnswerOf<typeof api.getStudent>;
@@ -35,22 +35,8 @@ export const fetchNjitOptions = (options?: RequestOptions) => call(api.options, 
 export const fetchNjitOverview = (options?: RequestOptions) => call(api.overview, {}, options);
 
 /** Multipart upload; answers the preview and validation report. */
-export function uploadRoster(file: File, onProgress?: (percent: number) => void, options?: RequestOptions) {
-  const form = new FormData();
-  form.append('file', file);
-  return call(
-    api.uploadImport,
-    { body: form },
-    {
-      // Parsing 100,000 rows takes a few seconds after the upload itself.
-      timeout: 5 * 60 * 1000,
-      onUploadProgress: (e: { loaded: number; total?: number }) => {
-        if (onProgress && e.total) onProgress(Math.round((e.loaded / e.total) * 100));
-      },
-      ...options,
-    },
-  );
-}
+export const uploadRoster = (file: File, onProgress?: (percent: number) => void, options?: RequestOptions) =>
+  upload(api.uploadImport, file, onProgress, options);
 
 /** Applies a previewed import in one transaction. */
 export const commitRosterImport = (importId: string, options?: RequestOptions) =>

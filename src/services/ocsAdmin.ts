@@ -13,7 +13,7 @@ import type {
   OcsSettingsBody,
 } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
-import { call, urlOf } from './call';
+import { call, upload, urlOf } from './call';
 
 export type OcsAdminUserListAnswer = AnswerOf<typeof api.listUsers>;
 export type AdjustBalanceAnswer = AnswerOf<typeof api.adjustBalance>;
@@ -73,22 +73,8 @@ export const deleteBankQuestion = (id: number, options?: RequestOptions) =>
 export const bankExportUrl = (format: 'json' | 'csv'): string => urlOf(api.bankExport, { query: { format } });
 
 /** Multipart upload; answers the preview and validation report. */
-export function uploadBankFile(file: File, onProgress?: (percent: number) => void, options?: RequestOptions) {
-  const form = new FormData();
-  form.append('file', file);
-  return call(
-    api.uploadImport,
-    { body: form },
-    {
-      // Validating a few hundred thousand questions takes a while after the upload itself.
-      timeout: 5 * 60 * 1000,
-      onUploadProgress: (e: { loaded: number; total?: number }) => {
-        if (onProgress && e.total) onProgress(Math.round((e.loaded / e.total) * 100));
-      },
-      ...options,
-    },
-  );
-}
+export const uploadBankFile = (file: File, onProgress?: (percent: number) => void, options?: RequestOptions) =>
+  upload(api.uploadImport, file, onProgress, options);
 
 /** Starts the background write; poll fetchBankImportJob for progress. */
 export const commitBankImport = (id: string, options?: RequestOptions) =>
