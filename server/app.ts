@@ -18,6 +18,7 @@ import errorsPlugin from './plugins/errors';
 import externalPlugins from './plugins/external';
 import uiPlugin from './plugins/ui';
 import schedulerPlugin from './scheduler';
+import textPlugin from './plugins/text';
 
 export type { AppDeps };
 
@@ -32,6 +33,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
 
   await app.register(externalPlugins);
   await app.register(errorsPlugin);
+  await app.register(textPlugin);
   await app.register(schedulerPlugin);
   await app.register(authPlugin, { identity: userIdentity(deps) });
 

@@ -36,5 +36,10 @@ export async function readUpload(request: FastifyRequest, options: UploadOptions
     }
     throw err;
   }
-  return { fileName: (file.filename || 'upload').slice(0, 200), buffer };
+  // A file name is stored (import history): no control characters, no lone surrogates.
+  const fileName = (file.filename || '')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
+    .replace(/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+    .slice(0, 200);
+  return { fileName: fileName || 'upload', buffer };
 }

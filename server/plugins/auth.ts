@@ -167,6 +167,13 @@ export default fp(
       if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
     });
 
+    // Answers about a caller (sessions, tokens, balances, student records) must not sit in a browser or
+    // proxy cache: every /api answer is no-store unless its route chose otherwise (avatars, the script).
+    app.addHook('onSend', async (request, reply) => {
+      if (request.routeOptions.config.auth && !reply.hasHeader('cache-control'))
+        reply.header('cache-control', 'no-store');
+    });
+
     // Token routes: after body parsing, because scripts may send `token` in a JSON or form body.
     app.addHook('preHandler', async (request) => {
       if (request.routeOptions.config.auth !== 'token') return;

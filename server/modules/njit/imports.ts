@@ -10,7 +10,8 @@ import type { DB } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
-import { parseRosterFile } from './parse';
+import type { TaskPool } from '../../lib/worker-task';
+import type { ParsedFile } from './parse';
 import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type StudentInput } from './record';
 import { importSummary } from './service';
 
@@ -18,13 +19,25 @@ export const STAGING_MINUTES = 30;
 const MAX_ISSUES = 500;
 const SAMPLE_ROWS = 20;
 
+/** Reads an uploaded roster into rows (parse.ts); the module runs it in a worker thread. */
+export type RosterParser = (fileName: string, buf: Buffer) => Promise<ParsedFile>;
+
+/**
+ * A parser on a worker thread: an .xlsx of 100,000 rows keeps the CPU busy for seconds and the heap for
+ * hundreds of MB; meanwhile the event loop goes on answering, and the memory goes with the worker.
+ */
+export function workerRosterParser(pool: TaskPool): RosterParser {
+  return (fileName, buf) => pool.run<ParsedFile>(require.resolve('./parse'), 'parseRosterFile', [fileName, buf]);
+}
+
 export async function previewImport(
   db: Kysely<DB>,
+  parse: RosterParser,
   actor: Actor,
   fileName: string,
   buf: Buffer,
 ): Promise<ImportPreview> {
-  const parsed = await parseRosterFile(fileName, buf);
+  const parsed = await parse(fileName, buf);
   const issues: ImportIssue[] = [];
   let issueCount = 0;
   const valid: StudentInput[] = [];

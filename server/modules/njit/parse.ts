@@ -8,6 +8,7 @@ import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { badRequest } from '../../errors';
 import { FIELD_LABELS, type ImportField, type RawRow } from './record';
+import { assertZipWithin } from '../../lib/zip-guard';
 
 const HEADER_ALIASES: Record<ImportField, string[]> = {
   studentNo: ['学号', '学生学号', '学生编号', 'studentno', 'studentnumber', 'studentid', 'no', 'sno'],
@@ -100,12 +101,24 @@ function looksBinary(buf: Buffer): boolean {
   return head.includes(0);
 }
 
+/**
+ * What an .xlsx may inflate to before ExcelJS, which inflates it whole, sees it: a 150,000-student
+ * roster inflates to about 60 MB; spreadsheets compress 5–20×, zip bombs a thousandfold.
+ */
+export const XLSX_LIMITS = { maxTotalBytes: 96 * 1024 * 1024, maxRatio: 60, maxEntries: 2000 };
+
 async function parseXlsx(buf: Buffer): Promise<ParsedFile> {
+  const unreadable = () => badRequest('无法读取该 Excel 文件：文件可能已损坏，或不是 .xlsx 格式');
+  try {
+    await assertZipWithin(buf, XLSX_LIMITS);
+  } catch (err) {
+    throw (err as { errorCode?: string }).errorCode === 'BAD_ARCHIVE' ? unreadable() : err;
+  }
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(buf as unknown as ArrayBuffer);
   } catch {
-    throw badRequest('无法读取该 Excel 文件：文件可能已损坏，或不是 .xlsx 格式');
+    throw unreadable();
   }
   const sheet = wb.worksheets[0];
   if (!sheet || sheet.rowCount === 0) throw badRequest('Excel 文件的第一个工作表是空的');

@@ -12,14 +12,17 @@ import { route } from '../../http/route';
 import { readUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
-import { commitImport, listImports, previewImport } from './imports';
+import { commitImport, listImports, previewImport, type RosterParser } from './imports';
 import * as students from './service';
 
 function requireAdmin(request: FastifyRequest, what: string): void {
   if (!request.user?.roles.includes('admin')) throw forbidden(`${what}需要同时具有 njit 和管理员角色`);
 }
 
-export default async function njitRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
+export default async function njitRoutes(
+  app: FastifyInstance,
+  { db, config, parseRoster }: AppDeps & { parseRoster: RosterParser },
+): Promise<void> {
   const limit = config.NJIT_QUERY_RATE_LIMIT;
 
   // ---------- students ----------
@@ -48,7 +51,7 @@ export default async function njitRoutes(app: FastifyInstance, { db, config }: A
   route(app, api.uploadImport, async (request) => {
     requireAdmin(request, '导入名单');
     const { fileName, buffer } = await readUpload(request, { maxBytes: NJIT_IMPORT_MAX_BYTES });
-    return success(await previewImport(db, actorOf(request), fileName, buffer));
+    return success(await previewImport(db, parseRoster, actorOf(request), fileName, buffer));
   });
 
   route(app, api.commitImport, async (request) => {

@@ -3,6 +3,7 @@
  * upsert by student number, CSV (UTF-8, BOM, GBK) and XLSX, refusals with clear messages.
  */
 import iconv from 'iconv-lite';
+import JSZip from 'jszip';
 import { sql } from 'kysely';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { csv, importFile, PEOPLE, synthetic, upload, xlsx } from './fixtures';
@@ -250,6 +251,34 @@ describe('refusals', () => {
     const res = await upload(admin, Buffer.alloc(20 * 1024 * 1024 + 10, 0x41));
     expect(res.statusCode).toBe(413);
     expect(res.json().errorMessage).toMatch(/20 MB/);
+  });
+
+  it("refuses an .xlsx zip bomb before parsing it, without the server's memory following it", async () => {
+    // A real workbook whose sheet is padded with 120 MB of spaces: about 120 KB on the wire.
+    const zip = await JSZip.loadAsync(await xlsx(PEOPLE));
+    const sheet = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+    const padding = Buffer.alloc(120 * 1024 * 1024, 0x20);
+    zip.file(
+      'xl/worksheets/sheet1.xml',
+      Buffer.concat([Buffer.from(sheet.replace('</worksheet>', '')), padding, Buffer.from('</worksheet>')]),
+    );
+    const bomb = await zip.generateAsync({
+      type: 'nodebuffer',
+      compression: 'DEFLATE',
+      compressionOptions: { level: 9 },
+    });
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    const res = await upload(admin, bomb, 'bomb.xlsx');
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({
+      errorCode: 'ARCHIVE_TOO_LARGE',
+      errorMessage: expect.stringMatching(/解压后过大/),
+    });
+    // The check streams: nowhere near the 120 MB the sheet inflates to is ever held.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    expect(await count()).toBe(0);
   });
 
   it('refuses a JSON body on the upload route', async () => {

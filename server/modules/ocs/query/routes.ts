@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import querystring from 'node:querystring';
 import * as api from '@contract/api/ocs';
 import type { AppDeps } from '../../../deps';
-import { badRequest, isAuthError, tooMany } from '../../../errors';
+import { badRequest, HttpError, isAuthError, tooMany } from '../../../errors';
 import { success, paged } from '../../../http/reply';
 import { route, type RoutePolicy } from '../../../http/route';
 import { tokenFrom } from '../../../plugins/auth';
@@ -77,7 +77,13 @@ export default async function ocsRoutes(app: FastifyInstance, { db, config }: Ap
         .headers(CORS)
         .send({
           code: 0,
-          msg: err.statusCode && err.statusCode < 500 ? '请求格式不正确' : '服务暂时不可用，请稍后再试（未扣费）',
+          // Our own refusals (text the database cannot store, say) are in Chinese already and name the field.
+          msg:
+            err instanceof HttpError && err.statusCode < 500
+              ? err.message
+              : err.statusCode && err.statusCode < 500
+                ? '请求格式不正确'
+                : '服务暂时不可用，请稍后再试（未扣费）',
         });
     },
   };

@@ -1,0 +1,102 @@
+/**
+ * What every request meets at the edge. Text PostgreSQL cannot store (NUL characters, lone UTF-16
+ * surrogates) is refused for every endpoint of the contract, with the field named and nothing written —
+ * before, NUL gave HTTP 500 on 15 endpoints (login among them) and a lone surrogate in an admin's edit
+ * broke the audit-log insert. And answers about a caller are never cached.
+ */
+import { allEndpoints } from '../../src/contract/api';
+import { startTestApp, loggedInClient, type TestContext, type Client } from './helpers';
+
+let ctx: TestContext;
+let admin: Client;
+beforeAll(async () => {
+  ctx = await startTestApp();
+  admin = (await loggedInClient(ctx, ['admin', 'njit'])).client;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const concrete = (path: string) => path.replace(/:(\w+)/g, '1');
+
+test('NUL in a login is a 400 naming the field, not a 500', async () => {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { username: 'ad\u0000min', password: 'whatever-123' },
+  });
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toMatchObject({
+    success: false,
+    errorCode: 'VALIDATION_FAILED',
+    data: { username: [expect.any(String)] },
+  });
+});
+
+test('a lone surrogate (a JSON \\ud800 escape) in a nested field is refused with its path', async () => {
+  const res = await admin.request({
+    method: 'POST',
+    url: '/api/ums/messages',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"title":"ok","content":"x","extra":{"deep":["fine","bad \\ud800"]}}',
+  });
+  expect(res.statusCode).toBe(400);
+  expect(Object.keys(res.json().data)).toEqual(['extra.deep.1']);
+});
+
+test('an admin edit with a lone surrogate is refused and writes no audit row', async () => {
+  const { uid } = await loggedInClient(ctx);
+  const before = await ctx.db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const res = await admin.request({
+    method: 'PATCH',
+    url: `/api/user/admin/users/${uid}`,
+    headers: { 'content-type': 'application/json' },
+    payload: '{"nickname":"\\udc00x"}',
+  });
+  expect(res.statusCode).toBe(400);
+  const after = await ctx.db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  expect(Number(after.n)).toBe(Number(before.n));
+});
+
+describe('every endpoint refuses NUL in its input, and none answers 500', () => {
+  const endpoints = allEndpoints().filter(([, e]) => e.method !== 'OPTIONS' && !e.multipart);
+  test.each(endpoints.map(([name, e]) => [name, e.method, e.path] as const))(
+    '%s (%s %s)',
+    async (_name, method, path) => {
+      const url = concrete(path);
+      const res =
+        method === 'GET' || method === 'DELETE'
+          ? await admin.request({ method, url: `${url}?probe=a%00b` })
+          : await admin.request({ method, url, payload: { probe: 'a\u0000b' } });
+      if (path === '/api/ocs/query') {
+        // The OCS script's API answers every refusal as HTTP 200 in its own shape.
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ code: 0 });
+        return;
+      }
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, data: { probe: [expect.stringContaining('\\u0000')] } });
+    },
+  );
+
+  test('no refusal logged an error with a stack', () => {
+    expect(ctx.logs.filter((l) => l.includes('"level":50'))).toEqual([]);
+  });
+});
+
+test('authenticated JSON answers, and refusals, are never cached', async () => {
+  for (const url of ['/api/user/me', '/api/user/tokens', '/api/ocs/wallet']) {
+    const res = await admin.get(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+  }
+  const refused = await ctx.app.inject({ method: 'GET', url: '/api/user/me' });
+  expect(refused.statusCode).toBe(401);
+  expect(refused.headers['cache-control']).toBe('no-store');
+});
