@@ -35,6 +35,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Writes the embedded database to a tarball (PGlite only; used to clone a migrated template in tests). */
   dump(file: string): Promise<void>;
+  /** PGlite on disk: how many fsync calls reached the disk so far (the durability test counts them). */
+  fsyncCount(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,11 @@ export interface OpenOptions {
   /** Start PGlite from a tarball made by dump(). */
   loadFrom?: string;
   poolMax?: number;
+  /**
+   * PGlite on disk: flush every commit to the disk (the default). False only to measure what the
+   * flushing costs (bench): commits then survive a process crash but not a power loss.
+   */
+  durable?: boolean;
 }
 
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
@@ -60,6 +67,8 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       dump: async () => {
         throw new Error('dump() is only available for PGlite');
       },
+      // PostgreSQL flushes by its own configuration (fsync, synchronous_commit); nothing to count here.
+      fsyncCount: async () => 0,
       close: () => db.destroy(),
     };
   }
@@ -68,7 +77,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
 
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const worker = new Worker(path.join(__dirname, 'pglite-worker.mjs'), {
-    workerData: { pgDataDir: opts.pgDataDir, loadFrom: opts.loadFrom },
+    workerData: { pgDataDir: opts.pgDataDir, loadFrom: opts.loadFrom, durable: opts.durable ?? true },
   });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (msg: { type: string; error?: { message: string } }) => {
@@ -99,6 +108,10 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     kind: 'pglite',
     async dump(file: string) {
       await channel.request({ type: 'dump', file });
+    },
+    async fsyncCount() {
+      const r = await channel.request({ type: 'stats' });
+      return Number(r.rows[0]?.fsyncs ?? 0);
     },
     async close() {
       if (closing) return;

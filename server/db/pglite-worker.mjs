@@ -6,8 +6,36 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 
-const { pgDataDir, loadFrom } = workerData;
+const { pgDataDir, loadFrom, durable = true } = workerData;
+
+/** Flushes (fdatasync) that reached the disk: the durability test reads it through the 'stats' message. */
+let fsyncs = 0;
+
+/**
+ * Out of the box PGlite never flushes to disk: it starts Postgres with -F (fsync off), its Emscripten
+ * NODEFS has no fsync (Postgres's fsync() returns success without flushing), and Emscripten's fdatasync,
+ * Postgres's default WAL flush, is a no-op. So a committed transaction survived a process crash but not
+ * a power loss. This file system gives fsync() a real flush (fdatasync on the file: what Postgres itself
+ * uses for WAL on Linux; measured at ~0.5 ms per commit here, where a full fsync cost ~2.5 ms), and the
+ * worker starts Postgres without -F and with wal_sync_method=fsync, so every commit's WAL flush reaches
+ * the disk before the commit is acknowledged.
+ */
+class DurableNodeFS extends NodeFS {
+  async init(pg, opts) {
+    const flush = (mod) => {
+      const nodefs = mod.FS.filesystems.NODEFS;
+      nodefs.stream_ops.fsync = (stream) => {
+        if (stream.nfd === undefined) return 0;
+        nodefs.tryFSOperation(() => fs.fdatasyncSync(stream.nfd));
+        fsyncs++;
+        return 0;
+      };
+    };
+    return super.init(pg, { ...opts, preRun: [...(opts.preRun ?? []), flush] });
+  }
+}
 
 let db;
 
@@ -19,8 +47,14 @@ function errorPayload(err) {
 
 async function start() {
   const loadDataDir = loadFrom ? new Blob([fs.readFileSync(loadFrom)]) : undefined;
+  const onDisk = Boolean(pgDataDir) && durable;
   db = await PGlite.create({
-    dataDir: pgDataDir || undefined,
+    ...(onDisk
+      ? {
+          fs: new DurableNodeFS(pgDataDir),
+          startParams: [...PGlite.defaultStartParams.filter((p) => p !== '-F'), '-c', 'wal_sync_method=fsync'],
+        }
+      : { dataDir: pgDataDir || undefined }),
     extensions: { pg_trgm },
     loadDataDir,
     // bigint (count(*), identity columns) as JS numbers, as the pg driver is set up to do.
@@ -38,6 +72,8 @@ parentPort.on('message', async (msg) => {
       const blob = await db.dumpDataDir('none');
       fs.writeFileSync(msg.file, Buffer.from(await blob.arrayBuffer()));
       parentPort.postMessage({ type: 'result', id: msg.id, rows: [], affectedRows: 0 });
+    } else if (msg.type === 'stats') {
+      parentPort.postMessage({ type: 'result', id: msg.id, rows: [{ fsyncs }], affectedRows: 0 });
     } else if (msg.type === 'close') {
       if (db) await db.close();
       parentPort.postMessage({ type: 'closed' });
