@@ -4,6 +4,10 @@
  * search latency with autocannon at 10 connections for student-number prefix, exact name, pinyin and
  * a filter combination, each against GET /api/health in the same run.
  *
+ * PGlite in the temporary DATA_DIR by default. With DATABASE_URL (inherited by the server) it runs on
+ * that PostgreSQL instead, which must be a throwaway database: the import adds 100,000 students, e.g.
+ * `bash .ci/postgres.sh bash -c 'DATABASE_URL=$TEST_DATABASE_URL npm run bench:njit'`.
+ *
  * The per-user query limit would stop a load test after 30 requests, so the bench starts its server
  * with NJIT_QUERY_RATE_LIMIT=0 (documented as "no limit"; production keeps the default of 30). With
  * the limit on, each lookup also counts at most 30 of the user's audit rows from the last minute
@@ -105,7 +109,7 @@ async function main() {
 
     const health = results[0];
     const lines = [
-      `NJIT bench — ${ROWS.toLocaleString()} synthetic students, ${CONNECTIONS} connections, ${SECONDS}s per scenario, ${os.cpus().length} CPUs`,
+      `NJIT bench (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) — ${ROWS.toLocaleString()} synthetic students, ${CONNECTIONS} connections, ${SECONDS}s per scenario, ${os.cpus().length} CPUs`,
       '',
       `import: upload+parse+validate ${((t1 - t0) / 1000).toFixed(2)} s, commit ${((t2 - t1) / 1000).toFixed(2)} s, ` +
         `total ${secs.toFixed(2)} s => ${Math.round(summary.inserted / secs).toLocaleString()} rows/s ` +

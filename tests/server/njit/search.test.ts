@@ -81,6 +81,36 @@ describe('search', () => {
     expect(p1.json().capped).toBe(false);
   });
 
+  it('lists every match of a filter-only search once, in student-number order, page after page', async () => {
+    const combos: Record<string, string | number>[] = [
+      { college: '计算机工程学院' },
+      { college: '计算机工程学院', grade: 2021, status: '在读' },
+      { college: '计算机工程学院', major: '软件工程', grade: 2021, status: '在读' },
+      { major: '网络工程' },
+      { className: '软件211', status: '在读' },
+      { grade: 2022 },
+      { status: '在读' },
+    ];
+    const column = { college: 'college', major: 'major', className: 'class_name', grade: 'grade', status: 'status' };
+    for (const combo of combos) {
+      let expected = ctx.db.selectFrom('njit_students').select(['id', 'student_no']).orderBy('student_no');
+      for (const [k, v] of Object.entries(combo)) {
+        expected = expected.where(column[k as keyof typeof column] as 'college', '=', String(v));
+      }
+      const want = await expected.execute();
+      expect(want.length).toBeGreaterThan(0);
+      const got: { id: number; studentNo: string }[] = [];
+      for (let current = 1; current <= Math.ceil(want.length / 7) + 1; current++) {
+        const res = (await search(staff, { ...combo, pageSize: 7, current })).json();
+        expect(res).toMatchObject({ success: true, total: want.length, capped: false });
+        for (const s of res.data) expect(s).toMatchObject(combo);
+        expect((await lastAudit()).record_ids).toEqual(res.data.map((s: { id: number }) => s.id));
+        got.push(...res.data);
+      }
+      expect(got.map((s) => [s.id, s.studentNo])).toEqual(want.map((r) => [r.id, r.student_no]));
+    }
+  });
+
   it('refuses an empty query and more than 50 rows per page', async () => {
     const empty = await search(staff, {});
     expect(empty.statusCode).toBe(400);
