@@ -1,15 +1,23 @@
 /**
- * `npm run bench:ocs`: the OCS query API against a large synthetic bank on the embedded database.
+ * `npm run bench:ocs`: the OCS query API against a large synthetic bank, on the embedded database or,
+ * with BENCH_DATABASE_URL (or DATABASE_URL) set, on that PostgreSQL.
  *
- * 1. Generates BENCH_QUESTIONS questions (default 1,000,000) and loads them into a fresh PGlite data
- *    directory through the bank's own upsert (timed), with a bench user, token and balance.
- * 2. Starts the server the way `npm start` does (bench/ocs/server.ts adds only the raw-lookup probe).
+ * 1. Generates BENCH_QUESTIONS questions (default 1,000,000) and loads them through the bank's own
+ *    upsert (timed), with a bench user, token and balance: into a fresh PGlite data directory, or into
+ *    the PostgreSQL database the URL names (skipped when it already holds the bank).
+ * 2. Starts the server the way `npm start` does (bench/ocs/server.ts adds only the raw-lookup probe),
+ *    on that database (PORTAL_SECRET is set for it on PostgreSQL).
  * 3. autocannon, BENCH_CONNECTIONS (50) connections, BENCH_SECONDS (10) per workload: /api/health
  *    (framework ceiling), the raw hash lookup (database ceiling), exact hits, perturbed hits (fuzzy
  *    path: cut-off titles and reworded ones) and misses (near misses and unrelated questions).
  * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
+ * BENCH_WORKLOADS=health,raw,exact,fuzzy,miss picks workloads (default all); BENCH_NODE_ARGS adds node
+ * flags to the server (a CPU profile: --cpu-prof --cpu-prof-dir=DIR).
+ * BENCH_TARGETS=pglite,postgres runs both, one after the other, when a URL is set (default: the
+ * URL's PostgreSQL when set, else PGlite). Every figure is a ratio against /api/health and against the
+ * raw hash lookup measured in the same run, on the same database.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +40,9 @@ const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SEED = 20261122;
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+
+type Target = 'pglite' | 'postgres';
 
 interface Load {
   name: string;
@@ -40,6 +51,14 @@ interface Load {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU time of the server process (its threads, the PGlite worker included) per request, ms. */
+  cpuMs: number;
+}
+
+/** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssOf(pid: number): number {
@@ -47,8 +66,13 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
 }
 
-async function load(dataDir: string): Promise<{ token: string; seconds: number; sample: SyntheticQuestion[] }> {
-  const database = await openDatabase({ pgDataDir: path.join(dataDir, 'pgdata') });
+async function load(
+  target: Target,
+  dataDir: string,
+): Promise<{ token: string; seconds: number; sample: SyntheticQuestion[] }> {
+  const database = await openDatabase(
+    target === 'postgres' ? { url: PG_URL } : { pgDataDir: path.join(dataDir, 'pgdata') },
+  );
   const sample: SyntheticQuestion[] = [];
   let seconds = 0;
   try {
@@ -74,6 +98,7 @@ async function load(dataDir: string): Promise<{ token: string; seconds: number; 
     }
     if (batch.length) await upsertQuestions(database.db, batch, 'import');
     seconds = (performance.now() - t0) / 1000;
+    if (have < N && target === 'postgres') await sql`analyze ocs_questions`.execute(database.db);
     if (have >= N) seconds = 0;
     const user = await createUser(database.db, {
       username: `bench${Date.now() % 1e8}`,
@@ -91,8 +116,9 @@ async function load(dataDir: string): Promise<{ token: string; seconds: number; 
   }
 }
 
-async function cannon(url: string, name: string, paths: string[], duration: number): Promise<Load> {
+async function cannon(url: string, pid: number, name: string, paths: string[], duration: number): Promise<Load> {
   let i = 0;
+  const cpu0 = cpuOf(pid);
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -106,6 +132,7 @@ async function cannon(url: string, name: string, paths: string[], duration: numb
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, r.requests.total),
   };
 }
 
@@ -113,11 +140,12 @@ function queryPath(token: string, title: string, type: string, options: string[]
   return `/api/ocs/query?${new URLSearchParams({ token, title, type, options: options.join('\n') })}`;
 }
 
-async function main() {
+async function bench(target: Target): Promise<void> {
   const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-ocs-'));
   fs.mkdirSync(dataDir, { recursive: true });
-  console.log(`OCS bench: ${N.toLocaleString()} questions in ${dataDir}`);
-  const { token, seconds, sample } = await load(dataDir);
+  const where = target === 'postgres' ? `PostgreSQL ${new URL(PG_URL!).pathname.slice(1) || '(default)'}` : dataDir;
+  console.log(`OCS bench: ${N.toLocaleString()} questions on ${target} (${where})`);
+  const { token, seconds, sample } = await load(target, dataDir);
   console.log(
     seconds
       ? `load: ${seconds.toFixed(1)} s (${Math.round(N / seconds).toLocaleString()} questions/s)`
@@ -125,11 +153,17 @@ async function main() {
   );
 
   const t0 = performance.now();
-  const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'bench-admin-password', UMS_WORKER: 'false' }, [
-    '--import',
-    'tsx',
-    path.join(__dirname, 'server.ts'),
-  ]);
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: 'bench-admin-password',
+    UMS_WORKER: 'false',
+    // Empty means unset: the embedded target must not inherit a DATABASE_URL from this shell.
+    DATABASE_URL: target === 'postgres' ? PG_URL! : '',
+  };
+  if (target === 'postgres') env.PORTAL_SECRET = process.env.PORTAL_SECRET ?? 'bench-portal-secret-0123456789abcdef';
+  // BENCH_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawnServer(env, [...nodeArgs, '--import', 'tsx', path.join(__dirname, 'server.ts')]);
   const { url, proc } = await server.ready;
   const listenSeconds = (performance.now() - t0) / 1000;
   // The fuzzy index loads in the background after listening.
@@ -167,7 +201,8 @@ async function main() {
     let right = 0;
     let wrong = 0;
     let none = 0;
-    for (const x of [...fuzzySet, ...missSet]) {
+    const checkQuality = (process.env.BENCH_WORKLOADS ?? 'fuzzy').split(',').some((w) => w === 'fuzzy' || w === 'miss');
+    for (const x of checkQuality ? [...fuzzySet, ...missSet] : []) {
       const res = (await (
         await fetch(url + queryPath(token, x.query.title, x.query.type, x.query.options))
       ).json()) as {
@@ -183,31 +218,38 @@ async function main() {
     }
 
     const loads: Load[] = [];
-    for (const [name, paths] of [
-      ['GET /api/health', ['/api/health']],
-      ['raw lookup by hash (probe)', raw],
-      ['exact hits (token, lookup, charge)', exact],
-      ['perturbed hits (fuzzy)', fuzzy],
-      ['misses', miss],
-    ] as Array<[string, string[]]>) {
-      await cannon(url, name, paths, 2); // warm-up
-      loads.push(await cannon(url, name, paths, SECONDS));
+    const picked = (process.env.BENCH_WORKLOADS ?? 'health,raw,exact,fuzzy,miss').split(',');
+    for (const [key, name, paths] of [
+      ['health', 'GET /api/health', ['/api/health']],
+      ['raw', 'raw lookup by hash (probe)', raw],
+      ['exact', 'exact hits (token, lookup, charge)', exact],
+      ['fuzzy', 'perturbed hits (fuzzy)', fuzzy],
+      ['miss', 'misses', miss],
+    ] as Array<[string, string, string[]]>) {
+      if (!picked.includes(key)) continue;
+      await cannon(url, proc.pid!, name, paths, 2); // warm-up
+      loads.push(await cannon(url, proc.pid!, name, paths, SECONDS));
     }
     const rssEnd = rssOf(proc.pid!);
-    const [health, rawLoad] = [loads[0]!, loads[1]!];
+    const health = loads.find((l) => l.name === 'GET /api/health');
+    const rawLoad = loads.find((l) => l.name.startsWith('raw lookup'));
+    const ratio = (l: Load, base: Load | undefined, digits: number) =>
+      base ? (l.rps / base.rps).toFixed(digits) : '—';
     console.log(
       [
         '',
-        `OCS query bench — ${N.toLocaleString()} questions, ${CONNECTIONS} connections, ${SECONDS} s per workload, ${os.cpus().length} CPUs`,
+        `OCS query bench (${target}) — ${N.toLocaleString()} questions, ${CONNECTIONS} connections, ${SECONDS} s per workload, ${os.cpus().length} CPUs`,
         `server listening after ${listenSeconds.toFixed(1)} s, fuzzy index loaded after ${startSeconds.toFixed(1)} s; RSS after start ${(rssStart / 2 ** 20).toFixed(0)} MiB, after the loads ${(rssEnd / 2 ** 20).toFixed(0)} MiB`,
-        `fuzzy + miss correctness over HTTP: ${fuzzySet.length} perturbed hits + ${missSet.length} near misses → right ${right}, wrong ${wrong}, no answer ${none}` +
-          ` (fuzzy recall ${((100 * (fuzzySet.length - none)) / Math.max(1, fuzzySet.length)).toFixed(1)}%)`,
+        !checkQuality
+          ? 'fuzzy + miss correctness: not measured (BENCH_WORKLOADS)'
+          : `fuzzy + miss correctness over HTTP: ${fuzzySet.length} perturbed hits + ${missSet.length} near misses → right ${right}, wrong ${wrong}, no answer ${none}` +
+            ` (fuzzy recall ${((100 * (fuzzySet.length - none)) / Math.max(1, fuzzySet.length)).toFixed(1)}%)`,
         '',
-        '| workload | req/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | errors/non-2xx |',
-        '|---|---|---|---|---|---|---|',
+        '| workload | req/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | errors/non-2xx |',
+        '|---|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${Math.round(l.rps)} | ${l.p50} | ${l.p99} | ${(l.rps / health.rps).toFixed(3)} | ${(l.rps / rawLoad.rps).toFixed(2)} | ${l.errors}/${l.non2xx} |`,
+            `| ${l.name} | ${Math.round(l.rps)} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} |`,
         ),
       ].join('\n'),
     );
@@ -216,6 +258,18 @@ async function main() {
     await server.exited;
     if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main() {
+  const targets = (process.env.BENCH_TARGETS ?? (PG_URL ? 'postgres' : 'pglite'))
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  for (const t of targets) {
+    if (t !== 'pglite' && t !== 'postgres') throw new Error(`BENCH_TARGETS: unknown target ${t}`);
+    if (t === 'postgres' && !PG_URL) throw new Error('BENCH_TARGETS has postgres but no BENCH_DATABASE_URL is set');
+  }
+  for (const t of targets as Target[]) await bench(t);
 }
 
 main().catch((err) => {

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
+import { LocalNotifier, PgNotifier, registerNotifier, type Notifier } from './notify';
 import { pgliteWorkerDialect, WorkerChannel } from './pglite-driver';
 import type { DB } from './schema';
 
@@ -33,6 +34,8 @@ function watchIdleErrors(pool: pg.Pool): void {
 export interface Database {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
+  /** Change announcements between instances (server/db/notify.ts). */
+  notifier: Notifier;
   /** Writes the embedded database to a tarball (PGlite only; used to clone a migrated template in tests). */
   dump(file: string): Promise<void>;
   /** PGlite on disk: how many fsync calls reached the disk so far (the durability test counts them). */
@@ -61,15 +64,21 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     const pool = new pg.Pool({ connectionString: opts.url, max: poolMax });
     watchIdleErrors(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const notifier = new PgNotifier(opts.url, db);
+    registerNotifier(db, notifier);
     return {
       db,
       kind: 'postgres',
+      notifier,
       dump: async () => {
         throw new Error('dump() is only available for PGlite');
       },
       // PostgreSQL flushes by its own configuration (fsync, synchronous_commit); nothing to count here.
       fsyncCount: async () => 0,
-      close: () => db.destroy(),
+      close: async () => {
+        await notifier.close();
+        await db.destroy();
+      },
     };
   }
   return openPglite(opts);
@@ -102,10 +111,14 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
 
   const channel = new WorkerChannel(worker);
   const db = new Kysely<DB>({ dialect: pgliteWorkerDialect(channel) });
+  // The process is the only instance on its data directory: announcements stay in-process.
+  const notifier = new LocalNotifier();
+  registerNotifier(db, notifier);
   let closing = false;
   return {
     db,
     kind: 'pglite',
+    notifier,
     async dump(file: string) {
       await channel.request({ type: 'dump', file });
     },
@@ -116,6 +129,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     async close() {
       if (closing) return;
       closing = true;
+      await notifier.close();
       await db.destroy();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 10_000);

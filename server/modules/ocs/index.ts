@@ -3,8 +3,9 @@
  * free claims and redeem codes, AI answering and the administrators' pages. Built here, in order: the
  * bank index, settings, preferences and the AI answerer, then the answering service that uses them.
  *
- * Background work: the fuzzy index loads at start (1M questions take tens of seconds; exact lookups
- * work meanwhile) and, with several instances on one PostgreSQL, picks up other instances' questions
+ * Background work: the in-memory bank (the fuzzy index, and the exact index that answers exact hits
+ * without a database read) loads at start (1M questions take tens of seconds; exact lookups go to the
+ * database meanwhile) and, with several instances on one PostgreSQL, picks up other instances' questions
  * every OCS_INDEX_REFRESH_MS; hit counts are written every 5 s; expired import previews are swept.
  *
  * Layout, one concern per folder, each with its routes file: bank/ (questions: normalization, storage,
@@ -53,8 +54,8 @@ export default fp(
       bank,
       settings,
       hits,
-      // Embedded database: charges share commits.
-      batcher: deps.soleInstance ? new ChargeBatcher(db) : undefined,
+      // Charges that arrive together share one statement and one commit (both databases).
+      batcher: new ChargeBatcher(db),
       ai,
       strategyOf: (userId) => preferences.strategyOf(userId),
     });
@@ -69,8 +70,11 @@ export default fp(
     if (deps.soleInstance) {
       app.scheduler.atStart('ocs.index-load', load);
     } else {
-      // Only other instances can change the bank behind this one's back.
-      app.scheduler.every('ocs.index-refresh', config.OCS_INDEX_REFRESH_MS, () => bank.refresh(), { setup: load });
+      // Only other instances can change the bank behind this one's back; they say so when they write.
+      const refresh = app.scheduler.every('ocs.index-refresh', config.OCS_INDEX_REFRESH_MS, () => bank.refresh(), {
+        setup: load,
+      });
+      bank.onOthersWrote(() => refresh.wake());
     }
     app.scheduler.every('ocs.hit-flush', HIT_FLUSH_MS, () => hits.flush(), { teardown: () => hits.flush() });
     app.scheduler.every('ocs.import-sweep', IMPORT_SWEEP_MS, async () => importer.sweep());

@@ -11,6 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { generatePassword, hashPassword } from '../../lib/password';
 import { diff, recordAudit, type Actor } from '../audit';
 import { createUser } from './service';
+import { tokenCacheOf } from './token-cache';
 import { escapeLike } from '../../lib/sql';
 
 /** Arbitrary constant naming the "user administration" advisory lock. */
@@ -136,7 +137,8 @@ export async function adminUpdateUser(
   id: number,
   patch: AdminUpdateUserBody,
 ): Promise<AdminUser & { endedSessions: number }> {
-  return db.transaction().execute(async (trx) => {
+  const tokens = tokenCacheOf(db);
+  const result = await db.transaction().execute(async (trx) => {
     await lockAdministration(trx);
     const before = await getUser(trx, id);
     const roles = patch.roles ? [...new Set(patch.roles)] : before.roles;
@@ -154,6 +156,8 @@ export async function adminUpdateUser(
       .set({ ...after, updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
+    // Roles and status travel with a verified token: cached checks of this user's tokens go.
+    await tokens.announce(trx, { userId: id });
     let endedSessions = 0;
     if (status === 'disabled' && before.status !== 'disabled') {
       const res = await trx.deleteFrom('sessions').where('user_id', '=', id).executeTakeFirst();
@@ -172,6 +176,8 @@ export async function adminUpdateUser(
     }
     return { ...(await getUser(trx, id)), endedSessions };
   });
+  tokens.forget({ userId: id });
+  return result;
 }
 
 export async function adminResetPassword(
@@ -182,13 +188,15 @@ export async function adminResetPassword(
 ): Promise<{ endedSessions: number; generatedPassword?: string }> {
   const generated = input.generatePassword ? generatePassword() : undefined;
   const hash = await hashPassword(generated ?? input.password!);
-  return db.transaction().execute(async (trx) => {
+  const tokens = tokenCacheOf(db);
+  const result = await db.transaction().execute(async (trx) => {
     const target = await getUser(trx, id);
     await trx
       .updateTable('users')
       .set({ password_hash: hash, updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
+    await tokens.announce(trx, { userId: id });
     const res = await trx.deleteFrom('sessions').where('user_id', '=', id).executeTakeFirst();
     const endedSessions = Number(res.numDeletedRows);
     await recordAudit(trx, actor, {
@@ -200,6 +208,8 @@ export async function adminResetPassword(
     });
     return { endedSessions, ...(generated ? { generatedPassword: generated } : {}) };
   });
+  tokens.forget({ userId: id });
+  return result;
 }
 
 /**
@@ -207,6 +217,7 @@ export async function adminResetPassword(
  * ledgers and message history keep pointing at it without naming anyone.
  */
 export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, confirm: string): Promise<void> {
+  const tokens = tokenCacheOf(db);
   await db.transaction().execute(async (trx) => {
     await lockAdministration(trx);
     const target = await getUser(trx, id);
@@ -219,6 +230,7 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
     }
     await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
     await trx.deleteFrom('api_tokens').where('user_id', '=', id).execute();
+    await tokens.announce(trx, { userId: id });
     await trx.deleteFrom('avatars').where('user_id', '=', id).execute();
     await trx
       .updateTable('users')
@@ -241,4 +253,5 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
       before: { username: target.username, nickname: target.nickname, roles: target.roles, status: target.status },
     });
   });
+  tokens.forget({ userId: id });
 }

@@ -7,6 +7,7 @@ import { AVATAR_SIZE, type Profile, type Role, type SessionInfo } from '../../..
 import type { DB } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
+import { tokenCacheOf } from './token-cache';
 import * as api from '@contract/api/user';
 import { pathOf } from '@contract/endpoint';
 
@@ -114,12 +115,14 @@ export async function changePassword(
     throw badRequest('新密码不能与当前密码相同', { newPassword: ['新密码不能与当前密码相同'] });
   }
   const hash = await hashPassword(newPassword);
-  return db.transaction().execute(async (trx) => {
+  const tokens = tokenCacheOf(db);
+  const ended = await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('users')
       .set({ password_hash: hash, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute();
+    await tokens.announce(trx, { userId });
     const res = await trx
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
@@ -127,6 +130,8 @@ export async function changePassword(
       .executeTakeFirst();
     return Number(res.numDeletedRows);
   });
+  tokens.forget({ userId });
+  return ended;
 }
 
 export async function listSessions(db: Kysely<DB>, userId: number, currentSessionHash: string): Promise<SessionInfo[]> {

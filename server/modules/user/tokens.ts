@@ -15,6 +15,7 @@ import type { DB } from '../../db/schema';
 import type { TokenAuth } from '../../plugins/auth';
 import { conflict, forbidden, notFound, unauthorized } from '../../errors';
 import { randomSecret, sha256 } from '../../lib/tokens';
+import { tokenCacheOf } from './token-cache';
 
 const TOKEN_PREFIX = 'pt_';
 const VISIBLE_CHARS = 11; // "pt_" + 8 characters
@@ -128,19 +129,27 @@ export async function listTokens(
 }
 
 export async function revokeToken(db: Kysely<DB>, userId: number, tokenId: number): Promise<TokenInfo> {
-  const row = await db
-    .updateTable('api_tokens')
-    .set({ revoked_at: sql`coalesce(revoked_at, now())` })
-    .where('id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .returning(TOKEN_COLUMNS)
-    .executeTakeFirst();
+  const cache = tokenCacheOf(db);
+  const row = await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('api_tokens')
+      .set({ revoked_at: sql`coalesce(revoked_at, now())` })
+      .where('id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .returning(TOKEN_COLUMNS)
+      .executeTakeFirst();
+    if (r) await cache.announce(trx, { tokenId });
+    return r;
+  });
   if (!row) throw notFound('令牌不存在');
+  cache.forget({ tokenId });
   return toTokenInfo(row);
 }
 
 /**
  * 401 for a missing, unknown, revoked or expired token (or a disabled owner), 403 for a missing scope.
+ * A token that passed is remembered for a short while (token-cache.ts), so a busy token costs no
+ * database round trip; revoking it, or disabling or changing its owner, drops it at once.
  * Updates last-used at most once a minute per token, so a busy token does not write per request.
  */
 export async function verifyToken(
@@ -151,39 +160,60 @@ export async function verifyToken(
 ): Promise<TokenAuth> {
   if (!token) throw unauthorized('缺少访问令牌');
   if (token.length > 200 || !token.startsWith(TOKEN_PREFIX)) throw unauthorized('访问令牌无效');
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select([
-      't.id',
-      't.user_id',
-      't.scopes',
-      't.expires_at',
-      't.revoked_at',
-      't.last_used_at',
-      'u.username',
-      'u.roles',
-      'u.status',
-    ])
-    .where('t.token_hash', '=', sha256(token))
-    .executeTakeFirst();
-  if (!row) throw unauthorized('访问令牌无效');
-  if (row.revoked_at) throw unauthorized('访问令牌已撤销');
-  if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw unauthorized('访问令牌已过期');
-  if (row.status !== 'active') throw unauthorized('令牌所属账号已停用');
-  if (scope && !row.scopes.includes(scope)) throw forbidden(`该令牌没有 ${scope} 权限`);
-  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_EVERY_MS) {
+  const hash = sha256(token);
+  const cache = tokenCacheOf(db);
+  const now = Date.now();
+  let entry = cache.get(hash);
+  if (entry && entry.expiresAt !== null && entry.expiresAt <= now) {
+    cache.drop(hash);
+    throw unauthorized('访问令牌已过期');
+  }
+  if (!entry) {
+    const generation = cache.generation;
+    const row = await db
+      .selectFrom('api_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select([
+        't.id',
+        't.user_id',
+        't.scopes',
+        't.expires_at',
+        't.revoked_at',
+        't.last_used_at',
+        'u.username',
+        'u.roles',
+        'u.status',
+      ])
+      .where('t.token_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) throw unauthorized('访问令牌无效');
+    if (row.revoked_at) throw unauthorized('访问令牌已撤销');
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw unauthorized('访问令牌已过期');
+    if (row.status !== 'active') throw unauthorized('令牌所属账号已停用');
+    entry = cache.put(
+      hash,
+      {
+        auth: {
+          tokenId: row.id,
+          userId: row.user_id,
+          username: row.username,
+          roles: row.roles,
+          scopes: row.scopes as TokenScope[],
+        },
+        expiresAt: row.expires_at?.getTime() ?? null,
+        lastUsedAt: row.last_used_at?.getTime() ?? null,
+      },
+      generation,
+    );
+  }
+  if (scope && !entry.auth.scopes.includes(scope)) throw forbidden(`该令牌没有 ${scope} 权限`);
+  if (entry.lastUsedAt === null || now - entry.lastUsedAt > LAST_USED_EVERY_MS) {
+    entry.lastUsedAt = now;
     await db
       .updateTable('api_tokens')
       .set({ last_used_at: sql`now()`, last_used_ip: ip })
-      .where('id', '=', row.id)
+      .where('id', '=', entry.auth.tokenId)
       .execute();
   }
-  return {
-    tokenId: row.id,
-    userId: row.user_id,
-    username: row.username,
-    roles: row.roles,
-    scopes: row.scopes as TokenScope[],
-  };
+  return { ...entry.auth };
 }

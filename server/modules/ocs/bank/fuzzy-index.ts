@@ -13,12 +13,15 @@
 class Postings {
   ids = new Int32Array(2);
   length = 0;
+  /** Every id pushed was larger than the one before: the list holds no id twice. */
+  ascending = true;
   push(id: number) {
     if (this.length === this.ids.length) {
       const next = new Int32Array(this.ids.length * 2);
       next.set(this.ids);
       this.ids = next;
     }
+    if (this.length > 0 && id <= this.ids[this.length - 1]!) this.ascending = false;
     this.ids[this.length++] = id;
   }
   compact() {
@@ -27,13 +30,24 @@ class Postings {
 }
 
 function bigrams(norm: string): number[] {
-  const chars = Array.from(norm);
-  const codes = chars.map((c) => c.codePointAt(0)!);
-  if (codes.length === 1) return [codes[0]!];
-  const out = new Set<number>();
-  // A code point fits in 21 bits, so two of them fit exactly in a double.
-  for (let i = 0; i + 1 < codes.length; i++) out.add(codes[i]! * 0x200000 + codes[i + 1]!);
-  return [...out];
+  const out: number[] = [];
+  const seen = new Set<number>();
+  let prev = -1;
+  let chars = 0;
+  for (let i = 0; i < norm.length; chars++) {
+    const c = norm.codePointAt(i)!;
+    i += c > 0xffff ? 2 : 1;
+    if (prev >= 0) {
+      // A code point fits in 21 bits, so two of them fit exactly in a double.
+      const g = prev * 0x200000 + c;
+      if (!seen.has(g)) {
+        seen.add(g);
+        out.push(g);
+      }
+    }
+    prev = c;
+  }
+  return chars === 1 ? [prev] : out;
 }
 
 /** 32-bit FNV-1a of the normalized title: lets a re-poll skip rows whose title has not changed. */
@@ -68,11 +82,24 @@ export class FuzzyIndex {
   private hits = new Uint8Array(1024);
   private count = 0;
 
+  /**
+   * Called by add() before the row is indexed: every writer of the bank calls add() after its commit,
+   * so this is how the exact index (exact-index.ts) hears of this instance's writes.
+   */
+  onAdd: ((id: number, norm: string) => void) | null = null;
+
   get size(): number {
     return this.count;
   }
 
+  /** A row written by this instance (after its commit): indexes it and tells onAdd. */
   add(id: number, norm: string): void {
+    this.onAdd?.(id, norm);
+    this.insert(id, norm);
+  }
+
+  /** Indexes a row as read from the table (the load and the refresh). */
+  insert(id: number, norm: string): void {
     if (id >= this.seen.length) {
       let n = this.seen.length;
       while (n <= id) n *= 2;
@@ -132,29 +159,64 @@ export class FuzzyIndex {
     // Too few distinctive bigrams to tell a near duplicate from a template sibling.
     if (used.length < Math.min(rarest, lists.length, 3)) return [];
     const need = Math.max(1, Math.ceil(used.length / 2));
-    const hits = this.hits;
-    const touched: number[] = [];
-    for (const p of used) {
-      const ids = p.ids;
-      for (let i = 0; i < p.length; i++) {
-        const id = ids[i]!;
-        if (hits[id] === 0) touched.push(id);
-        if (hits[id]! < 255) hits[id]!++;
-      }
-    }
+    // An id shared by `need` of the lists is in one of the first (length - need + 1) of them: only
+    // those can bring in new ids, the longest lists only add to ids already seen. That holds when no
+    // list holds an id twice (ascending lists); otherwise every list brings in ids, as it always did.
+    const opening = used.slice(used.length - need + 1).some((p) => !p.ascending) ? used.length : used.length - need + 1;
+    const n = this.countByMarking(used, opening, spent);
+    const ids = this.scratchIds;
+    const counts = this.scratchCounts;
     // The best counts first without sorting every id touched (a common bigram touches thousands).
     const histogram = new Uint32Array(256);
-    for (const id of touched) histogram[hits[id]!]!++;
+    for (let i = 0; i < n; i++) histogram[counts[i]!]!++;
     let cutoff = 255;
     for (let seen = 0; cutoff > need && seen + histogram[cutoff]! < limit; cutoff--) seen += histogram[cutoff]!;
     cutoff = Math.max(cutoff, need);
     const out: Array<[number, number]> = [];
-    for (const id of touched) {
-      const c = hits[id]!;
-      hits[id] = 0;
-      if (c >= cutoff) out.push([id, c]);
-    }
+    for (let i = 0; i < n; i++) if (counts[i]! >= cutoff) out.push([ids[i]!, counts[i]!]);
     out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return out.slice(0, limit).map(([id]) => id);
+  }
+
+  /** Scratch space of candidates(): the ids a query touched and their counts. */
+  private scratchIds = new Int32Array(1 << 15);
+  private scratchCounts = new Uint8Array(1 << 15);
+
+  private reserve(size: number): void {
+    if (this.scratchIds.length >= size) return;
+    const n = Math.max(size, this.scratchIds.length * 2);
+    this.scratchIds = new Int32Array(n);
+    this.scratchCounts = new Uint8Array(n);
+  }
+
+  /**
+   * Counts, for every id of the first `opening` lists, how often it is in `used`, into scratchIds and
+   * scratchCounts (returns how many ids).
+   */
+  private countByMarking(used: Postings[], opening: number, spent: number): number {
+    this.reserve(spent);
+    const hits = this.hits;
+    const touched = this.scratchIds;
+    let n = 0;
+    for (let u = 0; u < used.length; u++) {
+      const p = used[u]!;
+      const list = p.ids;
+      const len = p.length;
+      for (let i = 0; i < len; i++) {
+        const id = list[i]!;
+        const c = hits[id]!;
+        if (c === 0) {
+          if (u >= opening) continue;
+          touched[n++] = id;
+        }
+        if (c < 255) hits[id] = c + 1;
+      }
+    }
+    const counts = this.scratchCounts;
+    for (let i = 0; i < n; i++) {
+      counts[i] = hits[touched[i]!]!;
+      hits[touched[i]!] = 0;
+    }
+    return n;
   }
 }

@@ -42,6 +42,8 @@ const PARAPHRASE_RE = new RegExp(
     .join('|'),
   'g',
 );
+/** BENIGN as UTF-16 code units (all of them are single units). */
+const BENIGN_UNITS = new Set([...BENIGN].map((c) => c.charCodeAt(0)));
 const PARAPHRASE_TO = new Map(PARAPHRASES.flatMap(([to, alts]) => alts.map((a) => [a, to] as const)));
 const canonicalWording = (s: string) => s.replace(PARAPHRASE_RE, (m) => PARAPHRASE_TO.get(m) ?? m);
 
@@ -51,7 +53,41 @@ const canonicalWording = (s: string) => s.replace(PARAPHRASE_RE, (m) => PARAPHRA
  * whatever the similarity: a wrong answer is worse than none.
  */
 export function benignDifference(query: string, stored: string): boolean {
-  const parts = diff(canonicalWording(stored), canonicalWording(query));
+  return differenceGuard(query)(stored);
+}
+
+/** Character counts of a string, by UTF-16 code unit. */
+function countChars(s: string): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    m.set(c, (m.get(c) ?? 0) + 1);
+  }
+  return m;
+}
+
+/**
+ * benignDifference for one query against many stored titles: the query is prepared once, and a stored
+ * title the query has a content character more of than it is refused without computing the diff.
+ * (A character the query has more of than the stored title is in an insertion of any diff between
+ * them, and every insertion counts as changed: it must be a function word's.) Same answers as
+ * benignDifference.
+ */
+export function differenceGuard(query: string): (stored: string) => boolean {
+  const canonQuery = canonicalWording(query);
+  const queryCounts = countChars(canonQuery);
+  return (stored: string) => {
+    const canonStored = canonicalWording(stored);
+    const storedCounts = countChars(canonStored);
+    for (const [c, n] of queryCounts) {
+      if (n > (storedCounts.get(c) ?? 0) && !BENIGN_UNITS.has(c)) return false;
+    }
+    return judge(canonQuery, canonStored, stored.length);
+  };
+}
+
+function judge(canonQuery: string, canonStored: string, storedLength: number): boolean {
+  const parts = diff(canonStored, canonQuery);
   let changed = '';
   let truncatedTail = '';
   parts.forEach(([op, text], i) => {
@@ -60,6 +96,6 @@ export function benignDifference(query: string, stored: string): boolean {
     else changed += text;
   });
   if (DIGITS.test(changed + truncatedTail) || NEGATION.test(changed + truncatedTail)) return false;
-  if (truncatedTail.length > Math.max(3, Math.floor(stored.length * 0.2))) return false;
+  if (truncatedTail.length > Math.max(3, Math.floor(storedLength * 0.2))) return false;
   return Array.from(changed).every((c) => BENIGN.has(c));
 }

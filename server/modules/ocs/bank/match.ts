@@ -1,14 +1,17 @@
 /**
- * Finding the answer for a caller's question in the bank: exact by title hash first, then fuzzy
- * through the in-memory candidate index, scored by pg_trgm's similarity() and passed through the
- * near-miss guard (guard.ts). A row is used only when its answer can be expressed in the caller's
- * options; rows marked wrong are never used.
+ * Finding the answer for a caller's question in the bank: exact by title hash first (from memory when
+ * the in-memory exact index vouches for the title, exact-index.ts), then fuzzy through the in-memory
+ * candidate index, scored by pg_trgm's similarity() and passed through the near-miss guard (guard.ts).
+ * A row is used only when its answer can be expressed in the caller's options; rows marked wrong are
+ * never used.
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import { formatAnswer, optionOverlap } from '../query/answer';
+import type { ExactIndex, ExactRow } from './exact-index';
 import type { FuzzyIndex } from './fuzzy-index';
 import { benignDifference } from './guard';
+import { VERSION_SQL } from './index-sync';
 import { normalizeTitle, titleHash, type OcsQuestionType } from './normalize';
 
 export interface Lookup {
@@ -23,6 +26,8 @@ export interface BankMatch {
   answer: string;
   via: 'exact' | 'fuzzy';
   similarity: number;
+  /** Set when the match came from memory: the row's version, which the charge checks. */
+  version?: number;
 }
 
 type Row = {
@@ -32,7 +37,16 @@ type Row = {
   type: OcsQuestionType;
   options: string[];
   answer: string[];
+  /** Rows taken from memory: their version, which the charge checks. */
+  version?: number;
 };
+
+type ReadRow = Row & { status: string; version: number; sim: number; exact: boolean };
+
+/** Rows of one normalized title read at most (different types and option sets of one title). */
+const EXACT_LIMIT = 50;
+/** Fuzzy candidates scored by the database at most. */
+const FUZZY_LIMIT = 4;
 
 function typeFits(rowType: OcsQuestionType, callerType: OcsQuestionType): boolean {
   return callerType === 'any' || rowType === 'any' || rowType === callerType;
@@ -54,54 +68,105 @@ function pick(rows: Array<Row & { sim?: number }>, q: Lookup): { row: Row; answe
   return best && { row: best.row, answer: best.answer, sim: best.sim };
 }
 
+/** The in-memory bank (BankIndexSync): exact matches without a database round trip. */
+export interface BankMemory {
+  readonly isReady: boolean;
+  readonly version: number;
+  readonly exact: ExactIndex;
+  repairGroup(norm: string, rows: Array<Row & { status: string; version: number }>, version: number): void;
+}
+
+export interface FindOptions {
+  /** Answer exact matches from memory when it can vouch for them (then the match carries `version`). */
+  memory?: BankMemory | null;
+  /** false: read the database even if memory knows the title, and repair memory from the read. */
+  fromMemory?: boolean;
+}
+
+/**
+ * The bank's answer for a question: exact (same normalized title) first, then fuzzy. With `memory`,
+ * an exact match comes from memory when it knows the title; otherwise exact and fuzzy candidates are
+ * read in one statement, and what was read about the title repairs memory.
+ */
 export async function findInBank(
   db: Kysely<DB>,
   index: FuzzyIndex,
-  q: Lookup,
+  q: Lookup & { norm?: string },
   threshold: number,
+  opts: FindOptions = {},
 ): Promise<BankMatch | null> {
-  const norm = normalizeTitle(q.title);
+  const norm = q.norm ?? normalizeTitle(q.title);
   if (!norm) return null;
-  const exact = await db
-    .selectFrom('ocs_questions')
-    .select(['id', 'title', 'norm_title', 'type', 'options', 'answer'])
-    .where('title_hash', '=', titleHash(norm))
-    .where('status', '<>', 'wrong')
-    .limit(50)
-    .execute();
-  const hit = pick(exact as Row[], q);
-  if (hit) return { id: Number(hit.row.id), question: hit.row.title, answer: hit.answer, via: 'exact', similarity: 1 };
+  const memory = opts.memory?.isReady ? opts.memory : null;
+  // Rows are taken from memory (and then carry their version) unless told to read the database.
+  const rowsFromMemory = memory !== null && opts.fromMemory !== false;
+  const known = memory ? memory.exact.lookup(norm, EXACT_LIMIT - 1) : null;
+  if (known && known.length > 0 && rowsFromMemory) {
+    const hit = pick(known, q);
+    if (hit) {
+      const row = hit.row as ExactRow;
+      return { id: row.id, question: row.title, answer: hit.answer, via: 'exact', similarity: 1, version: row.version };
+    }
+  }
 
   // The guard runs on the in-memory titles first: most near misses never reach the database.
-  const ids = index
-    .candidates(norm)
-    .filter((id) => {
-      const t = index.title(id);
-      return t !== undefined && benignDifference(norm, t);
-    })
-    .slice(0, 4);
-  if (ids.length === 0) return null;
-  const scored = await db
-    .selectFrom('ocs_questions')
-    .select([
-      'id',
-      'title',
-      'norm_title',
-      'type',
-      'options',
-      'answer',
-      sql<number>`similarity(norm_title, ${norm})`.as('sim'),
-    ])
-    .where('id', 'in', ids)
-    .where('status', '<>', 'wrong')
-    .execute();
-  const usable = (scored as Array<Row & { sim: number }>).filter(
-    (r) => Number(r.sim) >= threshold && benignDifference(norm, r.norm_title),
+  const ids: number[] = [];
+  const passed = new Map<number, string>(); // id → the title that passed the guard
+  for (const id of index.candidates(norm)) {
+    const t = index.title(id);
+    if (t === undefined || !benignDifference(norm, t)) continue;
+    passed.set(id, t);
+    if (ids.push(id) === FUZZY_LIMIT) break;
+  }
+  // One statement: the rows of this exact title, and the candidates' similarity. With memory, the
+  // candidates' rows come from memory when it holds them at the version the database has.
+  const epoch = memory?.version ?? 0;
+  const exactPart = sql`select id, title, norm_title, type, options, answer, status, ${VERSION_SQL} as version,
+      1::real as sim, true as exact
+    from ocs_questions where title_hash = ${titleHash(norm)} and status <> 'wrong' limit ${EXACT_LIMIT}`;
+  const fuzzyPart = (full: boolean, list: number[]) =>
+    full
+      ? sql`select id, title, norm_title, type, options, answer, status, ${VERSION_SQL} as version,
+            similarity(norm_title, ${norm}) as sim, false as exact
+          from ocs_questions where id in (${sql.join(list)}) and status <> 'wrong'`
+      : sql`select id, null::text, norm_title, null::text, null::jsonb, null::jsonb, null::text,
+            ${VERSION_SQL} as version, similarity(norm_title, ${norm}) as sim, false as exact
+          from ocs_questions where id in (${sql.join(list)}) and status <> 'wrong'`;
+  const read = await (
+    ids.length === 0
+      ? sql<ReadRow>`${exactPart}`
+      : sql<ReadRow>`(${exactPart}) union all (${fuzzyPart(!rowsFromMemory, ids)})`
+  ).execute(db);
+  const exact = read.rows.filter((r) => r.exact);
+  if (memory && exact.length < EXACT_LIMIT && (exact.length > 0 || (known !== null && known.length > 0))) {
+    memory.repairGroup(norm, exact, epoch);
+  }
+  const hit = pick(exact, q);
+  if (hit) return { id: Number(hit.row.id), question: hit.row.title, answer: hit.answer, via: 'exact', similarity: 1 };
+
+  // Rows read from the database are as fresh as they can be: they carry no version to check.
+  let scored: Array<Row & { sim: number; version?: number }> = [];
+  const missing: number[] = [];
+  for (const r of read.rows) {
+    if (r.exact) continue;
+    if (!rowsFromMemory) {
+      scored.push({ ...r, sim: Number(r.sim), version: undefined });
+      continue;
+    }
+    const m = memory!.exact.get(Number(r.id));
+    if (m && m.version === Number(r.version) && m.norm_title === r.norm_title)
+      scored.push({ ...m, sim: Number(r.sim) });
+    else missing.push(Number(r.id));
+  }
+  if (missing.length > 0) {
+    // Rows memory does not hold as the database has them: read them whole (rare).
+    const more = await sql<ReadRow>`${fuzzyPart(true, missing)}`.execute(db);
+    scored = scored.concat(more.rows.map((r) => ({ ...r, sim: Number(r.sim), version: undefined })));
+  }
+  const usable = scored.filter(
+    (r) => r.sim >= threshold && (passed.get(Number(r.id)) === r.norm_title || benignDifference(norm, r.norm_title)),
   );
-  const fuzzy = pick(
-    usable.map((r) => ({ ...r, sim: Number(r.sim) })),
-    q,
-  );
+  const fuzzy = pick(usable, q);
   if (!fuzzy) return null;
   return {
     id: Number(fuzzy.row.id),
@@ -109,5 +174,6 @@ export async function findInBank(
     answer: fuzzy.answer,
     via: 'fuzzy',
     similarity: fuzzy.sim,
+    ...(fuzzy.row.version !== undefined ? { version: fuzzy.row.version } : {}),
   };
 }

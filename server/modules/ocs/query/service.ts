@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { OcsQueryResult } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
-import type { SettingsCache } from '../admin/settings';
+import type { OcsSettings, SettingsCache } from '../admin/settings';
 import type { HitCounter } from '../bank/hit-counter';
 import type { BankIndexSync } from '../bank/index-sync';
 import { findInBank } from '../bank/match';
@@ -38,9 +38,10 @@ const fail = (msg: string): OcsResult => ({ code: 0, msg });
 
 export interface OcsServiceDeps {
   db: Kysely<DB>;
+  /** The in-memory bank: fuzzy candidates, and exact matches without a database round trip. */
   bank: BankIndexSync;
   hits?: HitCounter;
-  /** Embedded database: charges share commits. */
+  /** Charges that arrive together share one statement and one commit. */
   batcher?: ChargeBatcher;
   settings: SettingsCache;
   strategyOf?: (userId: number) => Promise<Strategy>;
@@ -108,6 +109,38 @@ export class OcsService {
     return this.deps.batcher ? this.deps.batcher.charge(c) : chargeForAnswer(this.deps.db, c);
   }
 
+  /**
+   * A bank answer, charged. An exact match from memory is charged on the condition that its question
+   * is still as memory has it; if it changed meanwhile, the question is looked up again in the database.
+   */
+  private async fromBank(asker: Asker, q: Question, settings: OcsSettings): Promise<OcsResult | null> {
+    const { db, bank } = this.deps;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const match = await findInBank(db, bank.index, q, settings.fuzzyThreshold, {
+        memory: bank,
+        fromMemory: attempt === 0,
+      });
+      if (!match) return null;
+      const charged = await this.charge({
+        userId: asker.userId,
+        tokenId: asker.tokenId,
+        price: settings.bankPrice,
+        key: q.key,
+        title: q.title,
+        type: q.type,
+        outcome: 'bank',
+        questionId: match.id,
+        modelId: null,
+        answer: match.answer,
+        version: match.version,
+      });
+      if (charged.status === 'stale') continue;
+      if (charged.status !== 'no_balance') this.deps.hits?.add(match.id);
+      return this.result(charged, match.question, match.answer, 'bank', settings.bankPrice);
+    }
+    throw new Error('a bank answer read from the database was refused as stale');
+  }
+
   private async run(asker: Asker, q: Question): Promise<OcsResult> {
     const { db } = this.deps;
     const settings = await this.deps.settings.get();
@@ -125,23 +158,8 @@ export class OcsService {
       });
 
     if (strategy !== 'ai') {
-      const match = await findInBank(db, this.deps.bank.index, q, settings.fuzzyThreshold);
-      if (match) {
-        const charged = await this.charge({
-          userId: asker.userId,
-          tokenId: asker.tokenId,
-          price: settings.bankPrice,
-          key: q.key,
-          title: q.title,
-          type: q.type,
-          outcome: 'bank',
-          questionId: match.id,
-          modelId: null,
-          answer: match.answer,
-        });
-        if (charged.status !== 'no_balance') this.deps.hits?.add(match.id);
-        return this.result(charged, match.question, match.answer, 'bank', settings.bankPrice);
-      }
+      const answered = await this.fromBank(asker, q, settings);
+      if (answered) return answered;
     }
     if (strategy !== 'bank' && this.ai) {
       const cached = await recentAnswer(db, asker.userId, q.key);
@@ -174,6 +192,7 @@ export class OcsService {
   }
 
   private result(c: ChargeResult, question: string, answer: string, source: 'bank' | 'ai', price: number): OcsResult {
+    if (c.status === 'stale') throw new Error('an answer without a question version was refused as stale');
     if (c.status === 'no_balance') {
       return fail(`余额不足：当前 ${c.balance} 积分，本题需要 ${price} 积分。请到「免费领取」领取积分或使用兑换码`);
     }

@@ -1,8 +1,9 @@
 /**
  * Charging for an answer: chargeForAnswer records the answered query and debits the wallet in one call.
  * The charge rule itself (10-minute free cache, debit only if the balance holds the price, query row and
- * ledger row together) is the PL/pgSQL function ocs_charge() in server/db/migrations/0006_ocs.ts.
- * ChargeBatcher groups concurrent charges into one commit on the embedded database.
+ * ledger row together) is the PL/pgSQL function ocs_charge() in server/db/migrations/0006_ocs.ts;
+ * ocs_charge_many() (0008) applies it to several charges in one statement. ChargeBatcher groups
+ * concurrent charges into that one statement, and so one commit.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
@@ -21,23 +22,24 @@ export interface ChargeInput {
   questionId: number | null;
   modelId: number | null;
   answer: string;
+  /**
+   * The question's version (updated_at in microseconds) when the answer was read from memory: the
+   * charge then happens only if the question is still as read (ChargeResult 'stale' otherwise).
+   */
+  version?: number;
 }
 
 export type ChargeResult =
   | { status: 'charged'; cost: number; balance: number; queryId: number }
   | { status: 'cached'; cost: 0; balance: number; queryId: number }
-  | { status: 'no_balance'; balance: number; queryId: number };
+  | { status: 'no_balance'; balance: number; queryId: number }
+  /** Only with `version`: the question changed since it was read into memory; nothing was written. */
+  | { status: 'stale' };
 
-/**
- * Records an answered query and charges for it in one call of the `ocs_charge` database function
- * (migration 0006): atomic on both databases, one round trip, and a plan the session keeps.
- */
-export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeResult> {
-  // The charge rule is ocs_charge(), a PL/pgSQL function in server/db/migrations/0006_ocs.ts.
-  const r = await sql<{ r_outcome: string; r_balance: number; r_query_id: number; r_cost: number }>`
-    select * from ocs_charge(${c.userId}::int, ${c.tokenId}::int, ${c.price}::int, ${c.key}::text, ${c.title}::text,
-      ${c.type}::text, ${c.outcome}::text, ${c.questionId}::bigint, ${c.modelId}::int, ${c.answer}::text)`.execute(db);
-  const row = r.rows[0]!;
+type Outcome = { r_outcome: string; r_balance: number; r_query_id: number; r_cost: number };
+
+function toResult(row: Outcome): ChargeResult {
+  if (row.r_outcome === 'stale') return { status: 'stale' };
   const balance = Number(row.r_balance);
   const queryId = Number(row.r_query_id);
   if (row.r_outcome === 'cache') return { status: 'cached', cost: 0, balance, queryId };
@@ -46,18 +48,62 @@ export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeRes
 }
 
 /**
- * Group commit for the embedded database: charges that arrive while one batch is being written are
- * written together, each still its own conditional statement, in one transaction, so they share one
- * commit (the flush to disk is a third of a charge's cost on PGlite, which runs one statement at a time
- * anyway). On PostgreSQL statements run in parallel, so charges go straight through there.
+ * Records an answered query and charges for it in one call of the `ocs_charge` database function
+ * (migration 0006): atomic on both databases, one round trip, and a plan the session keeps. With a
+ * question version (an answer read from memory), through ocs_charge_many (migration 0008), which first
+ * checks that the question is still as read.
+ */
+export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeResult> {
+  if (c.version !== undefined) return (await chargeMany(db, [c]))[0]!;
+  // The charge rule is ocs_charge(), a PL/pgSQL function in server/db/migrations/0006_ocs.ts.
+  const r = await sql<Outcome>`
+    select * from ocs_charge(${c.userId}::int, ${c.tokenId}::int, ${c.price}::int, ${c.key}::text, ${c.title}::text,
+      ${c.type}::text, ${c.outcome}::text, ${c.questionId}::bigint, ${c.modelId}::int, ${c.answer}::text)`.execute(db);
+  return toResult(r.rows[0]!);
+}
+
+/**
+ * Charges several answers in one statement (ocs_charge_many, migration 0008: ocs_charge() for each, in
+ * order, so a later charge sees an earlier one's debit), committed together. Results in input order.
+ */
+export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeResult[]> {
+  // Wallets are locked in user order, so two batches (two instances on PostgreSQL) cannot deadlock;
+  // the sort is stable, so one user's charges keep their order.
+  const order = list.map((_, i) => i).sort((a, b) => list[a]!.userId - list[b]!.userId || a - b);
+  const col = <T>(f: (c: ChargeInput) => T) => order.map((i) => f(list[i]!));
+  const r = await sql<Outcome & { r_index: number }>`
+    select * from ocs_charge_many(${col((c) => c.userId)}::int[], ${col((c) => c.tokenId)}::int[],
+      ${col((c) => c.price)}::int[], ${col((c) => c.key)}::text[], ${col((c) => c.title)}::text[],
+      ${col((c) => c.type)}::text[], ${col((c) => c.outcome)}::text[], ${col((c) => c.questionId)}::bigint[],
+      ${col((c) => c.modelId)}::int[], ${col((c) => c.answer)}::text[], ${col((c) => c.version ?? null)}::bigint[])`.execute(
+    db,
+  );
+  const out: ChargeResult[] = new Array(list.length);
+  for (const row of r.rows) out[order[Number(row.r_index) - 1]!] = toResult(row);
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] === undefined) throw new Error('ocs_charge_many returned fewer rows than charges');
+  }
+  return out;
+}
+
+/**
+ * Group commit: charges that arrive while one batch is being written are written together in ONE
+ * statement (chargeMany), so they share one commit (one flush to disk) and one round trip. On the
+ * embedded database other queries are not held back meanwhile, as a transaction would hold them (PGlite
+ * runs one statement at a time anyway). On PostgreSQL it also spares the pool a connection and a
+ * commit per charge (measured: exact hits 0.62 of the raw lookup batched, 0.34 charge by charge).
  */
 export class ChargeBatcher {
-  private queue: Array<{ c: ChargeInput; resolve: (r: ChargeResult) => void; reject: (e: unknown) => void }> = [];
+  private queue: Array<{
+    c: ChargeInput;
+    resolve: (r: ChargeResult) => void;
+    reject: (e: unknown) => void;
+  }> = [];
   private running = false;
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly maxBatch = 100,
+    private readonly maxBatch = 200,
   ) {}
 
   charge(c: ChargeInput): Promise<ChargeResult> {
@@ -72,17 +118,22 @@ export class ChargeBatcher {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, this.maxBatch);
+        let results: ChargeResult[];
         try {
-          const results = await this.db.transaction().execute(async (trx) => {
-            const out: ChargeResult[] = [];
-            for (const item of batch) out.push(await chargeForAnswer(trx, item.c));
-            return out;
-          });
-          batch.forEach((b, i) => b.resolve(results[i]!));
+          results =
+            batch.length === 1
+              ? [await chargeForAnswer(this.db, batch[0]!.c)]
+              : await chargeMany(
+                  this.db,
+                  batch.map((b) => b.c),
+                );
         } catch {
-          // One failing statement aborts the whole batch: retry each alone, so only it fails.
+          // One failing charge fails the whole statement (nothing of it is written): charge each
+          // alone, so only it fails.
           for (const b of batch) await chargeForAnswer(this.db, b.c).then(b.resolve, b.reject);
+          continue;
         }
+        batch.forEach((b, i) => b.resolve(results[i]!));
       }
     } finally {
       this.running = false;
