@@ -75,12 +75,14 @@ const attempt = (
   outcome: MessageAttempt['outcome'],
   errcode: number | null,
   errmsg: string,
+  detail: string | null = null,
 ): MessageAttempt => ({
   id,
   at: ago(minutesAgo),
   httpStatus: errcode === null ? null : 200,
   errcode,
   errmsg,
+  detail,
   durationMs: 120 + id * 7,
   outcome,
 });
@@ -138,7 +140,17 @@ let messages: Stored[] = [
       status: 'retrying',
       nextAttemptAt: iso(Date.now() + 60_000),
       lastError: '钉钉服务繁忙（-1）',
-      attemptLog: [attempt(3, 2, 'transient', -1, 'system busy')],
+      attemptLog: [
+        attempt(
+          5,
+          3,
+          'transient',
+          null,
+          '网络错误：无法连接钉钉服务器',
+          'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:443',
+        ),
+        attempt(3, 2, 'transient', -1, 'system busy'),
+      ],
     },
     3,
   ),
@@ -161,7 +173,7 @@ let messages: Stored[] = [
   ),
 ];
 let nextMessageId = 7;
-let nextAttemptId = 5;
+let nextAttemptId = 6;
 
 /** What the delivery worker would have done by now. */
 function advance() {
@@ -180,6 +192,7 @@ function advance() {
       httpStatus: 200,
       errcode: bad ? 310000 : 0,
       errmsg: bad ? 'keywords not in content' : 'ok',
+      detail: null,
       durationMs: 150,
       outcome: bad ? 'permanent' : 'delivered',
     };
@@ -336,7 +349,7 @@ export default defineMocks(
     const body: z.infer<typeof ChannelTestResponse> = {
       success: true,
       data: ok
-        ? { ok, httpStatus: 200, errcode: 0, errmsg: 'ok', durationMs: 183, hint: null }
+        ? { ok, httpStatus: 200, errcode: 0, errmsg: 'ok', durationMs: 183, hint: null, detail: null }
         : {
             ok,
             httpStatus: 200,
@@ -344,6 +357,7 @@ export default defineMocks(
             errmsg: 'keywords not in content',
             durationMs: 164,
             hint: '消息中没有机器人安全设置里的关键词：请检查渠道的关键词是否与钉钉机器人设置一致。',
+            detail: null,
           },
     };
     res.json(body);

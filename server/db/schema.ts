@@ -121,6 +121,8 @@ export interface UmsAttemptsTable {
   http_status: number | null;
   errcode: number | null;
   errmsg: string | null;
+  /** Technical detail of a failure (error code and message); null when DingTalk answered in JSON. */
+  detail: string | null;
   duration_ms: number;
   outcome: string;
 }

@@ -74,6 +74,8 @@ export const ChannelTestResult = z.object({
   durationMs: z.number().int(),
   /** Our explanation of the errcode, in Chinese. */
   hint: z.string().nullable(),
+  /** The technical detail of a failure without a JSON answer (error code, Node's message); for 详情. */
+  detail: z.string().nullable(),
 });
 export type ChannelTestResult = z.infer<typeof ChannelTestResult>;
 export const ChannelTestResponse = ok(ChannelTestResult);
@@ -114,7 +116,10 @@ export const MessageAttempt = z.object({
   at: Iso,
   httpStatus: z.number().int().nullable(),
   errcode: z.number().int().nullable(),
+  /** DingTalk's errmsg, or our Chinese description when DingTalk did not answer (httpStatus null). */
   errmsg: z.string().nullable(),
+  /** The technical detail of a failure (error code, Node's message); for 详情. */
+  detail: z.string().nullable(),
   durationMs: z.number().int(),
   /** pending: the attempt was under way when its server stopped. */
   outcome: z.enum(['pending', 'delivered', 'permanent', 'rate_limited', 'transient']),

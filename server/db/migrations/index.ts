@@ -8,6 +8,7 @@ import * as m0002 from './0002_user_module';
 import * as m0004 from './0004_ums';
 import * as m0005 from './0005_njit';
 import * as m0006 from './0006_ocs';
+import * as m0007 from './0007_ums_attempt_detail';
 import * as m0008 from './0008_ocs_charge_many';
 import * as m0009 from './0009_njit_filter_index';
 
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0004_ums': m0004,
   '0005_njit': m0005,
   '0006_ocs': m0006,
+  '0007_ums_attempt_detail': m0007,
   '0008_ocs_charge_many': m0008,
   '0009_njit_filter_index': m0009,
 };

@@ -230,6 +230,7 @@ export async function testChannel(
     errmsg: r.errmsg,
     durationMs: r.durationMs,
     hint: r.hint,
+    detail: r.detail,
   };
 }
 

@@ -185,6 +185,7 @@ export class DeliveryWorker {
           http_status: r.httpStatus,
           errcode: r.errcode,
           errmsg: r.errmsg,
+          detail: r.detail,
           duration_ms: r.durationMs,
           outcome: r.outcome,
         })

@@ -90,18 +90,96 @@ export interface SendResult {
   outcome: Outcome;
   httpStatus: number | null;
   errcode: number | null;
+  /** DingTalk's errmsg; without an answer from DingTalk, our Chinese description of what went wrong. */
   errmsg: string;
   durationMs: number;
   hint: string | null;
+  /** The technical detail behind errmsg (error code and Node's message, or the body of a non-JSON answer). */
+  detail: string | null;
+}
+
+/** A failure before DingTalk answered, in words a user reads, and the detail an operator needs. */
+export interface TransportFailure {
+  message: string;
+  detail: string;
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME', 'EAI_FAIL']);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'EADDRNOTAVAIL']);
+const DROPPED_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const CONNECT_TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+const TLS_CODES = new Set([
+  'EPROTO',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+const isTlsCode = (code: string) => TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) || code.includes('CERT');
+
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  code?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/** The deepest error of the cause chain that names a code (else the first cause): undici wraps the
+ * socket's error in `cause`, and dual-stack connects wrap theirs in an AggregateError. */
+function rootCause(err: unknown): ErrorLike {
+  const top = (err ?? {}) as ErrorLike;
+  let best = top;
+  let e = top;
+  for (let depth = 0; depth < 5; depth++) {
+    const next = e.cause ?? (Array.isArray(e.errors) ? e.errors[0] : undefined);
+    if (!next || typeof next !== 'object') break;
+    e = next as ErrorLike;
+    if (typeof e.code === 'string' || best === top) best = e;
+  }
+  return best;
+}
+
+function seconds(ms: number): string {
+  return Number.isInteger(ms / 1000) ? String(ms / 1000) : (ms / 1000).toFixed(1);
+}
+
+/**
+ * Node's fetch rejects every transport failure with the same TypeError('fetch failed'): the reason
+ * is in its `cause` chain. Users get a Chinese sentence per kind of failure; the code and Node's
+ * message stay in `detail` for whoever has to debug the network. Neither carries the webhook URL.
+ */
+export function describeFetchError(err: unknown, timeoutMs: number): TransportFailure {
+  const top = (err ?? {}) as ErrorLike;
+  const cause = rootCause(err);
+  const code = typeof cause.code === 'string' ? cause.code : '';
+  const causeMessage = typeof cause.message === 'string' && cause.message ? cause.message : '';
+  const topMessage = typeof top.message === 'string' ? top.message : String(err);
+  const text = causeMessage || topMessage;
+  // OpenSSL's messages end in a newline and name its source file: one line, bounded.
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const detail = (code && !oneLine.includes(code) ? `${code}: ${oneLine}` : oneLine).slice(0, 300);
+
+  if (top.name === 'TimeoutError' || top.name === 'AbortError') {
+    return { message: `请求超时（${seconds(timeoutMs)} 秒）：钉钉服务器没有及时应答`, detail };
+  }
+  if (DNS_CODES.has(code)) return { message: '域名解析失败：找不到钉钉服务器的地址', detail };
+  if (UNREACHABLE_CODES.has(code)) return { message: '网络错误：无法连接钉钉服务器', detail };
+  if (CONNECT_TIMEOUT_CODES.has(code)) return { message: '网络错误：连接钉钉服务器超时', detail };
+  if (DROPPED_CODES.has(code)) return { message: '网络错误：与钉钉服务器的连接被中断', detail };
+  if (code && isTlsCode(code)) return { message: '安全连接失败：钉钉服务器的证书无效或 TLS 握手失败', detail };
+  if (/redirect/i.test(causeMessage)) return { message: 'Webhook 地址发生了重定向，已拒绝发送', detail };
+  return { message: '网络错误：无法连接钉钉服务器', detail };
 }
 
 export function classify(
-  httpStatus: number | null,
+  httpStatus: number,
   errcode: number | null,
   errmsg: string,
-): Omit<SendResult, 'durationMs'> {
-  if (httpStatus === null)
-    return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '网络错误或超时，将自动重试' };
+): Omit<SendResult, 'durationMs' | 'detail'> {
   if (httpStatus >= 500)
     return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '钉钉服务暂时不可用，将自动重试' };
   if (errcode === 0) return { outcome: 'delivered', httpStatus, errcode, errmsg, hint: null };
@@ -142,21 +220,32 @@ export async function sendToRobot(
       redirect: 'error',
     });
   } catch (err) {
-    const timeout = (err as Error).name === 'TimeoutError';
+    // No answer at all: always worth another try. The hint stays empty, errmsg says what happened.
+    const failure = describeFetchError(err, timeoutMs);
     return {
-      ...classify(null, null, timeout ? `超时（${timeoutMs} ms）` : `网络错误：${(err as Error).message}`),
+      outcome: 'transient',
+      httpStatus: null,
+      errcode: null,
+      errmsg: failure.message,
+      hint: null,
+      detail: failure.detail,
       durationMs: elapsed(),
     };
   }
   let errcode: number | null = null;
   let errmsg = '';
+  let detail: string | null = null;
+  let text = '';
   try {
-    const text = await res.text();
+    text = await res.text();
     const json = JSON.parse(text) as { errcode?: unknown; errmsg?: unknown };
     errcode = typeof json.errcode === 'number' ? json.errcode : null;
     errmsg = typeof json.errmsg === 'string' ? json.errmsg.slice(0, 500) : '';
   } catch {
-    errmsg = `HTTP ${res.status}，应答不是 JSON`;
+    // A proxy's or load balancer's error page: describe it, keep its first words as the detail.
+    errmsg = res.status >= 500 ? `钉钉服务器出错（HTTP ${res.status}）` : `钉钉的应答不是 JSON（HTTP ${res.status}）`;
+    const body = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+    detail = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${body ? `：${body}` : ''}`;
   }
-  return { ...classify(res.status, errcode, errmsg), durationMs: elapsed() };
+  return { ...classify(res.status, errcode, errmsg), detail, durationMs: elapsed() };
 }

@@ -197,6 +197,7 @@ export async function getMessage(db: Kysely<DB>, userId: number, id: number): Pr
       httpStatus: a.http_status,
       errcode: a.errcode,
       errmsg: a.errmsg,
+      detail: a.detail,
       durationMs: a.duration_ms,
       outcome: a.outcome as MessageDetail['attemptLog'][number]['outcome'],
     })),

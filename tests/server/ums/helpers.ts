@@ -17,15 +17,15 @@ export interface UmsRig {
   close(): Promise<void>;
 }
 
+/** `env.UMS_WEBHOOK_ALLOWLIST` adds bases to the fake robot's, which is always allowed. */
 export async function startUmsRig(env: Record<string, string> = {}): Promise<UmsRig> {
   const fake = await new FakeDingTalk().start();
   const clock = new TestClock();
   fake.now = () => clock.t;
-  const ctx = await startTestApp(
-    { UMS_WEBHOOK_ALLOWLIST: `${fake.url}/robot/send`, UMS_SEND_TIMEOUT_MS: '500', ...env },
-    undefined,
-    { clock: clock.now },
-  );
+  const allowlist = [`${fake.url}/robot/send`, env.UMS_WEBHOOK_ALLOWLIST].filter(Boolean).join(',');
+  const ctx = await startTestApp({ UMS_SEND_TIMEOUT_MS: '500', ...env, UMS_WEBHOOK_ALLOWLIST: allowlist }, undefined, {
+    clock: clock.now,
+  });
   return {
     ctx,
     fake,

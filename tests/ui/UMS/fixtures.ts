@@ -62,6 +62,7 @@ export const failedDetail: MessageDetail = {
       httpStatus: 502,
       errcode: null,
       errmsg: 'Bad Gateway',
+      detail: null,
       durationMs: 87,
       outcome: 'transient',
     },
@@ -71,8 +72,29 @@ export const failedDetail: MessageDetail = {
       httpStatus: 200,
       errcode: 310000,
       errmsg: 'keywords not in content',
+      detail: null,
       durationMs: 143,
       outcome: 'permanent',
+    },
+  ],
+};
+
+/** DingTalk never answered: the server's Chinese description, Node's words as the detail. */
+export const unreachableDetail: MessageDetail = {
+  ...summary(3, 'retrying', '日报'),
+  attempts: 1,
+  nextAttemptAt: '2025-01-02T04:06:00.000Z',
+  lastError: '网络错误：无法连接钉钉服务器',
+  attemptLog: [
+    {
+      id: 12,
+      at: '2025-01-02T04:05:00.000Z',
+      httpStatus: null,
+      errcode: null,
+      errmsg: '网络错误：无法连接钉钉服务器',
+      detail: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9',
+      durationMs: 3,
+      outcome: 'transient',
     },
   ],
 };

@@ -3,7 +3,7 @@ import QueryMessagePage from '@/pages/UMS/queryMessage';
 import { cancelMessage, fetchChannels, fetchMessage, fetchMessages, resendMessage } from '@/services/ums';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
-import { channelList, failedDetail, page, summary } from './fixtures';
+import { channelList, failedDetail, page, summary, unreachableDetail } from './fixtures';
 
 jest.mock('@/services/ums', () => ({
   fetchChannels: jest.fn(),
@@ -133,6 +133,23 @@ describe('message detail drawer', () => {
     expect(attempts[1]).toHaveTextContent('耗时 143 ms');
     expect(within(drawer).getByText('重新发送')).toBeInTheDocument();
     expect(within(drawer).queryByText('取消发送')).not.toBeInTheDocument();
+  });
+
+  it('shows a send that never reached DingTalk in Chinese, with Node’s words only behind 详情', async () => {
+    detailMock.mockResolvedValue({ success: true, data: unreachableDetail });
+    renderAt('/UMS/queryMessage?id=3', <QueryMessagePage />);
+    expect(await screen.findByText('消息 #3')).toBeInTheDocument();
+    const drawer = screen.getByText('消息 #3').closest('.ant-drawer-content') as HTMLElement;
+    const [attempt] = within(drawer).getAllByTestId('attempt');
+    expect(attempt).toHaveTextContent('HTTP 无应答');
+    expect(attempt).toHaveTextContent('网络错误：无法连接钉钉服务器');
+    expect(attempt).not.toHaveTextContent('errmsg');
+    expect(drawer).not.toHaveTextContent('ECONNREFUSED');
+    expect(drawer).not.toHaveTextContent('fetch failed');
+    fireEvent.click(within(attempt).getByText('详情'));
+    expect(within(attempt).getByTestId('error-detail')).toHaveTextContent(
+      'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9',
+    );
   });
 
   it('opens from a title click and closes back to the plain list', async () => {

@@ -64,6 +64,21 @@ describe('channel list', () => {
     );
   });
 
+  it('keeps 编辑 and 删除 in view: the action column sticks to the right, the webhook is cut instead', async () => {
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('值班群');
+    const header = screen.getByText('操作', { selector: 'th' });
+    expect(header).toHaveClass('ant-table-cell-fix-right');
+    for (const name of ['我的提醒群', '值班群']) {
+      for (const action of ['发送测试消息', '编辑', '删除']) {
+        expect(within(row(name)).getByText(action).closest('td')).toHaveClass('ant-table-cell-fix-right');
+      }
+    }
+    // The masked token at the end of the webhook is what tells robots apart: it is always shown.
+    expect(row('我的提醒群')).toHaveTextContent('=3f9a…c1d2');
+    expect(row('值班群')).toHaveTextContent('=88ab…07ef');
+  });
+
   it('offers to bind a first robot when there is none', async () => {
     jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
     renderAt('/UMS/self', <SelfPage />);
@@ -81,6 +96,7 @@ describe('channel list', () => {
         errmsg: 'keywords not in content',
         durationMs: 164,
         hint: '消息中没有机器人设置的关键词',
+        detail: null,
       },
     });
     renderAt('/UMS/self', <SelfPage />);
@@ -92,6 +108,36 @@ describe('channel list', () => {
     expect(within(result).getByText('310000')).toBeInTheDocument();
     expect(within(result).getByText('keywords not in content')).toBeInTheDocument();
     expect(within(result).getByText('消息中没有机器人设置的关键词')).toBeInTheDocument();
+  });
+
+  it('says in Chinese that DingTalk could not be reached; the technical detail waits behind 详情', async () => {
+    testMock.mockResolvedValue({
+      success: true,
+      data: {
+        ok: false,
+        httpStatus: null,
+        errcode: null,
+        errmsg: '网络错误：无法连接钉钉服务器',
+        durationMs: 3,
+        hint: null,
+        detail: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9',
+      },
+    });
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('值班群');
+    await act(async () => fireEvent.click(within(row('值班群')).getByText('发送测试消息')));
+    const result = await screen.findByTestId('test-result');
+    // The reason leads (alert) and is in the table; no English from Node until asked for.
+    expect(within(result).getAllByText('网络错误：无法连接钉钉服务器')).toHaveLength(2);
+    expect(within(result).getByText('无应答')).toBeInTheDocument();
+    expect(result).not.toHaveTextContent('ECONNREFUSED');
+    expect(within(result).queryByText('errmsg')).not.toBeInTheDocument();
+    fireEvent.click(within(result).getByText('详情'));
+    expect(within(result).getByTestId('error-detail')).toHaveTextContent(
+      'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    fireEvent.click(within(result).getByText('收起详情'));
+    expect(within(result).queryByTestId('error-detail')).not.toBeInTheDocument();
   });
 
   it('deletes only after confirmation', async () => {

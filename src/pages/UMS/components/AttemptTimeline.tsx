@@ -1,7 +1,11 @@
-/** Every delivery attempt of a message: time, outcome, HTTP status, DingTalk errcode/errmsg, duration. */
+/**
+ * Every delivery attempt of a message: time, outcome, HTTP status, DingTalk errcode/errmsg (or the
+ * server's Chinese description when DingTalk did not answer, its detail behind 详情), duration.
+ */
 import { formatTime } from '@/components/time';
 import type { MessageAttempt } from '@/contract';
 import { Empty, Space, Tag, Timeline, Typography } from 'antd';
+import ErrorDetail from './ErrorDetail';
 import { OUTCOME_LABELS } from './status';
 
 function AttemptItem({ a }: { a: MessageAttempt }) {
@@ -18,7 +22,13 @@ function AttemptItem({ a }: { a: MessageAttempt }) {
         <span>errcode {a.errcode ?? '-'}</span>
       </Space>
       {a.errmsg && (
-        <Typography.Text type={a.outcome === 'delivered' ? undefined : 'danger'}>errmsg：{a.errmsg}</Typography.Text>
+        <span>
+          <Typography.Text type={a.outcome === 'delivered' ? undefined : 'danger'}>
+            {/* Without an answer the text is the server's Chinese description, not DingTalk's errmsg. */}
+            {a.httpStatus === null ? a.errmsg : `errmsg：${a.errmsg}`}
+          </Typography.Text>
+          <ErrorDetail detail={a.detail} />
+        </span>
       )}
     </Space>
   );

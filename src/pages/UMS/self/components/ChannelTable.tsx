@@ -4,6 +4,7 @@ import type { Channel, ChannelTestResult } from '@/contract';
 import { deleteChannel, testChannel, updateChannel } from '@/services/ums';
 import {
   Button,
+  Grid,
   Modal,
   Popconfirm,
   Space,
@@ -39,7 +40,15 @@ function Health({ c }: { c: Channel }) {
   );
 }
 
+/** Wide enough for the four actions on one line; on narrower screens they wrap to two. */
+const ACTIONS_WIDTH = { wide: 310, narrow: 150 };
+/** Characters of the masked webhook always shown (`…=3f9a…c1d2`). */
+const WEBHOOK_TAIL = 10;
+/** Below this the table scrolls sideways, the action column staying in view at the right. */
+const TABLE_MIN_WIDTH = 900;
+
 export default function ChannelTable({ channels, loading, onChanged }: Props) {
+  const screens = Grid.useBreakpoint();
   const [testing, setTesting] = useState<number>();
   const [tested, setTested] = useState<{ name: string; result: ChannelTestResult }>();
 
@@ -69,6 +78,7 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
     {
       title: '名称',
       dataIndex: 'name',
+      width: 170,
       render: (_, c) => (
         <Space>
           {c.name}
@@ -77,24 +87,29 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
       ),
     },
     {
+      // The masked URL is long: it takes the room that is left, so it never pushes the actions out
+      // of view. It is cut in the middle: its end (the masked token) tells two robots apart.
       title: 'Webhook',
       dataIndex: 'webhookMasked',
-      render: (w) => (
-        <Typography.Text code style={{ wordBreak: 'break-all' }}>
-          {w}
+      render: (w: string) => (
+        <Typography.Text code style={{ width: '100%' }} ellipsis={{ suffix: w.slice(-WEBHOOK_TAIL), tooltip: w }}>
+          {w.slice(0, -WEBHOOK_TAIL)}
         </Typography.Text>
       ),
     },
     {
       title: '加签',
       dataIndex: 'hasSecret',
+      width: 80,
       render: (_, c) => (c.hasSecret ? <Tag color="green">已设置</Tag> : <Tag>未设置</Tag>),
     },
-    { title: '关键词', dataIndex: 'keyword', render: (k) => k ?? '-' },
-    { title: '健康状况', key: 'health', render: (_, c) => <Health c={c} /> },
+    { title: '关键词', dataIndex: 'keyword', width: 90, render: (k) => k ?? '-' },
+    { title: '健康状况', key: 'health', width: 230, render: (_, c) => <Health c={c} /> },
     {
       title: '操作',
       key: 'actions',
+      fixed: 'right',
+      width: screens.xl ? ACTIONS_WIDTH.wide : ACTIONS_WIDTH.narrow,
       render: (_, c) => (
         <Space size={0} wrap>
           <Button type="link" size="small" loading={testing === c.id} onClick={() => runTest(c)}>
@@ -143,7 +158,7 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
         dataSource={channels}
         loading={loading}
         pagination={false}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: TABLE_MIN_WIDTH }}
       />
       <Modal open={tested !== undefined} title="钉钉的应答" footer={null} onCancel={() => setTested(undefined)}>
         {tested && <TestResult channelName={tested.name} result={tested.result} />}
