@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './precompress.mjs';
 import { uiBuildState, writeBuildStamp } from './ui-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +26,7 @@ if (state.stale) {
     console.error('[start] UI build failed; see the output above.');
     process.exit(res.status ?? 1);
   }
+  precompress(uiDir);
   writeBuildStamp(root, uiDir, state.hash);
   console.log(`[start] UI built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -1,6 +1,9 @@
 /**
  * Serves the built UI (dist/) and falls back to index.html for client-side routes.
  * Unknown /api paths get a JSON 404 envelope instead.
+ *
+ * Files are sent as the build precompressed them (file.br / file.gz beside file, scripts/precompress.mjs)
+ * when the browser accepts it, with `Vary: Accept-Encoding`; hashed files are cached for a year.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +11,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ShowType } from '@contract/endpoint';
+
+/** What scripts/precompress.mjs may have compressed. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map|ico)$/;
 
 export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string }) {
   const indexFile = path.join(opts.uiDir, 'index.html');
@@ -18,7 +24,10 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
       wildcard: false,
       index: false,
       cacheControl: false, // set per file below
-      setHeaders(res, filePath) {
+      preCompressed: true,
+      setHeaders(res, served) {
+        const filePath = served.replace(/\.(br|gz)$/, '');
+        if (COMPRESSIBLE.test(filePath)) res.setHeader('vary', 'Accept-Encoding');
         // Hashed bundles never change; index.html must always be revalidated.
         if (/\.[0-9a-f]{8}\.(js|css)$/.test(filePath) || /\.(async|chunk)\./.test(filePath)) {
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import { precompress } from '../../scripts/precompress.mjs';
 import { openTestDatabase, startTestApp, type TestContext, type TestDatabase } from './helpers';
 
 let database: TestDatabase;
@@ -10,6 +12,12 @@ beforeAll(async () => {
   uiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ui-'));
   fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>门户</title><div id="root"></div>');
   fs.writeFileSync(path.join(uiDir, 'umi.1a2b3c4d.js'), 'console.log(1)');
+  // A bundle large enough to be precompressed, as `npm run build` does.
+  fs.writeFileSync(
+    path.join(uiDir, 'p__home.9f8e7d6c.async.js'),
+    `console.log(${JSON.stringify('首页'.repeat(2000))});`,
+  );
+  precompress(uiDir);
   database = await openTestDatabase();
   ctx = await startTestApp({ UI_DIR: uiDir }, database);
 });
@@ -67,4 +75,42 @@ test('OpenAPI is served at /api/docs', async () => {
   const ui = await ctx.app.inject({ method: 'GET', url: '/api/docs/' });
   expect(ui.statusCode).toBe(200);
   expect(ui.body).toMatch(/swagger/i);
+});
+
+describe('compression', () => {
+  const bundle = '/p__home.9f8e7d6c.async.js';
+  const original = () => fs.readFileSync(path.join(uiDir, bundle));
+
+  test('a precompressed bundle goes out as brotli or gzip as the browser accepts, identical once decoded', async () => {
+    const br = await ctx.app.inject({
+      method: 'GET',
+      url: bundle,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toMatch(/immutable/);
+    expect(zlib.brotliDecompressSync(br.rawPayload).equals(original())).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(original().length / 4);
+
+    const gz = await ctx.app.inject({ method: 'GET', url: bundle, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).equals(original())).toBe(true);
+
+    const plain = await ctx.app.inject({ method: 'GET', url: bundle, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(original())).toBe(true);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+  });
+
+  test('large JSON answers are compressed, small ones are not', async () => {
+    const big = await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'br' } });
+    expect(big.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(zlib.brotliDecompressSync(big.rawPayload).toString()).openapi).toMatch(/^3\./);
+    const small = await ctx.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().success).toBe(true);
+  });
 });
