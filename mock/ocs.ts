@@ -149,6 +149,8 @@ export default defineMocks(
         daily,
         recent: queries.slice(0, 10),
         hasToken: true,
+        // The mock bank above answers, and mock/ocsAi.ts has enabled models.
+        serviceReady: { bank: true, ai: true },
         today: {
           queries: ofToday.length,
           answered,

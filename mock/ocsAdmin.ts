@@ -1,7 +1,9 @@
 /**
  * Dev mocks of OCS administration (`npm run dev`), typed by src/contract/ocsAdmin.ts: a few users with
- * wallets, the service settings, and a small question bank with stats, edit, verification, export and
- * an importer whose job advances one chunk per poll. tests/mock validates every answer.
+ * wallets, the service settings, the first-run setup checklist (the price counts as set once the
+ * settings were saved), and a small question bank with stats, edit, verification, export, a one-step
+ * sample import (a few questions; a second call adds none) and an importer whose job advances one chunk
+ * per poll. tests/mock validates every answer.
  */
 import {
   AdjustBalanceBody,
@@ -60,6 +62,28 @@ const users: OcsAdminUser[] = [
 const ledgers = new Map<number, LedgerItem[]>();
 
 let settings: OcsSettingsBody = { bankPrice: 1, freeDaily: 10, fuzzyThreshold: 0.5, ratePerSecond: 10, rateBurst: 20 };
+/** Until the settings are saved once, the checklist shows 单价已设置 as pending. */
+let settingsSaved = false;
+/** mock/ocsAi.ts starts with this many enabled models. */
+const ENABLED_MODELS = 2;
+
+/** A few questions standing in for server/modules/ocs/bank/sample-bank.json. */
+const SAMPLE: Pick<BankQuestion, 'title' | 'type' | 'options' | 'answer'>[] = [
+  {
+    title: '世界上面积最大的大洋是',
+    type: 'single',
+    options: ['大西洋', '印度洋', '太平洋', '北冰洋'],
+    answer: ['太平洋'],
+  },
+  {
+    title: '下列属于我国传统节日的有',
+    type: 'multiple',
+    options: ['春节', '端午节', '感恩节'],
+    answer: ['春节', '端午节'],
+  },
+  { title: '蝙蝠是哺乳动物。', type: 'judgement', options: [], answer: ['正确'] },
+  { title: '7 × 8 = ____', type: 'completion', options: [], answer: ['56'] },
+];
 
 let bank: BankQuestion[] = [
   ['中华人民共和国的首都是哪座城市？', 'single', ['上海', '北京', '广州'], ['北京'], 'import', 'verified', 42],
@@ -146,7 +170,31 @@ export default defineMocks(
     const b = parse(OcsSettingsBody, req.body, res);
     if (!b) return;
     settings = b;
+    settingsSaved = true;
     res.json({ success: true, data: settings });
+  }),
+  on(ocsAdminApi.setupStatus, (_req, res) => {
+    const bankDone = bank.some((q) => q.status !== 'wrong');
+    res.json({
+      success: true,
+      data: {
+        bank: { done: bankDone },
+        ai: { done: ENABLED_MODELS > 0, models: ENABLED_MODELS },
+        price: { done: settingsSaved, bankPrice: settings.bankPrice },
+        complete: bankDone && ENABLED_MODELS > 0 && settingsSaved,
+      },
+    });
+  }),
+  on(ocsAdminApi.importSampleBank, (_req, res) => {
+    const fresh = SAMPLE.filter((s) => !bank.some((q) => q.title === s.title && q.type === s.type));
+    const at = new Date().toISOString();
+    let id = Math.max(0, ...bank.map((q) => q.id));
+    for (const s of fresh)
+      bank.push({ ...s, id: ++id, source: 'import', status: 'verified', hitCount: 0, createdAt: at, updatedAt: at });
+    res.json({
+      success: true,
+      data: { total: SAMPLE.length, inserted: fresh.length, skipped: SAMPLE.length - fresh.length },
+    });
   }),
   on(ocsAdminApi.bankStats, (_req, res) => {
     const count = <K extends 'source' | 'status'>(k: K, v: BankQuestion[K]) => bank.filter((q) => q[k] === v).length;

@@ -88,6 +88,13 @@ export const OcsDaily = z.object({
   ai: z.number().int(),
   miss: z.number().int(),
 });
+/**
+ * Whether the portal can answer at all: the bank holds usable questions, an AI model is enabled. Both
+ * false on a fresh install until an administrator sets OCS up (the pages then say so).
+ */
+export const OcsServiceReady = z.object({ bank: z.boolean(), ai: z.boolean() });
+export type OcsServiceReady = z.infer<typeof OcsServiceReady>;
+
 export const OcsOverview = z.object({
   balance: z.number().int(),
   price: z.number().int(),
@@ -100,6 +107,7 @@ export const OcsOverview = z.object({
   daily: z.array(OcsDaily),
   recent: z.array(QueryLogItem),
   hasToken: z.boolean(),
+  serviceReady: OcsServiceReady,
 });
 export type OcsOverview = z.infer<typeof OcsOverview>;
 export const OcsOverviewResponse = ok(OcsOverview);

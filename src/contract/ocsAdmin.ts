@@ -59,6 +59,21 @@ export const OcsSettingsBody = z.object({
 export type OcsSettingsBody = z.infer<typeof OcsSettingsBody>;
 export const OcsSettingsResponse = ok(OcsSettingsBody);
 
+// --- First-run setup (the checklist on the administrators' OCS pages) ---
+
+export const OcsSetupStatus = z.object({
+  /** The bank holds at least one question that takes part in matching (not marked wrong). */
+  bank: z.object({ done: z.boolean() }),
+  /** Enabled AI models (a model needs its provider, so a model means a usable configuration). */
+  ai: z.object({ done: z.boolean(), models: z.number().int() }),
+  /** The price of a bank answer was saved by an administrator (until then it is the default). */
+  price: z.object({ done: z.boolean(), bankPrice: z.number().int() }),
+  /** Every item is done: the checklist is no longer shown. */
+  complete: z.boolean(),
+});
+export type OcsSetupStatus = z.infer<typeof OcsSetupStatus>;
+export const OcsSetupStatusResponse = ok(OcsSetupStatus);
+
 // --- Question bank ---
 
 export const BANK_SOURCES = ['import', 'manual', 'ai'] as const;
@@ -130,6 +145,18 @@ export const BankStats = z.object({
 });
 export type BankStats = z.infer<typeof BankStats>;
 export const BankStatsResponse = ok(BankStats);
+
+/** The sample bank shipped with the portal, imported in one step; questions already there are skipped. */
+export const SampleBankImportResult = z.object({
+  /** Questions in the sample file. */
+  total: z.number().int(),
+  /** Newly added to the bank. */
+  inserted: z.number().int(),
+  /** Already in the bank (same title, type and options): left as they are. */
+  skipped: z.number().int(),
+});
+export type SampleBankImportResult = z.infer<typeof SampleBankImportResult>;
+export const SampleBankImportResponse = ok(SampleBankImportResult);
 
 export const BankExportQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 export type BankExportQuery = z.input<typeof BankExportQuery>;

@@ -1,6 +1,6 @@
 /**
  * Typed client of OCS administration (src/contract/api/ocsAdmin.ts): users and balances, service
- * settings, and the question bank.
+ * settings, the first-run setup checklist, and the question bank.
  */
 import * as api from '@/contract/api/ocsAdmin';
 import type { AnswerOf } from '@/contract/endpoint';
@@ -25,6 +25,8 @@ export type BankStatsAnswer = AnswerOf<typeof api.bankStats>;
 export type BankImportPreviewAnswer = AnswerOf<typeof api.uploadImport>;
 export type BankImportJobAnswer = AnswerOf<typeof api.importJob>;
 export type BankDeleteAnswer = AnswerOf<typeof api.deleteQuestion>;
+export type OcsSetupAnswer = AnswerOf<typeof api.setupStatus>;
+export type SampleBankImportAnswer = AnswerOf<typeof api.importSampleBank>;
 
 // ---------- users and balances ----------
 
@@ -51,6 +53,11 @@ export const fetchOcsSettings = (options?: RequestOptions) => call(api.getSettin
 export const saveOcsSettings = (body: OcsSettingsBody, options?: RequestOptions) =>
   call(api.saveSettings, { body }, options);
 
+// ---------- first-run setup ----------
+
+/** Bank imported? AI model configured? Price set? */
+export const fetchOcsSetup = (options?: RequestOptions) => call(api.setupStatus, {}, options);
+
 // ---------- question bank ----------
 
 export const fetchBankStats = (options?: RequestOptions) => call(api.bankStats, {}, options);
@@ -71,6 +78,9 @@ export const deleteBankQuestion = (id: number, options?: RequestOptions) =>
 
 /** A plain download link: the browser sends the session cookie and saves the file, however large. */
 export const bankExportUrl = (format: 'json' | 'csv'): string => urlOf(api.bankExport, { query: { format } });
+
+/** The sample bank shipped with the portal, in one step; questions already in the bank are skipped. */
+export const importSampleBank = (options?: RequestOptions) => call(api.importSampleBank, {}, options);
 
 /** Multipart upload; answers the preview and validation report. */
 export const uploadBankFile = (file: File, onProgress?: (percent: number) => void, options?: RequestOptions) =>

@@ -90,6 +90,8 @@ import {
   OcsAdminLedgerResponse,
   OcsAdminUserListResponse,
   OcsSettingsResponse,
+  OcsSetupStatusResponse,
+  SampleBankImportResponse as OcsSampleBankImportResponse,
 } from '@/contract';
 import { z as zod } from 'zod';
 import { allEndpoints } from '@/contract/api';
@@ -577,6 +579,8 @@ const CASES: Record<string, Case> = {
       },
     ],
   },
+  'GET /api/ocs/admin/setup': { schema: OcsSetupStatusResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/admin/bank/sample': { schema: OcsSampleBankImportResponse, calls: [{ status: 200 }, { status: 200 }] },
   'GET /api/ocs/admin/bank/stats': { schema: OcsBankStatsResponse, calls: [{ status: 200 }] },
   'GET /api/ocs/admin/bank/questions': {
     schema: OcsBankQuestionListResponse,
@@ -744,6 +748,28 @@ describe('umi mocks match the contract', () => {
       .trim()
       .split('\r\n');
     expect(csv).toHaveLength(some.total + 1);
+  });
+
+  it('OCS first run: the sample import adds its questions once; saving the settings completes the checklist', () => {
+    call('POST /api/ocs/admin/bank/sample');
+    const again = OcsSampleBankImportResponse.parse(call('POST /api/ocs/admin/bank/sample').body);
+    expect(again.data).toMatchObject({ inserted: 0, skipped: again.data.total });
+    call('PUT /api/ocs/admin/settings', {
+      bankPrice: 2,
+      freeDaily: 10,
+      fuzzyThreshold: 0.6,
+      ratePerSecond: 10,
+      rateBurst: 20,
+    });
+    expect(OcsSetupStatusResponse.parse(call('GET /api/ocs/admin/setup').body).data).toMatchObject({
+      bank: { done: true },
+      price: { done: true, bankPrice: 2 },
+      complete: true,
+    });
+    expect(OcsOverviewResponse.parse(call('GET /api/ocs/overview').body).data.serviceReady).toEqual({
+      bank: true,
+      ai: true,
+    });
   });
 
   it('throttles repeated failed logins with 429 and Retry-After', () => {

@@ -59,6 +59,18 @@ export const saveSettings = endpoint({
   schema: (c) => ({ body: c.OcsSettingsBody, response: c.OcsSettingsResponse }),
 });
 
+// ---------- first-run setup ----------
+
+/** Bank imported? AI model configured? Price set? Computed live, for the checklist. */
+export const setupStatus = endpoint({
+  method: 'GET',
+  path: '/api/ocs/admin/setup',
+  access: 'admin',
+  tags,
+  summary: 'OCS 首次设置清单：题库已导入、AI 模型已配置、单价已设置',
+  schema: (c) => ({ response: c.OcsSetupStatusResponse }),
+});
+
 // ---------- question bank ----------
 
 export const bankStats = endpoint({
@@ -125,6 +137,20 @@ export const bankExport = endpoint({
   tags,
   summary: '导出整个题库（JSON 或 CSV，可直接再导入）',
   schema: (c) => ({ query: c.BankExportQuery }),
+});
+
+/**
+ * Imports the sample bank shipped with the portal (a few hundred general-knowledge questions written
+ * for it) through the import's own validation and upsert; questions already in the bank are skipped,
+ * so a second call adds nothing.
+ */
+export const importSampleBank = endpoint({
+  method: 'POST',
+  path: '/api/ocs/admin/bank/sample',
+  access: 'admin',
+  tags,
+  summary: '导入示例题库（随门户附带的常识题，已存在的题目跳过，可重复调用）',
+  schema: (c) => ({ response: c.SampleBankImportResponse }),
 });
 
 /** Multipart upload (field `file`); answers the preview and validation report. */

@@ -223,6 +223,7 @@ describe('non-administrators', () => {
     ['POST', '/api/ocs/admin/bank/imports', {}],
     ['POST', `/api/ocs/admin/bank/imports/${ID}/commit`, {}],
     ['GET', `/api/ocs/admin/bank/imports/${ID}`, null],
+    ['POST', '/api/ocs/admin/bank/sample', {}],
   ];
   let user: Client;
   beforeAll(async () => {

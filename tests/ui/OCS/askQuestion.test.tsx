@@ -1,11 +1,25 @@
 import AskQuestionPage from '@/pages/OCS/askQuestion';
 import { splitOptions } from '@/pages/OCS/askQuestion/components/options';
-import { askQuestion, fetchQueries } from '@/services/ocs';
+import { askQuestion, fetchOcsOverview, fetchQueries } from '@/services/ocs';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { page, query } from './fixtures';
 
-jest.mock('@/services/ocs', () => ({ askQuestion: jest.fn(), fetchQueries: jest.fn() }));
+jest.mock('@/services/ocs', () => ({ askQuestion: jest.fn(), fetchQueries: jest.fn(), fetchOcsOverview: jest.fn() }));
+
+/** The overview answer, read by the page for serviceReady only. */
+const overviewWith = (serviceReady: { bank: boolean; ai: boolean }) => ({
+  success: true as const,
+  data: {
+    balance: 10,
+    price: 1,
+    today: { queries: 0, answered: 0, hitRate: 0, spent: 0 },
+    daily: [],
+    recent: [],
+    hasToken: false,
+    serviceReady,
+  },
+});
 
 const askMock = jest.mocked(askQuestion);
 const listMock = jest.mocked(fetchQueries);
@@ -13,6 +27,7 @@ const TITLE = '中华人民共和国的首都是哪座城市？';
 
 beforeEach(() => {
   jest.clearAllMocks();
+  jest.mocked(fetchOcsOverview).mockResolvedValue(overviewWith({ bank: true, ai: false }));
   listMock.mockResolvedValue(
     page([query(1, 'ai', '细胞膜的主要成分是'), query(2, 'miss', '第三章课后习题 7（图片题）')]),
   );
@@ -24,6 +39,21 @@ async function ask(title = TITLE) {
 }
 
 describe('ask a question', () => {
+  it('says up front when the administrator has not set OCS up (no bank, no AI model)', async () => {
+    jest.mocked(fetchOcsOverview).mockResolvedValue(overviewWith({ bank: false, ai: false }));
+    const { unmount } = renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    const notice = await screen.findByTestId('ocs-service-notice');
+    expect(notice).toHaveTextContent('管理员尚未完成 OCS 设置');
+    expect(notice).toHaveTextContent('请联系管理员导入题库或配置 AI 模型后再使用');
+    unmount();
+
+    jest.mocked(fetchOcsOverview).mockResolvedValue(overviewWith({ bank: true, ai: false }));
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    expect(await screen.findByText('细胞膜的主要成分是')).toBeInTheDocument();
+    await waitFor(() => expect(fetchOcsOverview).toHaveBeenCalledTimes(2));
+    expect(screen.queryByTestId('ocs-service-notice')).not.toBeInTheDocument();
+  });
+
   it('sends title, type and pasted options, shows the answer card and refreshes the history', async () => {
     askMock.mockResolvedValue({
       success: true,

@@ -1,3 +1,4 @@
+import { handOffToken } from '@/components/tokenHandoff';
 import ConfigGenPage from '@/pages/OCS/configGen';
 import { fetchTokens } from '@/services/account';
 import { fetchOcsScriptInfo } from '@/services/ocsScript';
@@ -52,8 +53,9 @@ beforeEach(() => {
 const json = () => JSON.parse(screen.getByTestId('ocs-config-json').textContent!);
 
 describe('OCS config generation', () => {
-  it('builds the config from the handed-over token and takes the token out of the address bar', async () => {
-    renderAt(`/OCS/configGen?token=${FULL}`, <ConfigGenPage />);
+  it('builds the config from a token handed over in memory, with no token in the address bar', async () => {
+    handOffToken(FULL);
+    const first = renderAt('/OCS/configGen', <ConfigGenPage />);
     await waitFor(() => expect(screen.getByTestId('ocs-config-json')).toBeInTheDocument());
     expect(fetchTokens).toHaveBeenCalledWith(expect.objectContaining({ status: 'active' }), expect.anything());
     expect(json()).toEqual([
@@ -72,6 +74,12 @@ describe('OCS config generation', () => {
       `${BASE}/api/ocs/config?token=${FULL}&type=GM_xmlhttpRequest&method=get`,
     );
     expect(screen.getByText('portal.example.edu', { selector: 'code' })).toBeInTheDocument();
+    first.unmount();
+
+    // Read once: opening the page again starts without it.
+    renderAt('/OCS/configGen', <ConfigGenPage />);
+    expect(await screen.findByText('填写令牌后生成配置')).toBeInTheDocument();
+    expect(screen.getByLabelText('令牌全文')).toHaveValue('');
   });
 
   it('switches request type and method; pasting another token updates the JSON; copy and download work', async () => {
@@ -120,7 +128,8 @@ describe('OCS config generation', () => {
           balance: 99,
         }),
     });
-    renderAt(`/OCS/configGen?token=${FULL}`, <ConfigGenPage />);
+    handOffToken(FULL);
+    renderAt('/OCS/configGen', <ConfigGenPage />);
     await screen.findByTestId('ocs-config-json');
     await act(async () => fireEvent.click(screen.getByText('测试配置')));
     expect(await screen.findByText('配置可用：查到了答案')).toBeInTheDocument();
@@ -152,7 +161,8 @@ describe('OCS config generation', () => {
 
   it('explains an unreachable API', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    renderAt(`/OCS/configGen?token=${FULL}`, <ConfigGenPage />);
+    handOffToken(FULL);
+    renderAt('/OCS/configGen', <ConfigGenPage />);
     await screen.findByTestId('ocs-config-json');
     await act(async () => fireEvent.click(screen.getByText('测试配置')));
     expect(await screen.findByText('测试失败')).toBeInTheDocument();

@@ -1,9 +1,13 @@
+import ConfigGenPage from '@/pages/OCS/configGen';
 import OcsTokenGenPage from '@/pages/OCS/tokenGen';
 import { createToken, fetchTokens } from '@/services/account';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/account', () => ({ createToken: jest.fn(), fetchTokens: jest.fn() }));
+jest.mock('@/services/ocsScript', () => ({ fetchOcsScriptInfo: jest.fn() }));
 
 const createMock = jest.mocked(createToken);
 const listMock = jest.mocked(fetchTokens);
@@ -27,6 +31,16 @@ function token(id: number, name: string, scopes: ('ocs:query' | 'ums:send')[], o
 
 beforeEach(() => {
   jest.clearAllMocks();
+  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+    success: true,
+    data: {
+      baseUrl: 'https://portal.example.edu',
+      version: '1.0.0',
+      changelog: [],
+      userscriptUrl: 'https://portal.example.edu/api/ocs/userscript.user.js',
+      subscriptionBase: 'https://portal.example.edu/api/ocs/config',
+    },
+  });
   listMock.mockResolvedValue({
     success: true,
     total: 2,
@@ -56,9 +70,24 @@ describe('OCS token generation', () => {
     expect(screen.getByText('管理全部令牌').closest('a')).toHaveAttribute('href', '/user/tokenManage');
   });
 
-  it('creates an ocs:query-only token, shows it once and leads to configGen with it', async () => {
+  it('creates an ocs:query-only token, shows it once and hands it to configGen without putting it in the URL', async () => {
     createMock.mockResolvedValue({ success: true, data: { ...token(7, '笔记本', ['ocs:query']), token: FULL } });
-    renderAt('/OCS/tokenGen', <OcsTokenGenPage />);
+    // Both pages, as the app routes them; the probe shows every address the tab went through.
+    const seen: string[] = [];
+    function Probe() {
+      const l = useLocation();
+      seen.push(`${l.pathname}${l.search}${l.hash}${JSON.stringify(l.state ?? null)}`);
+      return <output data-testid="location">{`${l.pathname}${l.search}`}</output>;
+    }
+    render(
+      <MemoryRouter initialEntries={['/OCS/tokenGen']}>
+        <Routes>
+          <Route path="/OCS/tokenGen" element={<OcsTokenGenPage />} />
+          <Route path="/OCS/configGen" element={<ConfigGenPage />} />
+        </Routes>
+        <Probe />
+      </MemoryRouter>,
+    );
     expect(await screen.findByText('OCS 题库查询（ocs:query）')).toBeInTheDocument();
     fireEvent.click(screen.getByLabelText('30 天'));
     await submit(' 笔记本 ');
@@ -69,13 +98,16 @@ describe('OCS token generation', () => {
     const secret = await screen.findByTestId('copyable-secret');
     expect(within(secret).getByText(FULL)).toBeInTheDocument();
     expect(screen.getByText('该令牌只显示这一次，请立即复制保存')).toBeInTheDocument();
-    const next = screen.getByText('用此令牌生成配置').closest('a') as HTMLAnchorElement;
-    expect(next).toHaveAttribute('href', `/OCS/configGen?token=${encodeURIComponent(FULL)}`);
     await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
-    fireEvent.click(next);
-    await waitFor(() =>
-      expect(screen.getByTestId('location')).toHaveTextContent(`/OCS/configGen?token=${encodeURIComponent(FULL)}`),
-    );
+
+    fireEvent.click(screen.getByText('用此令牌生成配置'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/configGen$/));
+    // The config page starts with the token and builds the config with it.
+    expect(await screen.findByLabelText('令牌全文')).toHaveValue(FULL);
+    await waitFor(() => expect(screen.getByTestId('ocs-config-json')).toHaveTextContent(FULL));
+    // Not in any address (path, query, hash) nor in the history state.
+    expect(seen.length).toBeGreaterThan(1);
+    for (const entry of seen) expect(entry).not.toContain('secret');
   });
 
   it('shows a 409 (duplicate name or token limit) inline and no token', async () => {

@@ -1,4 +1,5 @@
 import { useModel } from '@@/plugin-model';
+import { clearHandedOffToken, peekHandedOffToken } from '@/components/tokenHandoff';
 import TokenGenPage, { scopesFromSearch } from '@/pages/user/tokenGen';
 import { createToken } from '@/services/account';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
@@ -84,6 +85,25 @@ describe('token generation', () => {
     expect(await screen.findByText('永不过期')).toBeInTheDocument();
   });
 
+  it('hands an ocs:query token to /OCS/configGen in memory, not in the URL; other tokens are not offered', async () => {
+    clearHandedOffToken();
+    createMock.mockResolvedValue({ success: true, data: { ...created, scopes: ['ums:send'] } });
+    const first = renderAt('/user/tokenGen?scope=ums:send', <TokenGenPage />, '/user/tokenGen');
+    await submit('推送');
+    expect(await screen.findByText(FULL)).toBeInTheDocument();
+    expect(screen.queryByText('用此令牌生成配置')).not.toBeInTheDocument();
+    first.unmount();
+
+    createMock.mockResolvedValue({ success: true, data: created });
+    renderAt('/user/tokenGen?scope=ocs:query', <TokenGenPage />, '/user/tokenGen');
+    await submit('笔记本脚本');
+    expect(await screen.findByText(FULL)).toBeInTheDocument();
+    fireEvent.click(screen.getByText('用此令牌生成配置'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/configGen$/));
+    expect(peekHandedOffToken()).toBe(FULL);
+    clearHandedOffToken();
+  });
+
   it('shows the 409 message (limit or duplicate name) and no token', async () => {
     createMock.mockRejectedValue({
       response: {
@@ -99,16 +119,5 @@ describe('token generation', () => {
     await submit('再来一个');
     expect(await screen.findByText('最多只能有 20 个有效令牌，请先撤销不用的令牌')).toBeInTheDocument();
     expect(screen.queryByTestId('copyable-secret')).not.toBeInTheDocument();
-  });
-
-  it('asks a logged-out visitor to log in first, with the way back', async () => {
-    jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: null } } as never);
-    renderAt('/user/tokenGen?scope=ocs:query', <TokenGenPage />, '/user/tokenGen');
-    expect(await screen.findByText('请先登录')).toBeInTheDocument();
-    expect(screen.getByText('去登录').closest('a')).toHaveAttribute(
-      'href',
-      '/user/login?redirect=%2Fuser%2FtokenGen%3Fscope%3Docs%3Aquery',
-    );
-    expect(screen.queryByLabelText('令牌名称')).not.toBeInTheDocument();
   });
 });

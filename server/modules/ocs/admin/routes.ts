@@ -1,7 +1,7 @@
 /**
  * HTTP layer of OCS administration of users and the service (src/contract/api/ocsAdmin.ts): users and
- * their balances and ledgers, and the service settings. Every route is admin-only. The question-bank
- * routes of the same contract are in bank/routes.ts.
+ * their balances and ledgers, the service settings and the first-run setup checklist. Every route is
+ * admin-only. The question-bank routes of the same contract are in bank/routes.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import * as api from '@contract/api/ocsAdmin';
@@ -11,6 +11,7 @@ import { route } from '../../../http/route';
 import { actorOf } from '../../../plugins/auth';
 import { listLedger } from '../wallet/ledger';
 import { getOcsSettings, updateOcsSettings } from './settings';
+import { setupStatus } from './setup';
 import { adjustBalance, listOcsUsers } from './users';
 
 export default async function ocsAdminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -34,4 +35,7 @@ export default async function ocsAdminRoutes(app: FastifyInstance, deps: AppDeps
     app.ocs.settings.invalidate();
     return success(await getOcsSettings(db));
   });
+
+  // ---------- first-run setup ----------
+  route(app, api.setupStatus, async () => success(await setupStatus(db)));
 }

@@ -80,7 +80,11 @@ export async function getOcsSettings(db: Kysely<DB>): Promise<OcsSettings> {
   return readSettings(db);
 }
 
-/** Writes the settings and the audit row together; returns what changed (empty when nothing did). */
+/**
+ * Writes the settings and the audit row together; returns what changed (empty when nothing did).
+ * Values still on their defaults are stored too, unaudited (none changed): a save is the administrator
+ * choosing them, which the setup checklist's 单价已设置 reads.
+ */
 export async function updateOcsSettings(
   db: Kysely<DB>,
   actor: Actor,
@@ -91,6 +95,9 @@ export async function updateOcsSettings(
     await sql`select pg_advisory_xact_lock(hashtext('ocs_settings'))`.execute(trx);
     const before = await readSettings(trx);
     const d = diff(before, next);
+    const stored = new Set((await trx.selectFrom('ocs_settings').select('key').execute()).map((r) => r.key));
+    const unstored = Object.fromEntries(Object.entries(next).filter(([k]) => !stored.has(k) && !(k in d.after)));
+    await writeSettings(trx, unstored);
     if (Object.keys(d.after).length === 0) return {};
     await writeSettings(trx, d.after as Partial<OcsSettings>);
     await recordAudit(trx, actor, {

@@ -1,7 +1,7 @@
 /**
  * HTTP layer of the question bank's administration (the bank part of src/contract/api/ocsAdmin.ts):
- * statistics, search, read, edit, delete, verification, export, and the two-step import. Every route
- * is admin-only.
+ * statistics, search, read, edit, delete, verification, export, the two-step import and the one-step
+ * import of the shipped sample bank. Every route is admin-only.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +16,7 @@ import { recordAudit } from '../../audit';
 import { bankStats, deleteQuestion, getQuestion, searchQuestions, setQuestionStatus, updateQuestion } from './admin';
 import { exportBank } from './export';
 import type { BankImporter } from './importer';
+import { importSampleBank } from './sample';
 
 export default async function ocsBankRoutes(
   app: FastifyInstance,
@@ -55,4 +56,5 @@ export default async function ocsBankRoutes(
   });
   route(app, api.commitImport, async (request) => success(importer.commit(actorOf(request), request.params.id)));
   route(app, api.importJob, async (request) => success(importer.job(request.params.id)));
+  route(app, api.importSampleBank, async (request) => success(await importSampleBank(db, index(), actorOf(request))));
 }

@@ -1,15 +1,17 @@
 /**
  * A user's OCS overview page: balance, price, today's figures, the 30-day chart (PORTAL_TZ days), the
- * latest queries and whether the user has a token that may query.
+ * latest queries, whether the user has a token that may query, and whether the portal can answer at all
+ * (a bank, an AI model: both missing on a fresh install).
  */
 import { sql, type Kysely } from 'kysely';
 import type { OcsOverview } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
+import { serviceReadiness } from '../admin/setup';
 import { getBalance } from '../wallet/balance';
 import { toQueryItem } from './log';
 
 export async function overview(db: Kysely<DB>, userId: number, tz: string, price: number): Promise<OcsOverview> {
-  const [balance, daily, recent, token] = await Promise.all([
+  const [balance, daily, recent, token, serviceReady] = await Promise.all([
     getBalance(db, userId),
     sql<{ day: string; bank: number; ai: number; miss: number; spent: number; total: number }>`
       with days as (
@@ -45,6 +47,7 @@ export async function overview(db: Kysely<DB>, userId: number, tz: string, price
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
       .limit(1)
       .executeTakeFirst(),
+    serviceReadiness(db),
   ]);
   const days = daily.rows;
   const today = days[days.length - 1]!;
@@ -61,5 +64,6 @@ export async function overview(db: Kysely<DB>, userId: number, tz: string, price
     daily: days.map((d) => ({ day: d.day, bank: Number(d.bank), ai: Number(d.ai), miss: Number(d.miss) })),
     recent: recent.map(toQueryItem),
     hasToken: !!token,
+    serviceReady,
   };
 }

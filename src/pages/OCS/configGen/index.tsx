@@ -1,8 +1,9 @@
 /**
  * /OCS/configGen: builds the AnswererWrapper JSON that plugs this portal into the OCS userscript as a
- * question bank, its subscription URL, and a live test. `?token=` hands over a token just created on
- * /OCS/tokenGen; it is taken out of the address bar once read.
+ * question bank, its subscription URL, and a live test. A token just created on /OCS/tokenGen or
+ * /user/tokenGen arrives prefilled through tokenHandoff (this tab's memory, never the URL).
  */
+import { clearHandedOffToken, peekHandedOffToken } from '@/components/tokenHandoff';
 import { buildAnswererConfig, subscriptionUrl, type OcsMethod, type OcsRequestType } from '@/contract';
 import * as ocsApi from '@/contract/api/ocs';
 import { errorMessageOf } from '@/requestErrorConfig';
@@ -10,9 +11,8 @@ import { fetchTokens } from '@/services/account';
 import { urlOf } from '@/services/call';
 import { fetchOcsScriptInfo } from '@/services/ocsScript';
 import { PageContainer } from '@ant-design/pro-components';
-import { useLocation, useNavigate } from '@umijs/max';
 import { useRequest } from 'ahooks';
-import { Alert, Card, Empty, Form, Radio, Skeleton, Space, Typography } from 'antd';
+import { Alert, Card, Empty, Form, Grid, Radio, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import ConfigOutput from './components/ConfigOutput';
 import ConfigTester from './components/ConfigTester';
@@ -27,19 +27,15 @@ function hostOf(url: string): string {
 }
 
 export default function ConfigGenPage() {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const [token, setToken] = useState(() => new URLSearchParams(location.search).get('token')?.trim() ?? '');
+  const [token, setToken] = useState(() => peekHandedOffToken().trim());
   const [requestType, setRequestType] = useState<OcsRequestType>('GM_xmlhttpRequest');
   const [method, setMethod] = useState<OcsMethod>('get');
+  // On a phone the request-type buttons (GM_xmlhttpRequest（推荐）| fetch) are wider than the card:
+  // labels go above the switches and the request types become a stacked radio list.
+  const narrow = !Grid.useBreakpoint().sm;
 
-  useEffect(() => {
-    const params = new URLSearchParams(location.search);
-    if (!params.has('token')) return;
-    params.delete('token'); // keep the secret out of the address bar and history
-    const rest = params.toString();
-    navigate({ pathname: location.pathname, search: rest ? `?${rest}` : '' }, { replace: true });
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  // Read once: coming back to this page later starts empty again.
+  useEffect(() => clearHandedOffToken(), []);
 
   const info = useRequest(() => fetchOcsScriptInfo({ skipErrorHandler: true }));
   const tokens = useRequest(() =>
@@ -75,10 +71,11 @@ export default function ConfigGenPage() {
           )}
         </Card>
         <Card title="2. 请求方式">
-          <Form layout="inline" component="div">
+          <Form layout={narrow ? 'vertical' : 'inline'} component="div" data-testid="request-form">
             <Form.Item label="请求类型">
               <Radio.Group
-                optionType="button"
+                optionType={narrow ? 'default' : 'button'}
+                style={narrow ? { display: 'flex', flexDirection: 'column', gap: 8 } : undefined}
                 value={requestType}
                 onChange={(e) => setRequestType(e.target.value)}
                 options={[

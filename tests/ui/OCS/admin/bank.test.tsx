@@ -1,3 +1,5 @@
+import { useAccess } from '@@/plugin-access';
+import access from '@/access';
 import BankAdminPage from '@/pages/OCS/OCSAdmin/bank';
 import {
   commitBankImport,
@@ -5,6 +7,8 @@ import {
   fetchBankImportJob,
   fetchBankQuestions,
   fetchBankStats,
+  fetchOcsSetup,
+  importSampleBank,
   setBankQuestionStatus,
   updateBankQuestion,
   uploadBankFile,
@@ -23,8 +27,11 @@ jest.mock('@/services/ocsAdmin', () => ({
   uploadBankFile: jest.fn(),
   commitBankImport: jest.fn(),
   fetchBankImportJob: jest.fn(),
+  fetchOcsSetup: jest.fn(),
+  importSampleBank: jest.fn(),
   bankExportUrl: (format: string) => `/api/ocs/admin/bank/export?format=${format}`,
 }));
+jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 
 const q = question;
 const capital = q(1, '中华人民共和国的首都是哪座城市？', { hitCount: 42 });
@@ -232,5 +239,52 @@ describe('import', () => {
     await act(async () => fireEvent.click(confirm));
     expect(await screen.findByText('导入失败')).toBeInTheDocument();
     expect(screen.getByText(/重新导入同一文件是安全的/)).toBeInTheDocument();
+  });
+});
+
+describe('first run', () => {
+  const setup = (bankDone: boolean) => ({
+    success: true as const,
+    data: {
+      bank: { done: bankDone },
+      ai: { done: true, models: 1 },
+      price: { done: true, bankPrice: 1 },
+      complete: bankDone,
+    },
+  });
+
+  it('imports the sample bank after a confirmation that says what it is, then refreshes stats and checklist', async () => {
+    jest
+      .mocked(useAccess)
+      .mockReturnValue(
+        access({ currentUser: { uid: 1, username: 'admin', nickname: null, avatar: null, roles: ['admin'] } }),
+      );
+    jest.mocked(fetchOcsSetup).mockResolvedValueOnce(setup(false)).mockResolvedValue(setup(true));
+    jest.mocked(importSampleBank).mockResolvedValue({ success: true, data: { total: 272, inserted: 272, skipped: 0 } });
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    const checklist = await screen.findByTestId('ocs-setup-checklist');
+    expect(within(checklist).getByTestId('ocs-setup-bank')).toHaveAttribute('data-done', 'false');
+    expect(within(checklist).getByText('已完成 2/3')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByText('导入示例题库', { selector: 'button span' }));
+    expect(await screen.findByText('导入示例题库？')).toBeInTheDocument();
+    expect(screen.getByText(/不是任何课程或考试的真实题目/)).toBeInTheDocument();
+    expect(importSampleBank).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(screen.getByText('导 入', { selector: 'button span' })));
+    expect(importSampleBank).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('已导入示例题库：新增 272 题')).toBeInTheDocument();
+    await waitFor(() => expect(fetchBankStats).toHaveBeenCalledTimes(2));
+    // Everything done now: the checklist leaves the page.
+    await waitFor(() => expect(screen.queryByTestId('ocs-setup-checklist')).not.toBeInTheDocument());
+    expect(fetchOcsSetup).toHaveBeenCalledTimes(2);
+  });
+
+  it('says so when the sample bank is already imported', async () => {
+    jest.mocked(useAccess).mockReturnValue(undefined as never);
+    jest.mocked(importSampleBank).mockResolvedValue({ success: true, data: { total: 272, inserted: 0, skipped: 272 } });
+    renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
+    fireEvent.click(await screen.findByText('导入示例题库', { selector: 'button span' }));
+    await act(async () => fireEvent.click(await screen.findByText('导 入', { selector: 'button span' })));
+    expect(await screen.findByText('示例题库的 272 道题都已在题库中，没有新增')).toBeInTheDocument();
   });
 });

@@ -10,6 +10,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Alert, Button, Card, Space, Tooltip } from 'antd';
+import SetupChecklist, { refreshOcsSetup } from '../components/SetupChecklist';
 import ModelDrawer from './components/ModelDrawer';
 import ModelTable from './components/ModelTable';
 import ProviderDrawer from './components/ProviderDrawer';
@@ -23,6 +24,7 @@ export default function AdminModelsPage() {
   const refresh = () => {
     providers.refresh();
     models.refresh();
+    refreshOcsSetup();
   };
   const failed = providers.error ?? models.error;
   const providerList = providers.data ?? [];
@@ -37,6 +39,7 @@ export default function AdminModelsPage() {
       title="AI 模型管理"
       content="配置 OpenAI 兼容的服务商（OpenAI、DeepSeek、通义千问、vLLM、Ollama 等）与用户可选的模型。API 密钥加密保存，只显示掩码。"
     >
+      <SetupChecklist />
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         {failed && (
           <Alert

@@ -6,6 +6,7 @@ import { disableRedeemBatch, fetchRedeemBatches } from '@/services/ocsFree';
 import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
 import { message } from 'antd';
 import { useRef } from 'react';
+import SetupChecklist from '../components/SetupChecklist';
 import { batchColumns } from './components/batchColumns';
 import CreateBatchForm from './components/CreateBatchForm';
 
@@ -25,6 +26,7 @@ export default function RedeemAdminPage() {
 
   return (
     <PageContainer title="兑换码" content="按批次生成兑换码；生成后请立即下载 CSV，兑换码只能下载一次。">
+      <SetupChecklist />
       <ProTable<RedeemBatch>
         rowKey="id"
         headerTitle="兑换码批次"

@@ -1,9 +1,13 @@
-/** The new token, shown once, and the way on: generate the OCS config with it. */
+/**
+ * The new token, shown once, and the way on: generate the OCS config with it. The token travels to
+ * /OCS/configGen in this tab's memory (tokenHandoff), never in the URL.
+ */
 import CopyableSecret from '@/components/CopyableSecret';
 import { formatTime } from '@/components/time';
+import { handOffToken } from '@/components/tokenHandoff';
 import type { CreateTokenAnswer } from '@/services/account';
 import { SettingOutlined } from '@ant-design/icons';
-import { Link } from '@umijs/max';
+import { useNavigate } from '@umijs/max';
 import { Button, Descriptions, Result, Space } from 'antd';
 
 interface Props {
@@ -11,10 +15,12 @@ interface Props {
   onAgain: () => void;
 }
 
-/** Where the config page picks the token up. */
-export const configGenPath = (token: string) => `/OCS/configGen?token=${encodeURIComponent(token)}`;
-
 export default function OcsTokenCreated({ token, onAgain }: Props) {
+  const navigate = useNavigate();
+  const toConfig = () => {
+    handOffToken(token.token);
+    navigate('/OCS/configGen');
+  };
   return (
     <Result
       status="success"
@@ -22,11 +28,9 @@ export default function OcsTokenCreated({ token, onAgain }: Props) {
       subTitle="下一步：用它生成 OCS 脚本的题库配置。离开本页后将无法再次查看完整令牌。"
       extra={
         <Space wrap>
-          <Link to={configGenPath(token.token)}>
-            <Button type="primary" icon={<SettingOutlined />}>
-              用此令牌生成配置
-            </Button>
-          </Link>
+          <Button type="primary" icon={<SettingOutlined />} onClick={toConfig}>
+            用此令牌生成配置
+          </Button>
           <Button onClick={onAgain}>再生成一个</Button>
         </Space>
       }

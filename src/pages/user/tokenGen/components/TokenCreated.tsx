@@ -1,9 +1,13 @@
-/** The one screen that shows a new token in full; the value is held only in the page's state. */
+/**
+ * The one screen that shows a new token in full; the value is held only in the page's state. A token
+ * that may query OCS can go straight on to /OCS/configGen (in this tab's memory, never in the URL).
+ */
 import CopyableSecret from '@/components/CopyableSecret';
 import { formatTime } from '@/components/time';
+import { handOffToken } from '@/components/tokenHandoff';
 import { TOKEN_SCOPE_LABELS } from '@/contract';
 import type { CreateTokenAnswer } from '@/services/account';
-import { Link } from '@umijs/max';
+import { Link, useNavigate } from '@umijs/max';
 import { Button, Descriptions, Result, Space, Tag } from 'antd';
 
 interface Props {
@@ -12,15 +16,25 @@ interface Props {
 }
 
 export default function TokenCreated({ token, onAgain }: Props) {
+  const navigate = useNavigate();
+  const toConfig = () => {
+    handOffToken(token.token);
+    navigate('/OCS/configGen');
+  };
   return (
     <Result
       status="success"
       title={`令牌「${token.name}」已生成`}
       subTitle="请把令牌复制到需要调用接口的脚本或程序中。离开本页后将无法再次查看完整令牌。"
       extra={
-        <Space>
+        <Space wrap>
+          {token.scopes.includes('ocs:query') && (
+            <Button type="primary" onClick={toConfig}>
+              用此令牌生成配置
+            </Button>
+          )}
           <Link to="/user/tokenManage">
-            <Button type="primary">前往令牌管理</Button>
+            <Button type={token.scopes.includes('ocs:query') ? 'default' : 'primary'}>前往令牌管理</Button>
           </Link>
           <Button onClick={onAgain}>再生成一个</Button>
         </Space>

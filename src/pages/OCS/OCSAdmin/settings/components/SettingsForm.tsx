@@ -4,6 +4,7 @@ import { OcsSettingsBody } from '@/contract';
 import { fetchOcsSettings, saveOcsSettings } from '@/services/ocsAdmin';
 import { ProForm, ProFormDigit } from '@ant-design/pro-components';
 import { message } from 'antd';
+import { refreshOcsSetup } from '../../components/SetupChecklist';
 
 // No min/max on the inputs: they would silently clamp, where the rule explains what is allowed.
 const rule = (key: keyof typeof OcsSettingsBody.shape, label: string) => [
@@ -22,6 +23,7 @@ export default function SettingsForm() {
         try {
           await saveOcsSettings(values);
           message.success('设置已保存，立即生效');
+          refreshOcsSetup(); // a save sets the price (单价已设置)
           return true;
         } catch {
           return false; // the request layer has shown the error
