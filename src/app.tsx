@@ -5,14 +5,13 @@
  */
 import { HomeOutlined } from '@ant-design/icons';
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history, Link, UseRequestProvider } from '@umijs/max';
+import { history, Link } from '@umijs/max';
 import React, { lazy, Suspense } from 'react';
 import defaultSettings from '../config/defaultSettings';
-import ChunkErrorBoundary from './components/ChunkErrorBoundary';
-import { hasSideMenu, narrowMenu } from './components/menu';
+import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
+import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { avatarOf, displayName } from './components/user';
 import { loadInitialState, type InitialState } from './initialState';
-import { USE_REQUEST_DEFAULTS } from './requestDefaults';
 import { errorConfig } from './requestErrorConfig';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
@@ -53,6 +52,15 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
         <HeaderTitle logo={logo} isMobile={props?.isMobile} />
       </Suspense>
     ),
+    // On a phone ProLayout skips headerTitleRender: next to the menu button it draws only
+    // menuHeaderRender(logo, null), so the short title comes from here. The side menu calls it too,
+    // with its props third; in the mix layout the title is the top bar's, so the sider gets none.
+    menuHeaderRender: (_logo, _title, siderProps) =>
+      siderProps ? null : (
+        <Suspense fallback={<img src={defaultSettings.logo} alt="logo" height={28} />}>
+          <HeaderTitle logo={<img src={defaultSettings.logo} alt="logo" height={28} />} isMobile />
+        </Suspense>
+      ),
     actionsRender: () => [
       <Link key="home" to="/home" title="返回首页">
         <HomeOutlined /> 首页
@@ -68,7 +76,7 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
         </Suspense>
       ),
     },
-    menuDataRender: (menuData) => narrowMenu(history.location.pathname, menuData),
+    menuDataRender: (menuData) => narrowMenu(history.location.pathname, withMenuIcons(menuData)),
     ...(hasSideMenu(pathname) ? {} : { menuRender: false }),
     unAccessible: (
       <Suspense fallback={null}>
@@ -87,9 +95,9 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
 /** Outside the layout too (login, register): no white screen on a failed chunk. */
 export function rootContainer(container: React.ReactNode) {
   return (
-    <ChunkErrorBoundary>
-      <UseRequestProvider value={USE_REQUEST_DEFAULTS}>{container}</UseRequestProvider>
-    </ChunkErrorBoundary>
+    <RememberPageImports>
+      <ChunkErrorBoundary>{container}</ChunkErrorBoundary>
+    </RememberPageImports>
   );
 }
 

@@ -1,7 +1,7 @@
 /** The header title as a link to /home; shorter below 1400 px or on mobile. */
 import { FULL_TITLE, SHORT_TITLE, SHORT_TITLE_BELOW } from '../../config/defaultSettings';
 import { Link } from '@umijs/max';
-import { Grid } from 'antd';
+import { Grid, theme } from 'antd';
 import React, { useEffect, useState } from 'react';
 
 export function headerTitle(width: number, isMobile: boolean): string {
@@ -21,11 +21,24 @@ function useWindowWidth(): number {
 export default function HeaderTitle({ logo, isMobile }: { logo?: React.ReactNode; isMobile?: boolean }) {
   const width = useWindowWidth();
   const screens = Grid.useBreakpoint();
+  const { token } = theme.useToken();
   const mobile = Boolean(isMobile) || screens.md === false;
   return (
     <Link to="/home" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
       {logo}
-      <h1 style={{ margin: 0 }}>{headerTitle(width, mobile)}</h1>
+      {/* Styled here: on a phone the title sits outside ProLayout's logo box that styles it on desktop. */}
+      <h1
+        style={{
+          margin: 0,
+          color: token.colorTextHeading,
+          fontSize: 18,
+          fontWeight: 600,
+          lineHeight: '32px',
+          whiteSpace: 'nowrap',
+        }}
+      >
+        {headerTitle(width, mobile)}
+      </h1>
     </Link>
   );
 }

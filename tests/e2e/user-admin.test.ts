@@ -61,8 +61,10 @@ test('admin creates a user, the user makes a token, admin disables the user, ses
     expect(await tokenWorks(token!)).toBe(401);
     const me = await user.page.request.get(`${BASE()}/api/user/me`);
     expect(me.status()).toBe(401);
+    // The page they were on (/user/tokenGen) is for logged-in users: a reload lands on the login page.
     await user.page.reload();
-    await user.page.locator('header').getByText('未登录').waitFor();
+    await user.page.waitForURL(/\/user\/login\?redirect=%2Fuser%2FtokenGen/);
+    await user.page.getByLabel('用户名').waitFor();
   } catch (err) {
     await snap(admin.page, 'user-admin-admin').catch(() => undefined);
     await snap(user.page, 'user-admin-user').catch(() => undefined);

@@ -26,3 +26,35 @@ export function renderAt(path: string, element: React.ReactElement, routePath = 
     </MemoryRouter>,
   );
 }
+
+/**
+ * Answers matchMedia (antd's Grid and ProLayout's breakpoints) and innerWidth as a screen `width` px
+ * wide would; jsdom has no layout, so a page's responsive choices are tested through these.
+ * Returns the function that puts the default back.
+ */
+export function atViewport(width: number): () => void {
+  const originalMatchMedia = window.matchMedia;
+  const originalWidth = window.innerWidth;
+  const matches = (query: string) =>
+    query.split(/\s+and\s+/).every((part) => {
+      const m = /\((min|max)-width:\s*(\d+(?:\.\d+)?)px\)/.exec(part);
+      if (!m) return false;
+      return m[1] === 'min' ? width >= Number(m[2]) : width <= Number(m[2]);
+    });
+  window.matchMedia = (query: string) =>
+    ({
+      matches: matches(query),
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+  return () => {
+    window.matchMedia = originalMatchMedia;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: originalWidth });
+  };
+}

@@ -1,4 +1,4 @@
-/** The confirm step under the report: nothing is written until the administrator confirms. */
+/** The confirm step at the foot of the report's card: nothing is written until the administrator confirms. */
 import { Alert, Button, Progress, Space } from 'antd';
 import type { ReactNode } from 'react';
 

@@ -115,18 +115,21 @@ export default function ImportFlow<P, S extends ImportSampleRow, J>(props: Impor
     step = <UploadProgress fileName={phase.fileName} percent={phase.percent} />;
   } else if (phase.kind === 'preview') {
     const { preview, committing } = phase;
+    // The confirm belongs to what it confirms: it closes the preview card.
     step = (
-      <>
-        <ImportReport {...props.report(preview)} />
-        <ImportConfirm
-          label={props.confirmLabel(preview)}
-          disabled={props.validCount(preview) === 0}
-          committing={committing}
-          committingNote={props.committingNote}
-          onConfirm={() => void commit(preview)}
-          onCancel={() => setPhase({ kind: 'idle' })}
-        />
-      </>
+      <ImportReport
+        {...props.report(preview)}
+        footer={
+          <ImportConfirm
+            label={props.confirmLabel(preview)}
+            disabled={props.validCount(preview) === 0}
+            committing={committing}
+            committingNote={props.committingNote}
+            onConfirm={() => void commit(preview)}
+            onCancel={() => setPhase({ kind: 'idle' })}
+          />
+        }
+      />
     );
   } else if (phase.kind === 'running' && props.follow) {
     const { message, percent } = props.follow.progress(phase.preview, phase.job);

@@ -50,6 +50,8 @@ export interface ImportReportProps<S extends ImportSampleRow> {
   sampleColumns: ColumnsType<S>;
   /** More tabs after the sample (the recognised columns, for instance). */
   extraTabs?: TabsProps['items'];
+  /** The last thing in the card, below the tabs: the flow's confirm and cancel. */
+  footer?: ReactNode;
 }
 
 function warningOf(counts: ImportCounts, listed: number, issueCount: number | undefined): string {
@@ -133,6 +135,7 @@ export default function ImportReport<S extends ImportSampleRow>(props: ImportRep
           ...(props.extraTabs ?? []),
         ]}
       />
+      {props.footer && <div style={{ marginTop: 16 }}>{props.footer}</div>}
     </Card>
   );
 }

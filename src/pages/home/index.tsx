@@ -26,7 +26,16 @@ function EntryAction({ module, access }: { module: PortalModule; access: AccessF
       </Link>
     );
   }
-  return <Tag color="default">无权限（需要相应角色，请联系管理员）</Tag>;
+  return <Tag color="default">无权限</Tag>;
+}
+
+/** Why a closed module is closed; in the body, where the header has no room for it. */
+function ForbiddenNote() {
+  return (
+    <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+      需要相应角色才能进入，请联系管理员。
+    </Typography.Paragraph>
+  );
 }
 
 function ServerStatus() {
@@ -49,13 +58,20 @@ export default function HomePage() {
       <Row gutter={[16, 16]}>
         {MODULES.map((m) => (
           <Col key={m.key} xs={24} sm={12} xl={6}>
-            <Card title={m.title} extra={<EntryAction module={m} access={access} />} style={{ height: '100%' }}>
+            <Card
+              title={m.title}
+              extra={<EntryAction module={m} access={access} />}
+              style={{ height: '100%' }}
+              // antd cuts a long title with an ellipsis; module names are short, so wrap instead.
+              styles={{ title: { whiteSpace: 'normal', overflow: 'visible' } }}
+            >
               {m.offers.map((line) => (
                 <Typography.Paragraph key={line} style={{ marginBottom: 8 }}>
                   <CheckOutlined style={{ color: '#52c41a', marginRight: 8 }} />
                   {line}
                 </Typography.Paragraph>
               ))}
+              {entryState(m.group, access) === 'forbidden' && <ForbiddenNote />}
             </Card>
           </Col>
         ))}

@@ -10,3 +10,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 };
 
 export const REVEAL_LABELS = { phone: '手机号', idCard: '身份证号' } as const;
+
+/** 2023 → 2023 级, the way the table, its filter, the drawer and the overview all show a grade. */
+export function gradeLabel(grade: number | string | null | undefined): string {
+  if (grade === null || grade === undefined || grade === '') return '-';
+  return /^\d+$/.test(String(grade)) ? `${grade} 级` : String(grade);
+}

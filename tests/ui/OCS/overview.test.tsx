@@ -1,10 +1,27 @@
+import { useAccess } from '@@/plugin-access';
+import access from '@/access';
+import EChart from '@/components/charts/EChart';
 import OverviewPage from '@/pages/OCS/overview';
 import { fetchOcsOverview } from '@/services/ocs';
+import { fetchOcsSetup } from '@/services/ocsAdmin';
 import { screen, within } from '@testing-library/react';
-import { renderAt } from '../helpers';
+import { atViewport, renderAt } from '../helpers';
 import { query } from './fixtures';
 
 jest.mock('@/services/ocs', () => ({ fetchOcsOverview: jest.fn() }));
+jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSetup: jest.fn() }));
+jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
+// ECharts draws on a canvas jsdom lacks: the chart is an image named by its label, and the test reads
+// the option the page gave it.
+jest.mock('@/components/charts/EChart', () => ({
+  __esModule: true,
+  default: jest.fn((props: { ariaLabel: string }) =>
+    require('react').createElement('div', { role: 'img', 'aria-label': props.ariaLabel }),
+  ),
+}));
+
+/** The option of the chart drawn last (the ECharts option object, read loosely). */
+const chartOption = () => jest.mocked(EChart).mock.calls.at(-1)![0].option as any;
 
 const daily = Array.from({ length: 30 }, (_, i) => ({
   day: `2025-01-${String(i + 1).padStart(2, '0')}`,
@@ -27,12 +44,35 @@ function overview(over: object = {}) {
         query(1, 'cache', '水的化学式'),
       ],
       hasToken: false,
+      serviceReady: { bank: true, ai: true },
       ...over,
     },
   };
 }
 
-beforeEach(() => jest.mocked(fetchOcsOverview).mockResolvedValue(overview()));
+const setup = (over: object = {}) => ({
+  success: true as const,
+  data: {
+    bank: { done: false },
+    ai: { done: true, models: 2 },
+    price: { done: false, bankPrice: 1 },
+    complete: false,
+    ...over,
+  },
+});
+
+function as(roles: ('admin' | 'njit')[]) {
+  jest
+    .mocked(useAccess)
+    .mockReturnValue(access({ currentUser: { uid: 2, username: 'someone', nickname: null, avatar: null, roles } }));
+}
+
+beforeEach(() => {
+  jest.mocked(fetchOcsOverview).mockResolvedValue(overview());
+  jest.mocked(fetchOcsSetup).mockReset().mockResolvedValue(setup());
+  jest.mocked(EChart).mockClear();
+  as([]);
+});
 
 const stat = (title: string) => screen.getByText(title).closest('.ant-pro-statistic-card') as HTMLElement;
 
@@ -48,17 +88,31 @@ describe('OCS overview', () => {
     expect(stat('今日消费')).toHaveTextContent('每次作答 1 积分');
   });
 
-  it('draws 30 stacked days with a legend and hover titles', async () => {
+  it('charts 30 days stacked by outcome, with a legend, a tooltip and dates a phone can read', async () => {
     renderAt('/OCS/overview', <OverviewPage />);
-    const chart = await screen.findByRole('img', { name: '近 30 天每日查询数（按结果堆叠）' });
-    const days = within(chart).getAllByTestId('day-bar');
-    expect(days).toHaveLength(30);
-    expect(days[29].querySelector('title')).toHaveTextContent('2025-01-30：题库命中 4，AI 2，未找到 4');
-    // Only non-zero segments are drawn: day 30 has all three, day 1 none.
-    expect(days[29].querySelectorAll('rect')).toHaveLength(3);
-    expect(days[0].querySelectorAll('rect')).toHaveLength(0);
-    const card = chart.closest('.ant-card') as HTMLElement;
-    for (const label of ['题库命中', 'AI', '未找到']) expect(within(card).getByText(label)).toBeInTheDocument();
+    await screen.findByRole('img', { name: '近 30 天每日查询数（按结果堆叠）' });
+    const option = chartOption();
+    expect(option.xAxis.data).toHaveLength(30);
+    expect(option.xAxis.data[29]).toBe('2025-01-30');
+    // Bottom to top, one stack; the legend toggles these series.
+    expect(option.series.map((x: { name: string }) => x.name)).toEqual(['题库命中', 'AI', '未找到']);
+    expect(option.series.every((x: { stack: string }) => x.stack === 'queries')).toBe(true);
+    expect(option.series.map((x: { data: number[] }) => x.data[29])).toEqual([4, 2, 4]);
+    expect(option.series.map((x: { data: number[] }) => x.data[0])).toEqual([0, 0, 0]);
+    expect(option.legend).toBeDefined();
+    // Hovering day 30: its numbers and their total.
+    const hover = [
+      { axisValue: '2025-01-30', seriesName: '题库命中', value: 4, marker: '' },
+      { axisValue: '2025-01-30', seriesName: 'AI', value: 2, marker: '' },
+      { axisValue: '2025-01-30', seriesName: '未找到', value: 4, marker: '' },
+    ];
+    expect(option.tooltip.formatter(hover)).toBe('2025-01-30<br/>题库命中 4<br/>AI 2<br/>未找到 4<br/>合计 10');
+    expect(option.tooltip.confine).toBe(true);
+    // jsdom matches no breakpoint, as a phone: one date a week, counted back from today.
+    const labelled = option.xAxis.data.filter((_: string, i: number) => option.xAxis.axisLabel.interval(i));
+    expect(labelled).toEqual(['2025-01-02', '2025-01-09', '2025-01-16', '2025-01-23', '2025-01-30']);
+    expect(option.xAxis.axisLabel.formatter('2025-01-30')).toBe('01-30');
+    expect(option.yAxis.axisLabel.formatter(12000)).toBe('1.2万');
   });
 
   it('lists recent queries with local time, outcome and cost', async () => {
@@ -97,6 +151,7 @@ describe('OCS overview', () => {
     );
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText('近 30 天还没有查询')).toBeInTheDocument();
+    expect(EChart).not.toHaveBeenCalled();
     expect(screen.getByText('还没有查询记录')).toBeInTheDocument();
     expect(screen.getByText('在线提问试一试').closest('a')).toHaveAttribute('href', '/OCS/askQuestion');
     expect(stat('命中率')).toHaveTextContent('-');
@@ -108,5 +163,83 @@ describe('OCS overview', () => {
     });
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText('概览加载失败：服务器开小差了')).toBeInTheDocument();
+  });
+
+  it('tells a user when the portal has neither a bank nor an AI model yet', async () => {
+    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ serviceReady: { bank: false, ai: false } }));
+    const { unmount } = renderAt('/OCS/overview', <OverviewPage />);
+    const notice = await screen.findByTestId('ocs-service-notice');
+    expect(notice).toHaveTextContent('管理员尚未完成 OCS 设置');
+    expect(notice).toHaveTextContent('请联系管理员');
+    expect(fetchOcsSetup).not.toHaveBeenCalled();
+    unmount();
+
+    // Either one is enough to answer something: no notice.
+    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ serviceReady: { bank: false, ai: true } }));
+    renderAt('/OCS/overview', <OverviewPage />);
+    await screen.findByText('今日查询');
+    expect(screen.queryByTestId('ocs-service-notice')).not.toBeInTheDocument();
+  });
+
+  it('shows an administrator the setup checklist, with a link to where each open item is done', async () => {
+    as(['admin']);
+    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ serviceReady: { bank: false, ai: true } }));
+    const { unmount } = renderAt('/OCS/overview', <OverviewPage />);
+    const list = await screen.findByTestId('ocs-setup-checklist');
+    expect(within(list).getByText('已完成 1/3')).toBeInTheDocument();
+    const bank = within(list).getByTestId('ocs-setup-bank');
+    expect(bank).toHaveAttribute('data-done', 'false');
+    expect(within(bank).getByText('题库已导入？')).toBeInTheDocument();
+    expect(within(bank).getByText('去导入题库').closest('a')).toHaveAttribute('href', '/OCS/OCSAdmin/bank');
+    const ai = within(list).getByTestId('ocs-setup-ai');
+    expect(ai).toHaveAttribute('data-done', 'true');
+    expect(ai).toHaveTextContent('已启用 2 个模型');
+    expect(within(ai).queryByRole('link')).not.toBeInTheDocument();
+    const price = within(list).getByTestId('ocs-setup-price');
+    expect(price).toHaveTextContent('仍是默认的 1 积分/次');
+    expect(within(price).getByText('去设置单价').closest('a')).toHaveAttribute('href', '/OCS/OCSAdmin/settings');
+    // The administrator gets the checklist, not the users' notice.
+    expect(screen.queryByTestId('ocs-service-notice')).not.toBeInTheDocument();
+    unmount();
+
+    // Done: the checklist goes away.
+    jest
+      .mocked(fetchOcsSetup)
+      .mockResolvedValue(setup({ bank: { done: true }, price: { done: true, bankPrice: 2 }, complete: true }));
+    renderAt('/OCS/overview', <OverviewPage />);
+    await screen.findByText('今日查询');
+    expect(fetchOcsSetup).toHaveBeenCalledTimes(2);
+    expect(screen.queryByTestId('ocs-setup-checklist')).not.toBeInTheDocument();
+  });
+
+  describe('at a phone’s and a desktop’s width', () => {
+    let restore: () => void = () => {};
+    afterEach(() => restore());
+
+    it('a phone shows today’s four figures two by two and a date a week; a desktop one row and more dates', async () => {
+      restore = atViewport(375);
+      const phone = renderAt('/OCS/overview', <OverviewPage />);
+      let group = await screen.findByTestId('today-stats');
+      // Two columns that wrap (half the width each), no vertical dividers squeezing them.
+      expect(group.querySelector('.ant-pro-card-body')).toHaveClass('ant-pro-card-body-wrap');
+      expect(group.querySelectorAll('.ant-pro-card-col-12')).toHaveLength(4);
+      expect(group.querySelector('.ant-pro-card-divider')).toBeNull();
+      let option = chartOption();
+      expect(option.xAxis.data.filter((_: string, i: number) => option.xAxis.axisLabel.interval(i))).toHaveLength(5);
+      phone.unmount();
+      restore();
+
+      restore = atViewport(1440);
+      renderAt('/OCS/overview', <OverviewPage />);
+      group = await screen.findByTestId('today-stats');
+      expect(group.querySelector('.ant-pro-card-body')).not.toHaveClass('ant-pro-card-body-wrap');
+      expect(group.querySelectorAll('.ant-pro-card-col-12')).toHaveLength(0);
+      expect(group.querySelectorAll('.ant-pro-card-divider')).toHaveLength(3);
+      expect(stat('命中率')).toHaveTextContent('75.0%');
+      option = chartOption();
+      const labelled = option.xAxis.data.filter((_: string, i: number) => option.xAxis.axisLabel.interval(i));
+      expect(labelled).toHaveLength(10);
+      expect(labelled.at(-1)).toBe('2025-01-30');
+    });
   });
 });

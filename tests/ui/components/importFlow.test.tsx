@@ -60,6 +60,19 @@ describe('shared import flow', () => {
     expect(screen.getByText('有问题（跳过）')).toBeInTheDocument();
   });
 
+  it('puts 确认 and 取消 inside the preview card, under the report they act on', async () => {
+    flow();
+    choose();
+    const card = (await screen.findByText('预览：a.csv')).closest('.ant-card') as HTMLElement;
+    const body = card.querySelector('.ant-card-body') as HTMLElement;
+    expect(body).toContainElement(screen.getByText('确认 2').closest('button'));
+    expect(body).toContainElement(screen.getByText(/^取\s?消$/).closest('button'));
+    // Below the report's tabs, not between the counts and the problems.
+    const tabs = body.querySelector('.ant-tabs') as HTMLElement;
+    const confirm = screen.getByText('确认 2').closest('button') as HTMLElement;
+    expect(tabs.compareDocumentPosition(confirm) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('keeps the preview when the commit fails', async () => {
     const props = flow({ commit: jest.fn().mockRejectedValue(new Error('x')) });
     choose();

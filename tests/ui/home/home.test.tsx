@@ -16,7 +16,8 @@ const njit = { isLoggedIn: true, isAdmin: false, isNjit: true };
 
 describe('entry state per module (flags from config/routes.ts)', () => {
   it.each([
-    ['/user', anonymous, 'enter'],
+    ['/user', anonymous, 'login'],
+    ['/user', member, 'enter'],
     ['/OCS', anonymous, 'login'],
     ['/OCS', member, 'enter'],
     ['/UMS', anonymous, 'login'],
@@ -45,7 +46,7 @@ describe('home page', () => {
     jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: null } } as never);
     renderAt('/home', <HomePage />, '/home');
     expect(await screen.findByText('服务正常')).toBeInTheDocument();
-    expect(within(card('用户中心')).getByRole('button', { name: /进\s*入/ })).toBeInTheDocument();
+    expect(within(card('用户中心')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
     expect(within(card('OCS 网课助手')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
     expect(within(card('UMS 消息推送')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
     expect(within(card('NJIT 学生信息')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
@@ -63,6 +64,27 @@ describe('home page', () => {
     expect(within(card('OCS 网课助手')).getByRole('link')).toHaveAttribute('href', '/OCS');
     expect(within(card('NJIT 学生信息')).getByText(/无权限/)).toBeInTheDocument();
     expect(within(card('NJIT 学生信息')).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('shows a closed module’s title in full: a short 无权限 in the header, the reason in the body', async () => {
+    jest.mocked(useAccess).mockReturnValue(member);
+    jest.mocked(useModel).mockReturnValue({
+      initialState: { currentUser: { uid: 2, username: 'bob', nickname: null, avatar: null, roles: [] } },
+    } as never);
+    renderAt('/home', <HomePage />, '/home');
+    await screen.findByText('欢迎，bob');
+    const njit = card('NJIT 学生信息');
+    const head = njit.querySelector('.ant-card-head') as HTMLElement;
+    // The header's extra takes room from the title: only the short tag may sit there.
+    expect(within(head).getByText('无权限')).toBeInTheDocument();
+    expect(head).not.toHaveTextContent('联系管理员');
+    expect(njit.querySelector('.ant-card-body')).toHaveTextContent('需要相应角色才能进入，请联系管理员。');
+    // Every title wraps rather than being cut to "NJ…".
+    for (const title of ['用户中心', 'OCS 网课助手', 'UMS 消息推送', 'NJIT 学生信息']) {
+      const el = card(title).querySelector('.ant-card-head-title') as HTMLElement;
+      expect(el).toHaveTextContent(title);
+      expect(el).toHaveStyle({ whiteSpace: 'normal', overflow: 'visible' });
+    }
   });
 
   it('reports a server that is down', async () => {

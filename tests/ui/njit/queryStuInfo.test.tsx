@@ -87,6 +87,18 @@ describe('student lookup page', () => {
     expect(fetchStudent).toHaveBeenCalledWith(7);
   });
 
+  it('names the grade the same way in the table and in the drawer: 2021 级', async () => {
+    as(['njit']);
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    await searchByName('张三');
+    const row = (await screen.findByText('138****1234')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('2021 级')).toBeInTheDocument();
+    fireEvent.click(within(row).getByText('详情'));
+    const drawer = await screen.findByRole('dialog');
+    const grade = (await within(drawer).findByText('年级')).closest('tr') as HTMLElement;
+    expect(grade).toHaveTextContent('年级2021 级');
+  });
+
   it('lets an administrator reveal a field only after giving a reason', async () => {
     as(['njit', 'admin']);
     jest

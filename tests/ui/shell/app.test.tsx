@@ -4,7 +4,8 @@
  */
 import { TestBrowser } from '@@/testBrowser';
 import { fetchAuthSettings, fetchCurrentUser, fetchHealth } from '@/services/user';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { atViewport } from '../helpers';
 
 jest.mock('@/services/user', () => ({
   fetchCurrentUser: jest.fn(),
@@ -28,6 +29,12 @@ jest.mock('@/services/njit', () => ({
       queryLimitPerMinute: 30,
     },
   }),
+}));
+
+jest.mock('@/services/account', () => ({
+  fetchAdminUsers: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
+  fetchAudit: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
+  adminDeleteUser: jest.fn(),
 }));
 
 const asUser = (roles: ('admin' | 'njit')[]) =>
@@ -83,10 +90,20 @@ describe('the shell', () => {
     expect(await screen.findByText('抱歉，你访问的页面不存在。', {}, { timeout: 15000 })).toBeInTheDocument();
   });
 
+  it('sends a visitor from a /user page to login with redirect too, not to a 请先登录 page', async () => {
+    asVisitor();
+    const history = open('/user/tokenGen', '?scope=ocs:query');
+    await waitFor(() => expect(history.current?.location.pathname).toBe('/user/login'), { timeout: 15000 });
+    expect(history.current.location.search).toBe('?redirect=%2Fuser%2FtokenGen%3Fscope%3Docs%3Aquery');
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 15000 })).toBeInTheDocument();
+    expect(screen.queryByText('请先登录')).not.toBeInTheDocument();
+  });
+
   it('redirects / to /home, which has no side menu, and names a visitor 未登录', async () => {
     asVisitor();
     const history = open('/');
-    expect(await screen.findAllByText('需要登录', {}, { timeout: 15000 })).toHaveLength(3);
+    // All four modules need a login: 用户中心 too.
+    expect(await screen.findAllByText('需要登录', {}, { timeout: 15000 })).toHaveLength(4);
     expect(history.current.location.pathname).toBe('/home');
     expect(document.querySelector('.ant-pro-sider')).toBeNull();
     expect(screen.getByText('未登录')).toBeInTheDocument();
@@ -102,6 +119,49 @@ describe('the shell', () => {
     expect(sider).toHaveTextContent('每日领取与兑换');
     expect(sider).not.toHaveTextContent('OCS 管理');
     expect(sider).not.toHaveTextContent('UMS 消息推送');
+  });
+
+  it('gives every entry of the collapsed side menu an icon', async () => {
+    asUser(['admin']);
+    open('/OCS/bill');
+    expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+    const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
+    fireEvent.click(sider.querySelector('.ant-pro-sider-collapsed-button') as HTMLElement);
+    await waitFor(() => expect(sider).toHaveClass('ant-layout-sider-collapsed'));
+    const entries = Array.from(
+      sider.querySelectorAll(':scope .ant-menu-root > .ant-menu-item, :scope .ant-menu-root > .ant-menu-submenu'),
+    );
+    expect(entries.length).toBeGreaterThanOrEqual(10); // 返回首页, the OCS pages, 偏好设置 and OCS 管理
+    // Without an icon ProLayout shows the entry's first character instead (账 for 账单). The icons load
+    // with the menu (src/components/menuIcons.tsx), so give them that moment.
+    await waitFor(() =>
+      expect(entries.filter((e) => !e.querySelector('.anticon svg')).map((e) => e.textContent)).toEqual([]),
+    );
+  });
+
+  it('keeps 编辑用户 out of the menu: it is opened from the user list', async () => {
+    asUser(['admin']);
+    open('/user/admin/userManage');
+    expect((await screen.findAllByText('用户列表', {}, { timeout: 15000 }))[0]).toBeInTheDocument();
+    const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
+    await waitFor(() => expect(sider).toHaveTextContent('创建用户'));
+    expect(sider).not.toHaveTextContent('编辑用户');
+  });
+
+  it('shows the short title next to the logo in the mobile header', async () => {
+    const restore = atViewport(375);
+    try {
+      asUser([]);
+      open('/OCS/bill');
+      expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+      const header = document.querySelector('.ant-pro-global-header') as HTMLElement;
+      expect(header.querySelector('.ant-pro-global-header-collapsed-button')).not.toBeNull(); // the phone header
+      const title = await within(header).findByRole('heading', { name: '门户' });
+      expect(title.closest('a')).toHaveAttribute('href', '/home');
+      expect(within(header).getByAltText('logo')).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it('shows the full menu with OCS 管理 to an admin under /OCS', async () => {

@@ -1,5 +1,7 @@
 import ChunkErrorBoundary, { isChunkLoadError } from '@/components/ChunkErrorBoundary';
+import { rememberPageImports } from '@/components/chunkRetry';
 import { fireEvent, render, screen } from '@testing-library/react';
+import React, { Suspense } from 'react';
 
 let shouldFail = true;
 function Page() {
@@ -67,5 +69,26 @@ describe('chunk load errors', () => {
     );
     expect(screen.getByText('页面出错了')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /刷新页面/ })).toBeInTheDocument();
+  });
+
+  it('retry loads a page chunk again after its import failed once (a lazy page, as Umi makes them)', async () => {
+    let calls = 0;
+    const LazyPage = React.lazy(async () => {
+      calls++;
+      if (calls === 1) throw Object.assign(new Error('Loading chunk 17 failed.'), { name: 'ChunkLoadError' });
+      return { default: () => <p>重试后的页面</p> };
+    });
+    rememberPageImports({ '17': LazyPage });
+    render(
+      <ChunkErrorBoundary>
+        <Suspense fallback={<p>加载中</p>}>
+          <LazyPage />
+        </Suspense>
+      </ChunkErrorBoundary>,
+    );
+    expect(await screen.findByText('页面资源加载失败')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
+    expect(await screen.findByText('重试后的页面')).toBeInTheDocument();
+    expect(calls).toBe(2);
   });
 });

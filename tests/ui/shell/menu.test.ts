@@ -1,5 +1,13 @@
-import { hasSideMenu, HOME_ENTRY, narrowMenu } from '@/components/menu';
+import { hasSideMenu, HOME_ENTRY, narrowMenu, withMenuIcons } from '@/components/menu';
+import { MENU_ICONS } from '@/components/menuIcons';
 import type { MenuDataItem } from '@ant-design/pro-components';
+import { isValidElement } from 'react';
+import routes, { type PortalRoute } from '../../../config/routes';
+
+/** Every route of config/routes.ts, nested ones included. */
+function flatten(list: PortalRoute[]): PortalRoute[] {
+  return list.flatMap((r) => [r, ...flatten(r.routes ?? [])]);
+}
 
 const menu: MenuDataItem[] = [
   { path: '/home', name: '首页' },
@@ -44,5 +52,27 @@ describe('side menu narrowing', () => {
   it('hides the side menu on /home only', () => {
     expect(hasSideMenu('/home')).toBe(false);
     expect(hasSideMenu('/OCS/bill')).toBe(true);
+  });
+});
+
+describe('menu icons (config/routes.ts)', () => {
+  const entries = flatten(routes).filter((r) => r.name && !r.redirect && r.layout !== false && r.path !== '*');
+
+  it('gives every menu entry an icon, nested ones too', () => {
+    expect(entries.filter((r) => !r.menuIcon).map((r) => r.path)).toEqual([]);
+  });
+
+  it('names only icons the menu knows, and the menu data carries them as icons, not text', () => {
+    expect(entries.filter((r) => !MENU_ICONS[r.menuIcon!]).map((r) => `${r.path}: ${r.menuIcon}`)).toEqual([]);
+    const drawn = withMenuIcons(entries.map((r) => ({ path: r.path, name: r.name, menuIcon: r.menuIcon })));
+    expect(drawn.filter((i) => !isValidElement(i.icon)).map((i) => i.path)).toEqual([]);
+  });
+
+  it('hides 编辑用户 from the menu: it needs a user picked in the list', () => {
+    expect(entries.find((r) => r.path === '/user/admin/editUser')).toMatchObject({ hideInMenu: true });
+  });
+
+  it('gives the 返回首页 entry, which is no route, an icon of its own', () => {
+    expect(isValidElement(HOME_ENTRY.icon)).toBe(true);
   });
 });

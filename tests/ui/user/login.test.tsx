@@ -41,6 +41,18 @@ describe('login page', () => {
     expect(JSON.parse(localStorage.getItem('initialState')!)).toEqual(admin);
   });
 
+  it('shows 返回首页 and 注册账号 as antd links (no browser underline), which navigate in the app', async () => {
+    renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
+    const register = await screen.findByRole('link', { name: '注册账号' });
+    const home = screen.getByRole('link', { name: '返回首页' });
+    // antd's link look: its link colour, no browser underline.
+    for (const link of [home, register]) expect(link).toHaveStyle({ color: '#1677ff', textDecoration: 'none' });
+    expect(home).toHaveAttribute('href', '/home');
+    expect(register).toHaveAttribute('href', '/user/register?redirect=%2FOCS');
+    fireEvent.click(home);
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/);
+  });
+
   it('sends remember:false when 记住我 is unticked', async () => {
     loginMock.mockResolvedValue({ success: true, data: admin });
     renderAt('/user/login', <LoginPage />, '/user/login');

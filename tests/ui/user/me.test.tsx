@@ -68,14 +68,6 @@ const button = (text: RegExp | string) =>
   screen.getByText(text, { selector: 'button span' }).closest('button') as HTMLElement;
 
 describe('personal center', () => {
-  it('asks a logged-out visitor to log in', async () => {
-    state = { currentUser: null };
-    renderAt('/user/me', <PersonalCenterPage />);
-    expect(await screen.findByText('请先登录')).toBeInTheDocument();
-    expect(screen.getByText('去登录').closest('a')).toHaveAttribute('href', '/user/login?redirect=%2Fuser%2Fme');
-    expect(fetchProfile).not.toHaveBeenCalled();
-  });
-
   it('shows the profile and saves the nickname into the header too', async () => {
     jest.mocked(updateProfile).mockResolvedValue({ success: true, data: { ...profile, nickname: '小爱' } });
     renderAt('/user/me', <PersonalCenterPage />);

@@ -1,11 +1,19 @@
-/** /njit/overview: roster size and distributions, the last import, and my lookups against the limit. */
+/**
+ * /njit/overview: roster size and distributions, the last import, and my lookups against the limit.
+ * Two even rows of three: the numbers, then the three distributions, every card as tall as its row.
+ */
 import { formatTime } from '@/components/time';
 import { fetchNjitOverview, type NjitOverviewAnswer } from '@/services/njit';
 import { PageContainer, StatisticCard } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Button, Card, Col, Progress, Result, Row, Skeleton, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { gradeLabel } from '../labels';
 import BarChart from './BarChart';
+
+const TITLE = 'NJIT 概览';
+/** Each card fills its column, so the cards of a row end at one line. */
+const FILL = { height: '100%' };
 
 export default function NjitOverviewPage() {
   const [data, setData] = useState<NjitOverviewAnswer['data'] | null>(null);
@@ -20,7 +28,7 @@ export default function NjitOverviewPage() {
 
   if (failed) {
     return (
-      <PageContainer>
+      <PageContainer title={TITLE}>
         <Result
           status="warning"
           title="概览加载失败"
@@ -32,7 +40,7 @@ export default function NjitOverviewPage() {
   }
   if (!data) {
     return (
-      <PageContainer>
+      <PageContainer title={TITLE}>
         <Skeleton active />
       </PageContainer>
     );
@@ -40,13 +48,14 @@ export default function NjitOverviewPage() {
   const limit = data.queryLimitPerMinute;
   const last = data.lastImport;
   return (
-    <PageContainer content={<Link to="/njit/queryStuInfo">前往学生信息查询</Link>}>
+    <PageContainer title={TITLE} content={<Link to="/njit/queryStuInfo">前往学生信息查询</Link>}>
       <Row gutter={[16, 16]}>
         <Col xs={24} md={8}>
-          <StatisticCard statistic={{ title: '学生总数', value: data.total, suffix: '人' }} />
+          <StatisticCard style={FILL} statistic={{ title: '学生总数', value: data.total, suffix: '人' }} />
         </Col>
         <Col xs={24} md={8}>
           <StatisticCard
+            style={FILL}
             statistic={{
               title: '最近一次导入',
               value: last ? formatTime(last.createdAt) : '尚未导入',
@@ -60,6 +69,7 @@ export default function NjitOverviewPage() {
         </Col>
         <Col xs={24} md={8}>
           <StatisticCard
+            style={FILL}
             statistic={{
               title: '我今天的查询次数',
               value: data.queriesToday,
@@ -81,19 +91,18 @@ export default function NjitOverviewPage() {
             }}
           />
         </Col>
-        <Col xs={24} lg={12}>
-          <Card title="按学院">
+        <Col xs={24} lg={8}>
+          <Card title="按学院" style={FILL}>
             <BarChart data={data.byCollege} />
           </Card>
         </Col>
-        <Col xs={24} lg={12}>
-          <Card title="按年级" style={{ marginBottom: 16 }}>
-            <BarChart
-              data={data.byGrade.map((b) => ({ ...b, name: /^\d+$/.test(b.name) ? `${b.name} 级` : b.name }))}
-              color="#13c2c2"
-            />
+        <Col xs={24} lg={8}>
+          <Card title="按年级" style={FILL}>
+            <BarChart data={data.byGrade.map((b) => ({ ...b, name: gradeLabel(b.name) }))} color="#13c2c2" />
           </Card>
-          <Card title="按学籍状态">
+        </Col>
+        <Col xs={24} lg={8}>
+          <Card title="按学籍状态" style={FILL}>
             <BarChart data={data.byStatus} color="#722ed1" />
           </Card>
         </Col>

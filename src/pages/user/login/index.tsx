@@ -8,11 +8,11 @@ import { rememberUser } from '@/initialState';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { fetchAuthSettings, login } from '@/services/user';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Link, useLocation, useModel, useNavigate } from '@umijs/max';
+import { useLocation, useModel, useNavigate } from '@umijs/max';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
-import { useRequest } from 'ahooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
+import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
 
 interface LoginValues {
@@ -27,8 +27,17 @@ export default function LoginPage() {
   const { setInitialState } = useModel('@@initialState');
   const navigate = useNavigate();
   const location = useLocation();
-  const { data: settings } = useRequest(fetchAuthSettings);
-  const registrationOpen = settings?.data.registration === 'open';
+  // A plain effect, not ahooks' useRequest: it would be the login page's largest chunk after the form.
+  const [registrationOpen, setRegistrationOpen] = useState(false);
+  useEffect(() => {
+    let live = true;
+    fetchAuthSettings()
+      .then((s) => live && setRegistrationOpen(s.data.registration === 'open'))
+      .catch(() => undefined); // without the setting the register link stays hidden; login still works
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const onFinish = async (values: LoginValues) => {
     setError(undefined);
@@ -69,7 +78,7 @@ export default function LoginPage() {
           <Form.Item name="remember" valuePropName="checked" noStyle>
             <Checkbox>记住我（30 天）</Checkbox>
           </Form.Item>
-          {registrationOpen && <Link to={`/user/register${location.search}`}>注册账号</Link>}
+          {registrationOpen && <AuthLink to={`/user/register${location.search}`}>注册账号</AuthLink>}
         </div>
         <Button type="primary" htmlType="submit" block loading={submitting}>
           登录

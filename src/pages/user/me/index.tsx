@@ -1,5 +1,4 @@
-/** /user/me: profile, nickname and avatar, password change, active sessions. */
-import RequireLogin from '@/components/RequireLogin';
+/** /user/me: profile, nickname and avatar, password change, active sessions (logged-in users only: config/routes.ts). */
 import { fetchProfile } from '@/services/account';
 import { PageContainer } from '@ant-design/pro-components';
 import { Col, Row } from 'antd';
@@ -35,9 +34,7 @@ function PersonalCenter() {
 export default function PersonalCenterPage() {
   return (
     <PageContainer title="个人中心">
-      <RequireLogin>
-        <PersonalCenter />
-      </RequireLogin>
+      <PersonalCenter />
     </PageContainer>
   );
 }

@@ -5,11 +5,12 @@ import { rememberUser } from '@/initialState';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { fetchAuthSettings, register } from '@/services/user';
 import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
-import { Link, useModel, useNavigate } from '@umijs/max';
+import { useModel, useNavigate } from '@umijs/max';
 import { Alert, Button, Form, Input, Result, Skeleton } from 'antd';
 import { useRequest } from 'ahooks';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
+import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
 
 interface RegisterValues {
@@ -43,7 +44,7 @@ export default function RegisterPage() {
           status="info"
           title="注册已关闭"
           subTitle="管理员已关闭开放注册，请联系管理员创建账号。"
-          extra={<Link to="/user/login">去登录</Link>}
+          extra={<AuthLink to="/user/login">去登录</AuthLink>}
         />
       </AuthShell>
     );
@@ -116,7 +117,7 @@ export default function RegisterPage() {
           注册
         </Button>
         <div style={{ marginTop: 16, textAlign: 'right' }}>
-          <Link to="/user/login">已有账号？去登录</Link>
+          <AuthLink to="/user/login">已有账号？去登录</AuthLink>
         </div>
       </Form>
     </AuthShell>

@@ -1,9 +1,9 @@
 /**
  * /user/tokenGen: create a personal API token and show it once. `?scope=ocs:query`
  * preselects a scope (other modules link here). The token is kept only in this
- * component's state: leaving the page drops it for good.
+ * component's state: leaving the page drops it for good. A visitor never gets here: the /user
+ * routes require a login (config/routes.ts) and the layout sends them to the login page.
  */
-import RequireLogin from '@/components/RequireLogin';
 import { TokenScope } from '@/contract';
 import type { CreateTokenAnswer } from '@/services/account';
 import { PageContainer } from '@ant-design/pro-components';
@@ -44,9 +44,7 @@ export default function TokenGenPage() {
         </>
       }
     >
-      <RequireLogin>
-        <TokenGen />
-      </RequireLogin>
+      <TokenGen />
     </PageContainer>
   );
 }

@@ -1,5 +1,4 @@
-/** /user/tokenManage: the user's personal API tokens (page size 10), revoke with confirmation. */
-import RequireLogin from '@/components/RequireLogin';
+/** /user/tokenManage: the user's personal API tokens (page size 10), revoke with confirmation (logged-in users only). */
 import type { TokenInfo, TokenStatus } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
 import { fetchTokens, revokeToken } from '@/services/account';
@@ -55,9 +54,7 @@ function TokenTable() {
 export default function TokenManagePage() {
   return (
     <PageContainer title="令牌管理" content="令牌的完整内容只在生成时显示一次；这里列出前缀以便区分。">
-      <RequireLogin>
-        <TokenTable />
-      </RequireLogin>
+      <TokenTable />
     </PageContainer>
   );
 }

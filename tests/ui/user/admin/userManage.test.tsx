@@ -85,6 +85,17 @@ describe('user table', () => {
     expect(screen.getByText('新建用户').closest('a')).toHaveAttribute('href', '/user/admin/createUser');
   });
 
+  it('shows username and nickname apart, never a bracketed nickname inside brackets', async () => {
+    const teacher = user(3, 'teacher2', { nickname: '王老师（已改）' });
+    listMock.mockResolvedValue({ success: true, data: [teacher], total: 1, current: 1, pageSize: 10 });
+    renderAt('/user/admin/userManage', <UserManagePage />);
+    const name = await screen.findByText('teacher2');
+    const cell = name.closest('td') as HTMLElement;
+    expect(within(cell).getByText('王老师（已改）')).not.toContainElement(name);
+    expect(cell).not.toHaveTextContent('（王老师（已改））');
+    expect(cell.textContent).not.toMatch(/（[^）]*（/); // no bracket opened inside another
+  });
+
   it('sends the keyword, role and status filters and the sort column to the server', async () => {
     renderAt('/user/admin/userManage', <UserManagePage />);
     await screen.findByText('alice');
@@ -159,7 +170,8 @@ describe('user table', () => {
   it('does not offer deleting yourself', async () => {
     renderAt('/user/admin/userManage', <UserManagePage />);
     await screen.findByText('alice');
-    expect(within(row('管理员')).getByText('删除', { selector: 'button span' }).closest('button')).toBeDisabled();
+    // The row is found by username: the nickname 管理员 now shows bare, like the role tag 管理员.
+    expect(within(row('admin')).getByText('删除', { selector: 'button span' }).closest('button')).toBeDisabled();
   });
 });
 

@@ -84,11 +84,14 @@ export default function AiPromptPage() {
               extra={saved === null ? <Tag>正在使用系统默认模板</Tag> : <Tag color="blue">正在使用自定义模板</Tag>}
             >
               <Space direction="vertical" style={{ width: '100%' }} size="middle">
-                <Segmented<OcsAiType>
-                  options={TYPES.map((t) => ({ label: typeLabel(t), value: t }))}
-                  value={type}
-                  onChange={setType}
-                />
+                {/* Five types are wider than a phone: they scroll inside this strip, never the page. */}
+                <div data-testid="type-tabs" style={{ maxWidth: '100%', overflowX: 'auto' }}>
+                  <Segmented<OcsAiType>
+                    options={TYPES.map((t) => ({ label: typeLabel(t), value: t }))}
+                    value={type}
+                    onChange={setType}
+                  />
+                </div>
                 <TemplateEditor
                   value={template}
                   onChange={setTemplate}

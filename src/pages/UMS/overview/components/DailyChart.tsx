@@ -1,62 +1,73 @@
 /**
- * Delivered vs failed per day for the last 14 days, as grouped bars. Plain SVG: no chart
- * library is installed in this project yet (@ant-design/plots would replace this).
+ * Delivered vs failed per day for the last 14 days, as grouped bars (ECharts through the shared
+ * EChart): the tooltip gives a day's numbers, the legend hides or shows a series, and a phone shows
+ * fewer dates.
  */
+import EChart, { type ChartOption } from '@/components/charts/EChart';
+import { axisTooltip, compactNumber, everyNthFromEnd, monthDay } from '@/components/charts/format';
 import type { UmsStats } from '@/contract';
-import { Card, Empty, Space, Typography } from 'antd';
+import { Card, Empty, Grid, Typography } from 'antd';
+import { useMemo } from 'react';
 
-const W = 700;
-const H = 220;
-const PAD = { top: 16, right: 8, bottom: 28, left: 32 };
-const DELIVERED = '#52c41a';
-const FAILED = '#ff4d4f';
+type Day = UmsStats['daily'][number];
 
-function Legend() {
-  const dot = (color: string) => (
-    <span style={{ display: 'inline-block', width: 10, height: 10, background: color, marginRight: 4 }} />
-  );
-  return (
-    <Space>
-      <span>{dot(DELIVERED)}已送达</span>
-      <span>{dot(FAILED)}失败</span>
-    </Space>
-  );
+export const SERIES = [
+  { key: 'delivered', label: '已送达', color: '#52c41a' },
+  { key: 'failed', label: '失败', color: '#ff4d4f' },
+] as const;
+
+/** `labelStep`: one date label every that many days, counted back from today. */
+export function dailyOption(daily: Day[], labelStep: number): ChartOption {
+  return {
+    color: SERIES.map((s) => s.color),
+    legend: { top: 0, left: 'center', itemWidth: 10, itemHeight: 10 },
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { type: 'shadow' },
+      // Inside the chart: at 375 px a tooltip must not widen the page.
+      confine: true,
+      formatter: (params: unknown) => axisTooltip(params),
+    },
+    grid: { top: 36, left: 4, right: 8, bottom: 4 },
+    xAxis: {
+      type: 'category',
+      data: daily.map((d) => d.day),
+      axisTick: { alignWithLabel: true },
+      axisLabel: {
+        formatter: monthDay,
+        interval: everyNthFromEnd(daily.length, labelStep),
+        hideOverlap: true,
+        color: '#8c8c8c',
+      },
+    },
+    yAxis: {
+      type: 'value',
+      minInterval: 1,
+      axisLabel: { formatter: compactNumber, color: '#8c8c8c' },
+      splitLine: { lineStyle: { color: '#f0f0f0' } },
+    },
+    series: SERIES.map((s) => ({
+      type: 'bar',
+      name: s.label,
+      barMaxWidth: 16,
+      emphasis: { focus: 'series' },
+      data: daily.map((d) => d[s.key]),
+    })),
+  };
 }
 
-export default function DailyChart({ daily }: { daily: UmsStats['daily'] }) {
-  const max = Math.max(1, ...daily.flatMap((d) => [d.delivered, d.failed]));
+export default function DailyChart({ daily }: { daily: Day[] }) {
+  const screens = Grid.useBreakpoint();
+  // 14 dates all fit from a tablet up; a phone shows every third.
+  const labelStep = screens.md ? 1 : screens.sm ? 2 : 3;
+  const option = useMemo(() => dailyOption(daily, labelStep), [daily, labelStep]);
   const empty = daily.every((d) => d.delivered === 0 && d.failed === 0);
-  const slot = (W - PAD.left - PAD.right) / Math.max(1, daily.length);
-  const bar = Math.max(2, slot * 0.35);
-  const y = (v: number) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - v / max);
-
   return (
-    <Card title="近 14 天发送情况" extra={<Legend />}>
+    <Card title="近 14 天发送情况">
       {empty ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="近 14 天没有已送达或失败的消息" />
       ) : (
-        <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label="近 14 天已送达与失败的消息数">
-          <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} stroke="#d9d9d9" />
-          <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">
-            {max}
-          </text>
-          <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" fontSize={11} fill="#8c8c8c">
-            0
-          </text>
-          {daily.map((d, i) => {
-            const x = PAD.left + i * slot + (slot - bar * 2) / 2;
-            return (
-              <g key={d.day}>
-                <title>{`${d.day}：已送达 ${d.delivered}，失败 ${d.failed}`}</title>
-                <rect x={x} y={y(d.delivered)} width={bar} height={y(0) - y(d.delivered)} fill={DELIVERED} />
-                <rect x={x + bar} y={y(d.failed)} width={bar} height={y(0) - y(d.failed)} fill={FAILED} />
-                <text x={PAD.left + i * slot + slot / 2} y={H - 8} textAnchor="middle" fontSize={11} fill="#8c8c8c">
-                  {d.day.slice(5)}
-                </text>
-              </g>
-            );
-          })}
-        </svg>
+        <EChart option={option} ariaLabel="近 14 天已送达与失败的消息数" height={260} />
       )}
       <Typography.Text type="secondary">按消息的创建日期统计。</Typography.Text>
     </Card>

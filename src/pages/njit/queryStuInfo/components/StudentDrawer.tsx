@@ -6,7 +6,7 @@ import { EyeOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
 import { useMemoizedFn } from 'ahooks';
 import { useEffect, useState } from 'react';
-import { STATUS_COLORS } from '../../labels';
+import { gradeLabel, STATUS_COLORS } from '../../labels';
 import RevealModal from './RevealModal';
 
 export default function StudentDrawer(props: { studentId: number | null; isAdmin: boolean; onClose: () => void }) {
@@ -62,7 +62,7 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
           <Descriptions.Item label="学院">{student.college ?? '-'}</Descriptions.Item>
           <Descriptions.Item label="专业">{student.major ?? '-'}</Descriptions.Item>
           <Descriptions.Item label="班级">{student.className ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="年级">{student.grade ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="年级">{gradeLabel(student.grade)}</Descriptions.Item>
           <Descriptions.Item label="状态">
             <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag>
           </Descriptions.Item>

@@ -7,7 +7,7 @@ import { fetchNjitOptions, searchStudents, type NjitOptionsAnswer } from '@/serv
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { message, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { STATUS_COLORS } from '../../labels';
+import { gradeLabel, STATUS_COLORS } from '../../labels';
 import StudentDrawer from './StudentDrawer';
 
 type Criteria = Partial<Record<'studentNo' | 'name' | 'college' | 'major' | 'className' | 'status', string>> & {
@@ -63,7 +63,9 @@ export default function StudentTable(props: { isAdmin: boolean }) {
       title: '年级',
       dataIndex: 'grade',
       valueType: 'select',
-      fieldProps: { options: options.grades.map((g) => ({ label: `${g} 级`, value: g })) },
+      fieldProps: { options: options.grades.map((g) => ({ label: gradeLabel(g), value: g })) },
+      // Not left to the filter's options: a grade missing from them would show bare (2023).
+      render: (_, r) => gradeLabel(r.grade),
     },
     {
       title: '状态',

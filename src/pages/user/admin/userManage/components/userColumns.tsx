@@ -36,10 +36,15 @@ export function userColumns({ selfUid, onDelete, onAudit }: Actions): ProColumns
       render: (_, u) => (
         <Space>
           <Avatar size="small" src={avatarOf(u)} />
-          <span>
-            {u.username}
-            {u.nickname && <Typography.Text type="secondary">（{u.nickname}）</Typography.Text>}
-          </span>
+          {/* Two lines, no brackets: a nickname may hold brackets of its own (王老师（已改）). */}
+          <Space direction="vertical" size={0}>
+            <span>{u.username}</span>
+            {u.nickname && (
+              <Typography.Text type="secondary" title="昵称">
+                {u.nickname}
+              </Typography.Text>
+            )}
+          </Space>
         </Space>
       ),
     },

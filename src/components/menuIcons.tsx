@@ -1,0 +1,71 @@
+/**
+ * The side menu's icons, by the names config/routes.ts gives in `menuIcon`. Loaded on its own when the
+ * layout first draws a menu (menu.ts), so neither umi.js nor the login page carries them.
+ */
+import {
+  ApiOutlined,
+  BarcodeOutlined,
+  BarsOutlined,
+  CodeOutlined,
+  CommentOutlined,
+  ContactsOutlined,
+  DashboardOutlined,
+  DatabaseOutlined,
+  DingtalkOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  FormOutlined,
+  GiftOutlined,
+  HomeOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  NotificationOutlined,
+  QuestionOutlined,
+  ReadOutlined,
+  RobotOutlined,
+  SafetyOutlined,
+  SearchOutlined,
+  SendOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  ToolOutlined,
+  TransactionOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { ComponentType } from 'react';
+
+export const MENU_ICONS: Record<string, ComponentType> = {
+  api: ApiOutlined,
+  barcode: BarcodeOutlined,
+  bars: BarsOutlined,
+  code: CodeOutlined,
+  comment: CommentOutlined,
+  contacts: ContactsOutlined,
+  dashboard: DashboardOutlined,
+  database: DatabaseOutlined,
+  dingtalk: DingtalkOutlined,
+  download: DownloadOutlined,
+  edit: EditOutlined,
+  form: FormOutlined,
+  gift: GiftOutlined,
+  home: HomeOutlined,
+  idcard: IdcardOutlined,
+  key: KeyOutlined,
+  notification: NotificationOutlined,
+  question: QuestionOutlined,
+  read: ReadOutlined,
+  robot: RobotOutlined,
+  safety: SafetyOutlined,
+  search: SearchOutlined,
+  send: SendOutlined,
+  setting: SettingOutlined,
+  team: TeamOutlined,
+  tool: ToolOutlined,
+  transaction: TransactionOutlined,
+  user: UserOutlined,
+};
+
+export default function MenuIconGlyph({ name }: { name: string }) {
+  const Icon = MENU_ICONS[name];
+  return Icon ? <Icon /> : null;
+}

@@ -1,0 +1,42 @@
+/**
+ * The first-visit budget: the bytes on the wire and the JavaScript a cold visit to /user/login and
+ * /home downloads stay under tests/e2e/budget.json. Deterministic for a given build, so a page that
+ * starts pulling a heavy library (or an admin page into umi.js) fails here, not in a user's browser.
+ */
+import type { Browser } from 'playwright-core';
+import budget from './budget.json';
+import { BASE, launch } from './browser';
+import { firstVisit, HOME_VISIBLE, LOGIN_FORM_VISIBLE } from './firstVisit';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const KiB = 1024;
+
+test.each([
+  ['/user/login', LOGIN_FORM_VISIBLE],
+  ['/home', HOME_VISIBLE],
+] as const)('a first visit to %s stays within the budget', async (path, ready) => {
+  const limit = budget[path];
+  const visit = await firstVisit(browser, `${BASE()}${path}`, ready);
+  const listing = visit.downloads
+    .sort((a, b) => b.wire - a.wire)
+    .map((d) => `${d.path} ${(d.wire / KiB).toFixed(1)} KiB (${d.encoding})`)
+    .join('\n  ');
+  const context = `\n  ${listing}`;
+  // Every script and stylesheet is sent compressed.
+  for (const d of visit.downloads.filter((x) => (x.type === 'script' || x.type === 'stylesheet') && x.decoded > 1024)) {
+    expect(`${d.path}: ${d.encoding}`).toMatch(/: (br|gzip)$/);
+  }
+  if (visit.wire > limit.wireKiB * KiB || visit.jsWire > limit.jsWireKiB * KiB) {
+    throw new Error(
+      `${path}: ${(visit.wire / KiB).toFixed(1)} KiB on the wire (budget ${limit.wireKiB}), ` +
+        `${(visit.jsWire / KiB).toFixed(1)} KiB of JavaScript (budget ${limit.jsWireKiB}):${context}`,
+    );
+  }
+});

@@ -1,0 +1,39 @@
+/**
+ * A page chunk that fails to load once (a network blip, a deploy) shows 页面资源加载失败; once the chunk is
+ * reachable again, 重试 really loads it — without reloading the page.
+ */
+import type { Browser } from 'playwright-core';
+import { BASE, launch, withPage } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('重试 after a failed page chunk loads the page', async () => {
+  await withPage(browser, 'chunk-retry', async (page) => {
+    await page.goto(`${BASE()}/user/login`);
+    await page.getByLabel('用户名').waitFor();
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+    const registerChunk = /\/p__user__register__index\.[0-9a-f]+\.async\.js$/;
+    let failed = 0;
+    await page.route(registerChunk, async (route) => {
+      failed++;
+      await route.abort('connectionreset');
+    });
+    await page.getByRole('link', { name: /注册/ }).first().click();
+    await page.getByText('页面资源加载失败').waitFor();
+    expect(failed).toBeGreaterThan(0);
+
+    await page.unroute(registerChunk);
+    await page.getByRole('button', { name: '重试' }).click();
+    await page.getByLabel('确认密码').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/user/register');
+    // The same document: the page was not reloaded to get there.
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+});

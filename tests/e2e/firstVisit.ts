@@ -1,0 +1,84 @@
+/**
+ * What a first visit downloads, measured in Chromium with a cold cache: every response's bytes on the
+ * wire (compressed body + headers, as the browser received them) and, for scripts, their size once
+ * decoded. Used by the bundle budget test (budget.test.ts) and `npm run bench:ui-size`.
+ */
+import type { Browser, Page } from 'playwright-core';
+
+export interface Download {
+  path: string;
+  type: string;
+  /** Body as received (compressed when the server compressed it) plus response headers. */
+  wire: number;
+  /** Body after decoding. */
+  decoded: number;
+  encoding: string;
+}
+
+export interface FirstVisit {
+  downloads: Download[];
+  wire: number;
+  jsWire: number;
+  jsDecoded: number;
+  /** ms from navigation start to the moment `ready` was true (a frame-accurate poll). */
+  readyMs: number;
+}
+
+export async function firstVisit(
+  browser: Browser,
+  url: string,
+  /** Runs in the page; true once the visit counts as done (the login form is visible, say). */
+  ready: () => boolean,
+  opts: { width?: number } = {},
+): Promise<FirstVisit> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1440, height: 900 }, locale: 'zh-CN' });
+  const page: Page = await context.newPage();
+  const pending: Promise<Download | null>[] = [];
+  page.on('requestfinished', (request) => {
+    pending.push(
+      (async () => {
+        const response = await request.response();
+        if (!response) return null;
+        const sizes = await request.sizes();
+        const body = await response.body().catch(() => Buffer.alloc(0));
+        return {
+          path: new URL(request.url()).pathname,
+          type: request.resourceType(),
+          wire: sizes.responseBodySize + sizes.responseHeadersSize,
+          decoded: body.length,
+          encoding: (await response.headerValue('content-encoding')) ?? 'identity',
+        };
+      })(),
+    );
+  });
+  try {
+    await page.goto(url);
+    const readyMs = (await (
+      await page.waitForFunction(`(${ready}) ? performance.now() : false`, undefined, {
+        polling: 'raf',
+        timeout: 30_000,
+      })
+    ).jsonValue()) as number;
+    await page.waitForLoadState('networkidle');
+    const downloads = (await Promise.all(pending)).filter((d): d is Download => d !== null);
+    const scripts = downloads.filter((d) => d.type === 'script');
+    return {
+      downloads,
+      wire: downloads.reduce((n, d) => n + d.wire, 0),
+      jsWire: scripts.reduce((n, d) => n + d.wire, 0),
+      jsDecoded: scripts.reduce((n, d) => n + d.decoded, 0),
+      readyMs,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+// These run in the page (serialized by Playwright), where `document` is the page's.
+/** The login form's username box is on screen. */
+export const LOGIN_FORM_VISIBLE = () => {
+  const el = (globalThis as any).document.querySelector('input[autocomplete="username"]');
+  return !!el && el.getBoundingClientRect().height > 0;
+};
+/** The home page shows its four module cards. */
+export const HOME_VISIBLE = () => (globalThis as any).document.querySelectorAll('.ant-card').length >= 4;

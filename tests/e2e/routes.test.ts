@@ -1,0 +1,119 @@
+/**
+ * Every route of config/routes.ts, opened at 375×812 by an anonymous visitor, a plain user and an
+ * administrator: no console error (console.error included, not only uncaught exceptions), no failed
+ * /api call the page did not intend, no admin API called for a non-admin, and a document no wider
+ * than the screen. A route added later is walked without touching this file.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import routes, { type PortalRoute } from '../../config/routes';
+import { BASE, fillLogin, launch, snap } from './browser';
+
+const MOBILE = { width: 375, height: 812 };
+
+/** Every path that renders a page (no redirects, no catch-all, no parameters). */
+function pagePaths(list: PortalRoute[]): string[] {
+  return list.flatMap((r) => [
+    ...(r.component && !r.redirect && r.path !== '*' && !r.path.includes(':') ? [r.path] : []),
+    ...pagePaths(r.routes ?? []),
+  ]);
+}
+
+type Role = 'anonymous' | 'user' | 'admin';
+
+/** Answers a page may meet on purpose: the start-up check of who is logged in, when nobody is. */
+function intended(role: Role, method: string, path: string, status: number): boolean {
+  return role === 'anonymous' && method === 'GET' && path === '/api/user/me' && status === 401;
+}
+
+interface Problems {
+  console: string[];
+  api: string[];
+}
+
+function watch(page: Page, role: Role): Problems {
+  const problems: Problems = { console: [], api: [] };
+  page.on('console', (msg) => {
+    // Chromium logs every 4xx/5xx response as a console error of its own; answers are judged below.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource: the server responded'))
+      problems.console.push(msg.text().slice(0, 300));
+  });
+  page.on('pageerror', (err) => problems.console.push(`uncaught: ${err.message.slice(0, 300)}`));
+  page.on('response', (res) => {
+    const url = new URL(res.url());
+    if (!url.pathname.startsWith('/api/')) {
+      if (res.status() >= 400) problems.api.push(`${url.pathname} (a page resource) -> ${res.status()}`);
+      return;
+    }
+    const method = res.request().method();
+    if (role !== 'admin' && /^\/api\/(ocs\/admin|user\/admin)\b/.test(url.pathname)) {
+      problems.api.push(`${method} ${url.pathname} called by a ${role}`);
+    }
+    if (res.status() >= 400 && !intended(role, method, url.pathname, res.status())) {
+      problems.api.push(`${method} ${url.pathname} -> ${res.status()}`);
+    }
+  });
+  return problems;
+}
+
+let browser: Browser;
+const contexts: Record<Role, BrowserContext | null> = { anonymous: null, user: null, admin: null };
+const suffix = `${process.pid}${Date.now() % 100000}`;
+
+beforeAll(async () => {
+  browser = await launch();
+  for (const role of ['anonymous', 'user', 'admin'] as Role[]) {
+    const context = await browser.newContext({ viewport: MOBILE, locale: 'zh-CN', isMobile: true, hasTouch: true });
+    contexts[role] = context;
+    if (role === 'anonymous') continue;
+    const page = await context.newPage();
+    if (role === 'user') {
+      const username = `walker_${suffix}`;
+      await page.goto(`${BASE()}/user/register`);
+      await page.getByLabel('用户名').fill(username);
+      await page.getByLabel('密码', { exact: true }).fill('walker-password-1');
+      await page.getByLabel('确认密码').fill('walker-password-1');
+      await page.getByRole('button', { name: /注\s*册/ }).click();
+    } else {
+      await page.goto(`${BASE()}/user/login`);
+      await fillLogin(page, 'admin', process.env.E2E_ADMIN_PASSWORD!);
+    }
+    await page.waitForURL(`${BASE()}/home`);
+    await page.close();
+  }
+});
+
+afterAll(async () => {
+  for (const c of Object.values(contexts)) await c?.close();
+  await browser?.close();
+});
+
+const paths = [
+  '/user/login',
+  '/user/register',
+  ...pagePaths(routes).filter((p) => !p.startsWith('/user/login') && !p.startsWith('/user/register')),
+];
+
+describe.each(['anonymous', 'user', 'admin'] as Role[])('every page as %s at 375 px', (role) => {
+  test.each(paths)('%s', async (path) => {
+    const page = await contexts[role]!.newPage();
+    const problems = watch(page, role);
+    try {
+      await page.goto(`${BASE()}${path}`);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const found = [
+        ...problems.console.map((c) => `console: ${c}`),
+        ...problems.api.map((a) => `api: ${a}`),
+        ...(overflow > 1 ? [`the document is ${overflow} px wider than the 375 px screen`] : []),
+      ];
+      if (found.length) {
+        const shot = await snap(page, `walk-${role}-${path.replace(/\W+/g, '_')}`).catch(() => 'none');
+        throw new Error(
+          `${role} ${path} (landed on ${new URL(page.url()).pathname}):\n  ${found.join('\n  ')}\n(screenshot: ${shot})`,
+        );
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import NjitOverviewPage from '@/pages/njit/overview';
+import { fetchNjitOverview } from '@/services/njit';
+import { fireEvent, screen } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/njit', () => ({ fetchNjitOverview: jest.fn() }));
+
+const overview = {
+  total: 6,
+  byCollege: [
+    { name: '计算机工程学院', count: 3 },
+    { name: '电力工程学院', count: 3 },
+  ],
+  byGrade: [
+    { name: '2023', count: 4 },
+    { name: '2024', count: 2 },
+  ],
+  byStatus: [{ name: '在读', count: 6 }],
+  lastImport: null,
+  queriesToday: 3,
+  queriesThisMinute: 1,
+  queryLimitPerMinute: 30,
+};
+
+/** The cards of each grid row and the columns holding them. */
+function gridRows() {
+  const row = document.querySelector('.ant-pro-page-container .ant-row') as HTMLElement;
+  const cols = Array.from(row.children) as HTMLElement[];
+  return cols.map((col) => ({ col, cards: Array.from(col.children) as HTMLElement[] }));
+}
+
+describe('NJIT overview', () => {
+  it('is titled NJIT 概览 like the other modules’ overviews, loading or failed too', async () => {
+    jest.mocked(fetchNjitOverview).mockRejectedValueOnce(new Error('down')).mockResolvedValue({
+      success: true,
+      data: overview,
+    });
+    renderAt('/njit/overview', <NjitOverviewPage />);
+    expect(screen.getByText('NJIT 概览')).toBeInTheDocument(); // while loading
+    expect(await screen.findByText('概览加载失败')).toBeInTheDocument();
+    expect(screen.getByText('NJIT 概览')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
+    expect(await screen.findByText('学生总数')).toBeInTheDocument();
+    expect(screen.getByText('NJIT 概览')).toBeInTheDocument();
+  });
+
+  it('lays the cards out as an even grid: one card per column, three columns a row, each as tall as its row', async () => {
+    jest.mocked(fetchNjitOverview).mockResolvedValue({ success: true, data: overview });
+    renderAt('/njit/overview', <NjitOverviewPage />);
+    expect(await screen.findByText('按学籍状态')).toBeInTheDocument();
+    const rows = gridRows();
+    expect(rows).toHaveLength(6);
+    for (const { col, cards } of rows) {
+      expect(cards).toHaveLength(1);
+      expect(cards[0]).toHaveStyle({ height: '100%' });
+      // A third of the width from md (numbers) or lg (charts) on: two even rows of three.
+      expect(col.className).toMatch(/ant-col-(md|lg)-8/);
+    }
+    expect(rows.slice(3).map((r) => r.cards[0].querySelector('.ant-card-head-title')?.textContent)).toEqual([
+      '按学院',
+      '按年级',
+      '按学籍状态',
+    ]);
+    // Grades read as in the student table: 2023 级.
+    expect(screen.getByLabelText('2023 级 4 人')).toBeInTheDocument();
+  });
+});
