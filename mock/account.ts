@@ -46,6 +46,7 @@ let users: AdminUser[] = [
     createdAt: daysAgo(90),
     lastLoginAt: now(),
     activeTokens: 1,
+    recentLoginFailures: 0,
   },
   {
     uid: 2,
@@ -56,7 +57,8 @@ let users: AdminUser[] = [
     status: 'active',
     createdAt: daysAgo(30),
     lastLoginAt: daysAgo(2),
-    activeTokens: 0,
+    activeTokens: 2,
+    recentLoginFailures: 7,
   },
   {
     uid: 3,
@@ -68,6 +70,7 @@ let users: AdminUser[] = [
     createdAt: daysAgo(10),
     lastLoginAt: null,
     activeTokens: 0,
+    recentLoginFailures: 0,
   },
 ];
 let nextUid = 4;
@@ -194,7 +197,9 @@ export default defineMocks(
       return fail(res, 400, 'WRONG_PASSWORD', '当前密码不正确', { oldPassword: ['当前密码不正确'] });
     const ended = sessions.filter((s) => !s.current).length;
     sessions = sessions.filter((s) => s.current);
-    res.json({ success: true, data: { endedSessions: ended } });
+    const revoked = b.revokeTokens ? tokens.filter((t) => !t.revokedAt).length : 0;
+    if (b.revokeTokens) tokens = tokens.map((t) => (t.revokedAt ? t : { ...t, revokedAt: now() }));
+    res.json({ success: true, data: { endedSessions: ended, revokedTokens: revoked } });
   }),
   on(userApi.listSessions, (_req, res) => {
     res.json({ success: true, data: sessions });
@@ -282,6 +287,7 @@ export default defineMocks(
       createdAt: now(),
       lastLoginAt: null,
       activeTokens: 0,
+      recentLoginFailures: 0,
     };
     users = [...users, user];
     record('user.create', user, null, { username: user.username, nickname: user.nickname, roles: user.roles });
@@ -325,11 +331,29 @@ export default defineMocks(
     if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
     const b = parse(AdminResetPasswordBody, req.body, res);
     if (!b) return;
-    record('user.reset_password', user, null, { generatedPassword: b.generatePassword });
+    const revokedTokens = b.revokeTokens ? user.activeTokens : 0;
+    users = users.map((u) => (u === user && b.revokeTokens ? { ...u, activeTokens: 0 } : u));
+    record('user.reset_password', user, null, { generatedPassword: b.generatePassword, revokedTokens });
     res.json({
       success: true,
-      data: { endedSessions: 1, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) },
+      data: { endedSessions: 1, revokedTokens, ...(b.generatePassword ? { generatedPassword: randomSecret(16) } : {}) },
     });
+  }),
+  on(userApi.adminRevokeTokens, (req, res) => {
+    const user = byId(req);
+    if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
+    const revokedTokens = user.activeTokens;
+    users = users.map((u) => (u === user ? { ...u, activeTokens: 0 } : u));
+    record('user.revoke_tokens', user, null, { revokedTokens });
+    res.json({ success: true, data: { revokedTokens } });
+  }),
+  on(userApi.adminUnlockLogin, (req, res) => {
+    const user = byId(req);
+    if (!user) return fail(res, 404, 'NOT_FOUND', '用户不存在');
+    const clearedFailures = user.recentLoginFailures;
+    users = users.map((u) => (u === user ? { ...u, recentLoginFailures: 0 } : u));
+    record('user.unlock_login', user, null, { clearedFailures });
+    res.json({ success: true, data: { clearedFailures } });
   }),
   on(userApi.adminDeleteUser, (req, res) => {
     const user = byId(req);

@@ -1,6 +1,7 @@
 /**
  * buildApp(deps) composes the Fastify instance from plugins: third-party ones, then the app's own
- * (error envelope, background-job scheduler, access checks), then one plugin per module, then the UI.
+ * (request ids, error envelope, background-job scheduler, access checks, metrics), then one plugin per
+ * module, then the UI.
  * Each module owns its routes, timers and workers (server/modules/<module>/index.ts).
  * Tests build it on an in-memory database and drive it with inject().
  */
@@ -14,11 +15,15 @@ import ocsModule from './modules/ocs';
 import umsModule from './modules/ums';
 import userModule, { userIdentity } from './modules/user';
 import authPlugin from './plugins/auth';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { frameworkErrors } from './plugins/errors';
 import externalPlugins from './plugins/external';
+import metricsPlugin from './plugins/metrics';
+import requestIdPlugin, { requestIdOptions } from './plugins/request-id';
 import uiPlugin from './plugins/ui';
 import schedulerPlugin from './scheduler';
 import textPlugin from './plugins/text';
+import proxyCheckPlugin from './plugins/proxy-check';
+import limitsPlugin from './plugins/limits';
 
 export type { AppDeps };
 
@@ -27,15 +32,25 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     logger: opts.logger ?? loggerOptions(deps.config.LOG_LEVEL),
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    frameworkErrors, // the router's own refusals (bad %-escapes, over-long path parameters), as envelopes
+    ...requestIdOptions(deps.config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(requestIdPlugin);
   await app.register(externalPlugins);
   await app.register(errorsPlugin);
   await app.register(textPlugin);
+  await app.register(proxyCheckPlugin, { trustProxy: deps.config.TRUST_PROXY });
   await app.register(schedulerPlugin);
+  await app.register(limitsPlugin, {
+    db: deps.db,
+    soleInstance: !!deps.soleInstance,
+    redisUrl: deps.config.REDIS_URL,
+  });
   await app.register(authPlugin, { identity: userIdentity(deps) });
+  await app.register(metricsPlugin, { token: deps.config.METRICS_TOKEN, allow: deps.config.METRICS_ALLOW });
 
   await app.register(healthModule, deps);
   await app.register(userModule, deps);

@@ -3,6 +3,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseIpAllowList } from './lib/ip-allow';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -64,8 +65,34 @@ export const ConfigSchema = z.object({
     .transform((v) => v.replace(/\/+$/, ''))
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Redis for the rate limits shared by N instances (redis://…); without it they live in the database
+   * (PostgreSQL) or, on the embedded database, in memory.
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** OCS: how often each instance picks up questions added or changed by others for its fuzzy index. */
   OCS_INDEX_REFRESH_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** Bearer token that opens /metrics (Prometheus). Unset: only METRICS_ALLOW addresses may scrape. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** IPs and CIDR blocks (comma-separated) that may scrape /metrics without the token. Default: none. */
+  METRICS_ALLOW: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseIpAllowList(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; uiDir: string };

@@ -13,6 +13,8 @@ interface EnvelopeLike {
   errorCode?: string;
   errorMessage?: string;
   showType?: number;
+  /** 5xx answers: the request id to quote (also the X-Request-Id header). */
+  requestId?: string;
 }
 
 export interface BizError extends Error {
@@ -24,7 +26,7 @@ interface ErrorLike {
   name?: string;
   message?: string;
   info?: EnvelopeLike;
-  response?: { status?: number; statusText?: string; data?: unknown };
+  response?: { status?: number; statusText?: string; data?: unknown; headers?: unknown };
   request?: unknown;
 }
 
@@ -40,9 +42,27 @@ export function statusOf(error: unknown): number | undefined {
   return (error as ErrorLike | undefined)?.response?.status;
 }
 
+/** The id of a failed request as the server named it (envelope or X-Request-Id header), if any. */
+export function requestIdOf(error: unknown): string | undefined {
+  const fromEnvelope = envelopeOf(error)?.requestId;
+  if (typeof fromEnvelope === 'string' && fromEnvelope) return fromEnvelope;
+  const headers = (error as ErrorLike | undefined)?.response?.headers as
+    { get?: (name: string) => unknown; [name: string]: unknown } | undefined;
+  const fromHeader = typeof headers?.get === 'function' ? headers.get('x-request-id') : headers?.['x-request-id'];
+  return typeof fromHeader === 'string' && fromHeader ? fromHeader : undefined;
+}
+
 /** The Chinese message a user should read for any request failure. */
 export function errorMessageOf(error: unknown): string {
   const envelope = envelopeOf(error);
+  const status = statusOf(error);
+  const requestId = status !== undefined && status >= 500 ? requestIdOf(error) : undefined;
+  if (requestId) {
+    // A server failure: what to quote when reporting it.
+    const text =
+      envelope?.errorMessage && envelope.errorCode !== 'INTERNAL' ? envelope.errorMessage : '服务器出错了，请稍后再试';
+    return `${text}（请求编号 ${requestId}）`;
+  }
   if (envelope?.errorMessage) return envelope.errorMessage;
   const e = error as ErrorLike | undefined;
   if (e?.response) return `请求失败（${e.response.status ?? ''} ${e.response.statusText ?? ''}）`.replace(' ）', '）');

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { migrations } from './migrations';
 import { LocalNotifier, PgNotifier, registerNotifier, type Notifier } from './notify';
 import { pgliteWorkerDialect, WorkerChannel } from './pglite-driver';
+import { registerPoolStats } from './pool-stats';
 import type { DB } from './schema';
 
 // bigint (count(*), identity columns) as JS numbers: every value we store fits in 2^53.
@@ -66,6 +67,12 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const notifier = new PgNotifier(opts.url, db);
     registerNotifier(db, notifier);
+    registerPoolStats(db, () => ({
+      kind: 'postgres',
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
     return {
       db,
       kind: 'postgres',
@@ -114,6 +121,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   // The process is the only instance on its data directory: announcements stay in-process.
   const notifier = new LocalNotifier();
   registerNotifier(db, notifier);
+  registerPoolStats(db, () => ({ kind: 'pglite', pending: channel.pendingCount }));
   let closing = false;
   return {
     db,
@@ -143,6 +151,12 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       });
     },
   };
+}
+
+/** The migrations of this build that the database has not applied (readiness: `GET /api/health/ready`). */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }
 
 export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationResultSet> {

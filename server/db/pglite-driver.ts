@@ -81,6 +81,11 @@ export class WorkerChannel {
     });
   }
 
+  /** Requests sent to the worker and not answered yet: the worker's queue depth (for /metrics). */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   request(message: Record<string, unknown>): Promise<{ rows: Record<string, unknown>[]; affectedRows: number }> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

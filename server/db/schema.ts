@@ -36,7 +36,17 @@ export interface LoginFailuresTable {
   id: Generated<number>;
   username: string;
   ip: string;
+  /** sha256 of the browser's device cookie when it sent one (migration 0010). */
+  device: string | null;
   at: Generated<Date>;
+}
+
+/** Browsers that signed in to an account before (migration 0010): sha256 of the device cookie. */
+export interface LoginDevicesTable {
+  id_hash: string;
+  user_id: number;
+  created_at: Generated<Date>;
+  last_used_at: Generated<Date>;
 }
 
 export interface ApiTokensTable {
@@ -324,6 +334,7 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  login_devices: LoginDevicesTable;
   api_tokens: ApiTokensTable;
   avatars: AvatarsTable;
   audit_log: AuditLogTable;

@@ -82,6 +82,23 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
   });
 }
 
+/** A long-lived id of this browser (login throttling's known devices): HttpOnly, never a credential. */
+export function setDeviceCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+): void {
+  reply.setCookie(name, value, {
+    path: '/api/user',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: maxAgeSeconds,
+  });
+}
+
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, {
     path: '/',

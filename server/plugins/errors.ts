@@ -1,8 +1,9 @@
 /**
  * The error envelope: every /api failure answers { success:false, errorCode, errorMessage, showType, data? }
- * with a truthful HTTP status. 500s never carry internals.
+ * with a truthful HTTP status. 500s never carry internals; every 5xx carries the request id
+ * (`requestId`, also in the X-Request-Id header and the log lines) for the user to quote.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ShowType } from '@contract/endpoint';
@@ -17,6 +18,27 @@ function fieldErrors(validation: { instancePath: string; message?: string }[]): 
   return out;
 }
 
+/**
+ * What Fastify's router answers itself, before any route, hook or error handler (Fastify's
+ * `frameworkErrors` option, set in server/app.ts): a path parameter over the router's length limit
+ * (414) and a malformed %-escape in the path (400). Without it these were bare Fastify bodies, not the
+ * envelope (found by tests/server/property.test.ts).
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+  if (status === 500) request.log.error({ err }, 'router error');
+  void reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .send({
+      success: false,
+      errorCode: status === 500 ? 'INTERNAL' : (err.code ?? 'BAD_REQUEST'),
+      errorMessage: status === 414 ? '请求地址过长' : status === 500 ? '服务器内部错误，请稍后重试' : '请求地址有误',
+      showType: ShowType.ERROR_MESSAGE,
+      ...(status === 500 ? { requestId: request.id } : {}),
+    });
+}
+
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
@@ -27,6 +49,7 @@ export default fp(async function errors(app: FastifyInstance) {
         errorMessage: err.message,
         showType: ShowType.ERROR_MESSAGE,
         ...(err.data ? { data: err.data } : {}),
+        ...(err.statusCode >= 500 ? { requestId: request.id } : {}),
       });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -48,6 +71,7 @@ export default fp(async function errors(app: FastifyInstance) {
         errorCode: 'INTERNAL',
         errorMessage: '服务器内部错误，请稍后重试',
         showType: ShowType.ERROR_MESSAGE,
+        requestId: request.id,
       });
     }
     // Fastify's own 4xx: malformed JSON, body too large, unsupported media type, rate limits.

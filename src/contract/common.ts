@@ -19,6 +19,8 @@ export const ErrorEnvelope = z.object({
   showType: z.number().int().optional(),
   /** For 400s: field path -> messages. */
   data: z.record(z.string(), z.array(z.string())).optional(),
+  /** For 5xx: the request's id (also its X-Request-Id header), for the user to quote to an operator. */
+  requestId: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
@@ -53,3 +55,35 @@ export const Health = ok(
   }),
 );
 export type Health = z.infer<typeof Health>;
+
+/** Liveness: the process answers (no database involved). */
+export const HealthLive = ok(
+  z.object({
+    status: z.literal('ok'),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+  }),
+);
+export type HealthLive = z.infer<typeof HealthLive>;
+
+export const ReadinessCheck = z.enum(['database', 'migrations', 'ui']);
+export type ReadinessCheck = z.infer<typeof ReadinessCheck>;
+
+/** Readiness (HTTP 200, or 503 naming the failed checks): database, migrations applied, UI built. */
+export const HealthReady = ok(
+  z.object({
+    status: z.enum(['ready', 'not_ready']),
+    checks: z.object({
+      database: z.enum(['ok', 'down']),
+      /** `unknown` while the database is down. */
+      migrations: z.enum(['ok', 'pending', 'unknown']),
+      /** `missing`: no index.html under UI_DIR. */
+      ui: z.enum(['ok', 'missing']),
+    }),
+    failed: z.array(ReadinessCheck),
+    /** Migrations of this build the database has not applied. */
+    pendingMigrations: z.array(z.string()),
+    version: z.string(),
+  }),
+);
+export type HealthReady = z.infer<typeof HealthReady>;

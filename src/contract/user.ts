@@ -80,10 +80,14 @@ export const AvatarQuery = z.object({ v: z.string().max(16).optional() });
 export const ChangePasswordBody = z.object({
   oldPassword: z.string({ error: '请输入当前密码' }).min(1, '请输入当前密码').max(128, '密码最多 128 个字符'),
   newPassword: Password,
+  /** Also revoke every personal API token of the user (scripts then need a new one). */
+  revokeTokens: z.boolean().optional().default(false),
 });
-export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
-/** How many other sessions were ended. */
-export const ChangePasswordResponse = ok(z.object({ endedSessions: z.number().int() }));
+export type ChangePasswordBody = z.input<typeof ChangePasswordBody>;
+/** How many other sessions were ended, and how many tokens were revoked. */
+export const ChangePasswordResponse = ok(
+  z.object({ endedSessions: z.number().int(), revokedTokens: z.number().int() }),
+);
 
 export const SessionInfo = z.object({
   id: z.number().int(),
@@ -157,6 +161,9 @@ export const TokenCheckResponse = ok(
 export const UserStatus = z.enum(['active', 'disabled']);
 export type UserStatus = z.infer<typeof UserStatus>;
 
+/** From this many recent failures, browsers an account does not know wait between login attempts. */
+export const LOGIN_FREE_FAILURES = 5;
+
 export const AdminUser = z.object({
   uid: z.number().int(),
   username: z.string(),
@@ -167,6 +174,11 @@ export const AdminUser = z.object({
   createdAt: Iso,
   lastLoginAt: Iso.nullable(),
   activeTokens: z.number().int(),
+  /**
+   * Failed logins of the account in the throttle's window (15 minutes). From 5 on, browsers the account
+   * does not know wait between attempts; an administrator can clear them (adminUnlockLogin).
+   */
+  recentLoginFailures: z.number().int(),
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 
@@ -211,12 +223,26 @@ export type AdminUpdateUserBody = z.infer<typeof AdminUpdateUserBody>;
 export const AdminUpdateUserResponse = ok(AdminUser.extend({ endedSessions: z.number().int() }));
 
 export const AdminResetPasswordBody = z
-  .object({ password: Password.nullable().optional(), generatePassword: z.boolean().default(false) })
+  .object({
+    password: Password.nullable().optional(),
+    generatePassword: z.boolean().default(false),
+    /** Also revoke the user's personal API tokens: on by default, a reset usually means a lost secret. */
+    revokeTokens: z.boolean().default(true),
+  })
   .refine((b) => b.generatePassword || !!b.password, { message: '请输入新密码或选择自动生成', path: ['password'] });
 export type AdminResetPasswordBody = z.input<typeof AdminResetPasswordBody>;
 export const AdminResetPasswordResponse = ok(
-  z.object({ endedSessions: z.number().int(), generatedPassword: z.string().optional() }),
+  z.object({
+    endedSessions: z.number().int(),
+    revokedTokens: z.number().int(),
+    generatedPassword: z.string().optional(),
+  }),
 );
+
+/** POST .../revoke-tokens: every active personal token of the user is revoked. */
+export const AdminRevokeTokensResponse = ok(z.object({ revokedTokens: z.number().int() }));
+/** POST .../unlock-login: the account's recent login failures are cleared. */
+export const AdminUnlockLoginResponse = ok(z.object({ clearedFailures: z.number().int() }));
 
 /** Typed confirmation: the exact username of the user being deleted. */
 export const AdminDeleteUserBody = z.object({ confirm: z.string().max(64) });

@@ -100,6 +100,14 @@ export const adminUpdateUser = (uid: number, body: AdminUpdateUserBody, options?
 export const adminResetPassword = (uid: number, body: AdminResetPasswordBody, options?: RequestOptions) =>
   call(api.adminResetPassword, { params: { id: uid }, body }, options);
 
+/** Every active personal token of the user; scripts using them stop at once. */
+export const adminRevokeTokens = (uid: number, options?: RequestOptions) =>
+  call(api.adminRevokeTokens, { params: { id: uid } }, options);
+
+/** Clears the account's recent login failures (the login throttle). */
+export const adminUnlockLogin = (uid: number, options?: RequestOptions) =>
+  call(api.adminUnlockLogin, { params: { id: uid } }, options);
+
 /** With the typed confirmation (the exact username). */
 export const adminDeleteUser = (uid: number, confirm: string, options?: RequestOptions) =>
   call(api.adminDeleteUser, { params: { id: uid }, body: { confirm } }, options);

@@ -9,6 +9,8 @@ import {
   AdminCreateUserResponse,
   AdminDeleteUserResponse,
   AdminResetPasswordResponse,
+  AdminRevokeTokensResponse,
+  AdminUnlockLoginResponse,
   AdminUpdateUserResponse,
   AdminUserListResponse,
   AdminUserResponse,
@@ -20,6 +22,8 @@ import {
   EndSessionsResponse,
   ErrorEnvelope,
   Health,
+  HealthLive,
+  HealthReady,
   LoginResponse,
   LogoutResponse,
   MeResponse,
@@ -131,6 +135,8 @@ const CASES: Record<string, Case> = {
   'POST /api/user/logout': { schema: LogoutResponse, calls: [{ status: 200 }] },
   'GET /api/user/settings': { schema: AuthSettings, calls: [{ status: 200 }] },
   'GET /api/health': { schema: Health, calls: [{ status: 200 }] },
+  'GET /api/health/live': { schema: HealthLive, calls: [{ status: 200 }] },
+  'GET /api/health/ready': { schema: HealthReady, calls: [{ status: 200 }] },
 
   // ---- user module (mock/account.ts) ----
   'GET /api/user/profile': { schema: ProfileResponse, calls: [{ status: 200 }] },
@@ -226,6 +232,20 @@ const CASES: Record<string, Case> = {
       { params: { id: '2' }, body: { generatePassword: true }, status: 200 },
       { params: { id: '2' }, body: { password: 'password123' }, status: 200 },
       { params: { id: '2' }, body: {}, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/admin/users/:id/revoke-tokens': {
+    schema: AdminRevokeTokensResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/user/admin/users/:id/unlock-login': {
+    schema: AdminUnlockLoginResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
     ],
   },
   'DELETE /api/user/admin/users/:id': {

@@ -31,6 +31,8 @@ test('the public routes are exactly the ones meant to be public', () => {
     .sort();
   expect(pub).toEqual([
     'GET /api/health',
+    'GET /api/health/live',
+    'GET /api/health/ready',
     'GET /api/ocs/userscript.user.js',
     'GET /api/user/avatar/:id',
     'GET /api/user/settings',

@@ -11,6 +11,7 @@ import * as m0006 from './0006_ocs';
 import * as m0007 from './0007_ums_attempt_detail';
 import * as m0008 from './0008_ocs_charge_many';
 import * as m0009 from './0009_njit_filter_index';
+import * as m0010 from './0010_instances_and_login';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007_ums_attempt_detail': m0007,
   '0008_ocs_charge_many': m0008,
   '0009_njit_filter_index': m0009,
+  '0010_instances_and_login': m0010,
 };

@@ -21,5 +21,5 @@ export default fp(
     app.addHook('onClose', () => parsers.close());
     await app.register(njitRoutes, { ...deps, parseRoster: workerRosterParser(parsers) });
   },
-  { name: 'njit', dependencies: ['auth', 'scheduler'] },
+  { name: 'njit', dependencies: ['auth', 'scheduler', 'metrics'] },
 );

@@ -13,6 +13,7 @@ import { readUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
 import { commitImport, listImports, previewImport, type RosterParser } from './imports';
+import { njitMetrics } from './metrics';
 import * as students from './service';
 
 function requireAdmin(request: FastifyRequest, what: string): void {
@@ -24,21 +25,27 @@ export default async function njitRoutes(
   { db, config, parseRoster }: AppDeps & { parseRoster: RosterParser },
 ): Promise<void> {
   const limit = config.NJIT_QUERY_RATE_LIMIT;
+  const metrics = njitMetrics(app.metrics);
 
   // ---------- students ----------
   route(app, api.searchStudents, async (request) => {
     const { rows, total, capped } = await students.searchStudents(db, actorOf(request), request.query, limit);
+    metrics.search();
     return { ...paged({ rows, total }, request.query), capped };
   });
 
-  route(app, api.getStudent, async (request) =>
-    success(await students.getStudent(db, actorOf(request), request.params.id, limit)),
-  );
+  route(app, api.getStudent, async (request) => {
+    const student = await students.getStudent(db, actorOf(request), request.params.id, limit);
+    metrics.view();
+    return success(student);
+  });
 
   route(app, api.revealField, async (request) => {
     requireAdmin(request, '查看敏感字段');
     const { field, reason } = request.body;
-    return success(await students.revealField(db, actorOf(request), request.params.id, field, reason));
+    const revealed = await students.revealField(db, actorOf(request), request.params.id, field, reason);
+    metrics.reveal(field);
+    return success(revealed);
   });
 
   route(app, api.options, async () => success(await students.filterOptions(db)));

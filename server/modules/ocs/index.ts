@@ -26,6 +26,7 @@ import { HitCounter } from './bank/hit-counter';
 import { BankImporter } from './bank/importer';
 import { BankIndexSync } from './bank/index-sync';
 import ocsBankRoutes from './bank/routes';
+import { ocsQueryCounter } from './query/metrics';
 import ocsRoutes from './query/routes';
 import { OcsService } from './query/service';
 import ocsScriptRoutes from './script/routes';
@@ -48,6 +49,7 @@ export default fp(
     const settings = new SettingsCache(db);
     const hits = new HitCounter(db);
     const preferences = new PreferencesCache(db);
+    const countQuery = ocsQueryCounter(app.metrics);
     const ai = new OcsAiAnswerer({ db, secrets: deps.secrets, bank, preferences, log: app.log, tz: config.PORTAL_TZ });
     const service = new OcsService({
       db,
@@ -58,6 +60,8 @@ export default fp(
       batcher: new ChargeBatcher(db),
       ai,
       strategyOf: (userId) => preferences.strategyOf(userId),
+      onOutcome: countQuery,
+      limiter: (spec) => app.limits.create(spec),
     });
     const importer = new BankImporter({ db, index: bank.index, log: app.log });
     app.decorate('ocs', { bank, settings, service, hits });
@@ -81,11 +85,11 @@ export default fp(
     app.addHook('onClose', () => importer.close()); // running imports finish before the database closes
 
     await app.register(ocsScriptRoutes, deps);
-    await app.register(ocsRoutes, deps);
+    await app.register(ocsRoutes, { ...deps, countQuery });
     await app.register(ocsAiRoutes, { ...deps, preferences });
     await app.register(ocsFreeRoutes, deps);
     await app.register(ocsAdminRoutes, deps);
     await app.register(ocsBankRoutes, { ...deps, importer });
   },
-  { name: 'ocs', dependencies: ['auth', 'scheduler'] },
+  { name: 'ocs', dependencies: ['limits', 'auth', 'scheduler', 'metrics'] },
 );

@@ -9,10 +9,13 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../db/schema';
 import { channelSecrets, recordChannelHealth, type UmsContext } from './channels';
-import { robotBody, sendToRobot, type RobotMessage, type SendResult } from './dingtalk';
+import { robotBody, sendToRobot, type Outcome, type RobotMessage, type SendResult } from './dingtalk';
 
 export const THROTTLE_MS = 10 * 60_000;
 const LIMIT_WINDOW_MS = 60_000;
+
+/** What became of one claimed message in a round (metrics): DingTalk's answer, or why none was asked. */
+export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'error';
 
 export interface DeliveryOptions {
   db: Kysely<DB>;
@@ -26,6 +29,8 @@ export interface DeliveryOptions {
   random?: () => number;
   batchSize?: number;
   concurrency?: number;
+  /** Told the outcome of every claimed message (metrics). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }
 
 interface Claimed {
@@ -155,12 +160,18 @@ export class DeliveryWorker {
   }
 
   private async deliver(m: Claimed): Promise<void> {
+    const count = (outcome: DeliveryOutcome) => this.o.onOutcome?.(outcome);
     try {
-      if (m.channel_id === null) return await this.fail(m, '渠道已被删除');
-      const secrets = await channelSecrets(this.o.db, this.o.ums, m.channel_id);
-      if (!secrets) return await this.fail(m, '渠道已被删除');
+      const secrets = m.channel_id === null ? null : await channelSecrets(this.o.db, this.o.ums, m.channel_id);
+      if (m.channel_id === null || !secrets) {
+        await this.fail(m, '渠道已被删除');
+        return count('channel_deleted');
+      }
       const slot = await this.reserve(m, m.channel_id);
-      if ('deferUntil' in slot) return await this.defer(m, slot.deferUntil);
+      if ('deferUntil' in slot) {
+        await this.defer(m, slot.deferUntil);
+        return count('deferred');
+      }
 
       const result = await sendToRobot(
         secrets.webhook,
@@ -169,8 +180,10 @@ export class DeliveryWorker {
         this.o.ums.timeoutMs,
       );
       await this.record(m, m.channel_id, slot.attemptId, result);
+      count(result.outcome);
     } catch (err) {
       // A database or decryption problem: leave the message to be retried after its lease.
+      count('error');
       this.o.log.error({ err, messageId: m.id }, 'ums delivery failed unexpectedly');
     }
   }

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import { parseAllowlist, type UmsContext } from './channels';
 import { DeliveryWorker } from './delivery';
 import { pruneMessages } from './messages';
+import { umsMetrics } from './metrics';
 import umsRoutes from './routes';
 
 const DAY_MS = 86_400_000;
@@ -30,6 +31,7 @@ export default fp(
       allowlist: parseAllowlist(config.UMS_WEBHOOK_ALLOWLIST),
       timeoutMs: config.UMS_SEND_TIMEOUT_MS,
     };
+    const metrics = umsMetrics(app.metrics, db, app.log);
     const worker = new DeliveryWorker({
       db,
       ums,
@@ -38,6 +40,7 @@ export default fp(
       retryBaseSeconds: config.UMS_RETRY_BASE_SECONDS,
       robotPerMinute: config.UMS_ROBOT_PER_MINUTE,
       clock: deps.clock,
+      onOutcome: metrics.delivery,
     });
     app.decorate('umsWorker', worker);
 
@@ -53,5 +56,5 @@ export default fp(
 
     await app.register(umsRoutes, { ...deps, ums, wake });
   },
-  { name: 'ums', dependencies: ['auth', 'scheduler'] },
+  { name: 'ums', dependencies: ['limits', 'auth', 'scheduler', 'metrics'] },
 );

@@ -1,6 +1,6 @@
 /** HTTP layer of UMS: channels, messages, statistics, and the curl-friendly token API. */
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { SendApiInput } from '@contract';
 import * as api from '@contract/api/ums';
 import type { AppDeps } from '../../deps';
@@ -64,10 +64,12 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   route(app, api.stats, async (request) => success(await messages.stats(db, request.user!.id, config.PORTAL_TZ)));
 
   // ---------- the token API ----------
-  // 60 a minute with bursts of at most 20: both windows must have room.
-  const perMinute = new RateLimiterMemory({ points: config.UMS_TOKEN_PER_MINUTE, duration: 60 });
+  // 60 a minute with bursts of at most 20: both windows must have room, counted across instances.
+  const perMinute = app.limits.create({ keyPrefix: 'ums-token-min', points: config.UMS_TOKEN_PER_MINUTE, duration: 60 });
   const burst =
-    config.UMS_TOKEN_BURST > 0 ? new RateLimiterMemory({ points: config.UMS_TOKEN_BURST, duration: 20 }) : null;
+    config.UMS_TOKEN_BURST > 0
+      ? app.limits.create({ keyPrefix: 'ums-token-burst', points: config.UMS_TOKEN_BURST, duration: 20 })
+      : null;
   const limit = async (key: string) => {
     try {
       if (burst) await burst.consume(key);

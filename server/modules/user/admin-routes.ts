@@ -27,6 +27,14 @@ export default async function adminRoutes(app: FastifyInstance, deps: AppDeps): 
     success(await admin.adminResetPassword(db, actorOf(request), request.params.id, request.body)),
   );
 
+  route(app, api.adminRevokeTokens, async (request) =>
+    success({ revokedTokens: await admin.adminRevokeTokens(db, actorOf(request), request.params.id) }),
+  );
+
+  route(app, api.adminUnlockLogin, async (request) =>
+    success({ clearedFailures: await admin.adminUnlockLogin(db, actorOf(request), request.params.id) }),
+  );
+
   route(app, api.adminDeleteUser, async (request) => {
     await admin.adminDeleteUser(db, actorOf(request), request.params.id, request.body.confirm);
     return SUCCESS;

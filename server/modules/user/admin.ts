@@ -11,7 +11,9 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { generatePassword, hashPassword } from '../../lib/password';
 import { diff, recordAudit, type Actor } from '../audit';
 import { createUser } from './service';
+import { clearLoginFailures, LOGIN_WINDOW_MINUTES } from './throttle';
 import { tokenCacheOf } from './token-cache';
+import { revokeAllTokens } from './tokens';
 import { escapeLike } from '../../lib/sql';
 
 /** Arbitrary constant naming the "user administration" advisory lock. */
@@ -40,6 +42,9 @@ function adminUserQuery(db: Kysely<DB> | Transaction<DB>) {
           .where('t.revoked_at', 'is', null)
           .where((e) => e.or([e('t.expires_at', 'is', null), e('t.expires_at', '>', sql<Date>`now()`)]))
           .as('active_tokens'),
+      sql<number>`(select count(*)::int from login_failures f
+        where f.username = lower(u.username)
+          and f.at > now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES}))`.as('recent_login_failures'),
     ]);
 }
 
@@ -56,6 +61,7 @@ function toAdminUser(r: AdminRow): AdminUser {
     createdAt: r.created_at.toISOString(),
     lastLoginAt: r.last_login_at?.toISOString() ?? null,
     activeTokens: Number(r.active_tokens ?? 0),
+    recentLoginFailures: Number(r.recent_login_failures ?? 0),
   };
 }
 
@@ -184,8 +190,8 @@ export async function adminResetPassword(
   db: Kysely<DB>,
   actor: Actor,
   id: number,
-  input: { password?: string | null; generatePassword: boolean },
-): Promise<{ endedSessions: number; generatedPassword?: string }> {
+  input: { password?: string | null; generatePassword: boolean; revokeTokens?: boolean },
+): Promise<{ endedSessions: number; revokedTokens: number; generatedPassword?: string }> {
   const generated = input.generatePassword ? generatePassword() : undefined;
   const hash = await hashPassword(generated ?? input.password!);
   const tokens = tokenCacheOf(db);
@@ -199,14 +205,15 @@ export async function adminResetPassword(
     await tokens.announce(trx, { userId: id });
     const res = await trx.deleteFrom('sessions').where('user_id', '=', id).executeTakeFirst();
     const endedSessions = Number(res.numDeletedRows);
+    const revokedTokens = input.revokeTokens === false ? 0 : await revokeAllTokens(trx, id);
     await recordAudit(trx, actor, {
       action: 'user.reset_password',
       targetType: 'user',
       targetId: id,
       targetName: target.username,
-      after: { passwordReset: true, generated: Boolean(generated), endedSessions },
+      after: { passwordReset: true, generated: Boolean(generated), endedSessions, revokedTokens },
     });
-    return { endedSessions, ...(generated ? { generatedPassword: generated } : {}) };
+    return { endedSessions, revokedTokens, ...(generated ? { generatedPassword: generated } : {}) };
   });
   tokens.forget({ userId: id });
   return result;
@@ -254,4 +261,40 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
     });
   });
   tokens.forget({ userId: id });
+}
+
+/** Revokes every active personal token of a user (scripts stop at once, on every instance); audited. */
+export async function adminRevokeTokens(db: Kysely<DB>, actor: Actor, id: number): Promise<number> {
+  const tokens = tokenCacheOf(db);
+  const revoked = await db.transaction().execute(async (trx) => {
+    const target = await getUser(trx, id);
+    const n = await revokeAllTokens(trx, id);
+    await tokens.announce(trx, { userId: id });
+    await recordAudit(trx, actor, {
+      action: 'user.revoke_tokens',
+      targetType: 'user',
+      targetId: id,
+      targetName: target.username,
+      after: { revokedTokens: n },
+    });
+    return n;
+  });
+  tokens.forget({ userId: id });
+  return revoked;
+}
+
+/** Clears the login throttle's failures of an account (./throttle.ts); audited. */
+export async function adminUnlockLogin(db: Kysely<DB>, actor: Actor, id: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const target = await getUser(trx, id);
+    const cleared = await clearLoginFailures(trx, target.username);
+    await recordAudit(trx, actor, {
+      action: 'user.unlock_login',
+      targetType: 'user',
+      targetId: id,
+      targetName: target.username,
+      after: { clearedFailures: cleared },
+    });
+    return cleared;
+  });
 }

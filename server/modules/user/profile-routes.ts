@@ -44,14 +44,15 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
   });
 
   route(app, api.changePassword, async (request) => {
-    const ended = await profile.changePassword(
+    const changed = await profile.changePassword(
       db,
       request.user!.id,
       request.user!.sessionIdHash,
       request.body.oldPassword,
       request.body.newPassword,
+      request.body.revokeTokens,
     );
-    return success({ endedSessions: ended });
+    return success(changed);
   });
 
   route(app, api.listSessions, async (request) =>

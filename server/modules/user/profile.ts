@@ -8,6 +8,7 @@ import type { DB } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { tokenCacheOf } from './token-cache';
+import { revokeAllTokens } from './tokens';
 import * as api from '@contract/api/user';
 import { pathOf } from '@contract/endpoint';
 
@@ -99,14 +100,18 @@ export async function getAvatar(db: Kysely<DB>, userId: number): Promise<{ conte
   return row ?? null;
 }
 
-/** Changes the password and ends every other session of the user; returns how many were ended. */
+/**
+ * Changes the password and ends every other session of the user, and with `revokeTokens` revokes every
+ * personal token too; returns how many sessions were ended and tokens revoked.
+ */
 export async function changePassword(
   db: Kysely<DB>,
   userId: number,
   currentSessionHash: string,
   oldPassword: string,
   newPassword: string,
-): Promise<number> {
+  revokeTokens = false,
+): Promise<{ endedSessions: number; revokedTokens: number }> {
   const u = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();
   if (!(await verifyPassword(oldPassword, u.password_hash))) {
     throw badRequest('当前密码不正确', { oldPassword: ['当前密码不正确'] });
@@ -128,7 +133,8 @@ export async function changePassword(
       .where('user_id', '=', userId)
       .where('id_hash', '!=', currentSessionHash)
       .executeTakeFirst();
-    return Number(res.numDeletedRows);
+    const revokedTokens = revokeTokens ? await revokeAllTokens(trx, userId) : 0;
+    return { endedSessions: Number(res.numDeletedRows), revokedTokens };
   });
   tokens.forget({ userId });
   return ended;

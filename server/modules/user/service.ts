@@ -5,15 +5,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { CurrentUser, Role } from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import { conflict, forbidden, tooMany, unauthorized } from '../../errors';
+import { conflict, forbidden, unauthorized } from '../../errors';
 import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../../lib/password';
 import { randomSecret, sha256 } from '../../lib/tokens';
 import type { NewSession as CookieSession, SessionUser } from '../../plugins/auth';
+import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess, type LoginOrigin } from './throttle';
 
 export type { SessionUser };
 
-export const LOGIN_WINDOW_MINUTES = 15;
-export const LOGIN_MAX_FAILURES = 5;
 /** A browser session (no "remember me") lives a day past its last use. */
 const BROWSER_SESSION_HOURS = 24;
 /** last_seen_at/expires_at are refreshed at most this often, so reads do not become writes. */
@@ -138,55 +137,43 @@ export async function register(
   return createUser(db, input);
 }
 
-/** Seconds until the oldest counted failure leaves the window, or 0 when the caller may try. */
-async function throttleWait(db: Kysely<DB>, username: string, ip: string): Promise<number> {
-  const rows = await db
-    .selectFrom('login_failures')
-    .select('at')
-    .where('username', '=', username)
-    .where('ip', '=', ip)
-    .where('at', '>', sql<Date>`now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})`)
-    .orderBy('at', 'desc')
-    .limit(LOGIN_MAX_FAILURES)
-    .execute();
-  if (rows.length < LOGIN_MAX_FAILURES) return 0;
-  const oldest = rows[rows.length - 1].at.getTime();
-  return Math.max(1, (oldest + LOGIN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000);
-}
-
+/**
+ * Checks the password under the login throttle (./throttle.ts). Returns the user and the device id the
+ * browser should keep as its device cookie (it becomes known to the account).
+ */
 export async function login(
   db: Kysely<DB>,
   input: { username: string; password: string },
-  ip: string,
-): Promise<UserRow> {
+  origin: LoginOrigin,
+): Promise<UserRow & { device: string }> {
   const key = input.username.toLowerCase();
-  // Checked before the password, so a correct password cannot bypass the throttle.
-  const wait = await throttleWait(db, key, ip);
-  if (wait > 0) {
-    throw tooMany(`登录失败次数过多，请 ${Math.ceil(wait / 60)} 分钟后再试`, wait);
-  }
   const user = await db
     .selectFrom('users')
     .select(['id', 'username', 'nickname', 'avatar', 'roles', 'password_hash', 'status'])
     .where(sql<string>`lower(username)`, '=', key)
     .executeTakeFirst();
+  // Checked before the password, so a correct password cannot bypass the throttle.
+  await checkLoginThrottle(db, key, user?.id ?? null, origin);
   const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !valid) {
-    await db.insertInto('login_failures').values({ username: key, ip }).execute();
-    await db
-      .deleteFrom('login_failures')
-      .where('at', '<', sql<Date>`now() - interval '1 day'`)
-      .execute();
+    await recordLoginFailure(db, key, origin);
     throw unauthorized('用户名或密码错误');
   }
   if (user.status !== 'active') throw forbidden('该账号已被停用，请联系管理员');
-  await db.deleteFrom('login_failures').where('username', '=', key).where('ip', '=', ip).execute();
+  const device = await recordLoginSuccess(db, key, user.id, origin);
   await db
     .updateTable('users')
     .set({ last_login_at: sql`now()` })
     .where('id', '=', user.id)
     .execute();
-  return { id: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: user.roles };
+  return {
+    id: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    avatar: user.avatar,
+    roles: user.roles,
+    device,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * Personal API tokens: created once and shown once, stored as a SHA-256 hash, with scopes, optional
  * expiry and revocation. verifyToken is the one token-auth path every token-accepting API uses.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   MAX_ACTIVE_TOKENS,
   type CreateTokenBody,
@@ -144,6 +144,20 @@ export async function revokeToken(db: Kysely<DB>, userId: number, tokenId: numbe
   if (!row) throw notFound('令牌不存在');
   cache.forget({ tokenId });
   return toTokenInfo(row);
+}
+
+/**
+ * Revokes every active token of a user inside the caller's transaction (password change, admin reset,
+ * admin action); the caller announces the change to the token caches. Returns how many.
+ */
+export async function revokeAllTokens(trx: Transaction<DB>, userId: number): Promise<number> {
+  const res = await trx
+    .updateTable('api_tokens')
+    .set({ revoked_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 /**

@@ -229,8 +229,28 @@ export const adminResetPassword = endpoint({
   path: '/api/user/admin/users/:id/reset-password',
   access: 'admin',
   tags: adminTags,
-  summary: '重置密码（结束其所有会话）',
+  summary: '重置密码（结束其所有会话，默认同时吊销其个人令牌）',
   schema: (c) => ({ params: c.IdParams, body: c.AdminResetPasswordBody, response: c.AdminResetPasswordResponse }),
+});
+
+/** Scripts using them stop working at once (every instance); audited. */
+export const adminRevokeTokens = endpoint({
+  method: 'POST',
+  path: '/api/user/admin/users/:id/revoke-tokens',
+  access: 'admin',
+  tags: adminTags,
+  summary: '吊销该用户的全部个人令牌',
+  schema: (c) => ({ params: c.IdParams, response: c.AdminRevokeTokensResponse }),
+});
+
+/** Clears the login throttle's failures for the account; audited. */
+export const adminUnlockLogin = endpoint({
+  method: 'POST',
+  path: '/api/user/admin/users/:id/unlock-login',
+  access: 'admin',
+  tags: adminTags,
+  summary: '解除登录限制（清除该账号近期的登录失败记录）',
+  schema: (c) => ({ params: c.IdParams, response: c.AdminUnlockLoginResponse }),
 });
 
 /** With the typed confirmation (the exact username). */

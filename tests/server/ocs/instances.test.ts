@@ -9,6 +9,7 @@ import { openDatabase } from '../../../server/db/database';
 import { prepareQuestion } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
+import { chargeForAnswer } from '../../../server/modules/ocs/wallet/charge';
 import { loggedInClient, openTestDatabase, startTestApp, type TestContext, type TestDatabase } from '../helpers';
 import { ask, userWithToken } from './admin-fixtures';
 
@@ -146,4 +147,88 @@ test("a question written on one instance reaches the other one's memory without 
   }
   const { token } = await userWithToken(b, 5);
   expect(await ask(b, token, '两个实例：在另一个实例写入的题', 'judgement')).toMatchObject({ code: 1, answer: '正确' });
+});
+
+test('the same question sent to both instances at the same instant is charged once', async () => {
+  const p = prepareQuestion({ title: '两个实例：同时提问的同一题', type: 'judgement', options: [], answer: ['错'] });
+  if ('error' in p) throw new Error(p.error);
+  const [row] = (await upsertQuestions(a.db, [p], 'import')).rows;
+  for (const ctx of [a, b]) {
+    ctx.app.ocs.bank.index.add(row!.id, row!.norm_title);
+    await ctx.app.ocs.bank.settled();
+  }
+  for (let round = 0; round < 5; round++) {
+    const { uid, token } = await userWithToken(a, 10);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => ask(i % 2 ? b : a, token, '两个实例：同时提问的同一题', 'judgement')),
+    );
+    for (const r of answers) expect(r).toMatchObject({ code: 1, answer: '错误' });
+    const charged = await a.db
+      .selectFrom('ocs_ledger')
+      .select((eb) => eb.fn.sum<number>('amount').as('spent'))
+      .where('user_id', '=', uid)
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
+    expect(Number(charged.spent)).toBe(-1);
+  }
+});
+
+test("a token's OCS rate limit holds across both instances, not once per instance", async () => {
+  await writeSettings(a.db, { ratePerSecond: 5, rateBurst: 5 });
+  for (const ctx of [a, b]) ctx.app.ocs.settings.invalidate();
+  try {
+    const { token } = await userWithToken(a, 0);
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => ask(i % 2 ? b : a, token, `两个实例：限流测试第${i}题`)),
+    );
+    const tooFast = answers.filter((r) => r.code === 0 && /请求过快/.test(r.msg));
+    // 5 a second (plus what the window's turn lets through) across both: at least 16 - 2·5 refused.
+    expect(tooFast.length).toBeGreaterThanOrEqual(6);
+  } finally {
+    await writeSettings(a.db, { ratePerSecond: 1000, rateBurst: 1000 });
+    for (const ctx of [a, b]) ctx.app.ocs.settings.invalidate();
+  }
+});
+
+test("a token's UMS send limit holds across both instances", async () => {
+  const { client } = await loggedInClient(a);
+  const { token } = (
+    await client.post('/api/user/tokens', { name: 'ums', scopes: ['ums:send'], expiresInDays: null })
+  ).json().data;
+  // UMS_TOKEN_BURST (20 per 20 s by default) across both instances: 40 sends, at most 20 accepted.
+  const sends = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      (i % 2 ? b : a).app.inject({
+        method: 'POST',
+        url: '/api/ums/send',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { title: `限流 ${i}`, content: '两个实例' },
+      }),
+    ),
+  );
+  const limited = sends.filter((r) => r.statusCode === 429).length;
+  expect(limited).toBeGreaterThanOrEqual(20);
+  expect(sends.filter((r) => r.statusCode !== 429 && r.statusCode >= 500)).toHaveLength(0);
+});
+
+test('charges of one user and question from two database handles at once: one charge, the rest free repeats', async () => {
+  for (let round = 0; round < 20; round++) {
+    const { uid } = await userWithToken(a, 10);
+    const charge = (db: typeof a.db) =>
+      chargeForAnswer(db, {
+        userId: uid,
+        tokenId: null,
+        price: 1,
+        key: `same-instant-${round}`,
+        title: '两个实例：同一瞬间的同一题',
+        type: 'judgement',
+        outcome: 'bank',
+        questionId: null,
+        modelId: null,
+        answer: '正确',
+      });
+    const results = await Promise.all([charge(shared.db), charge(second.db), charge(shared.db), charge(second.db)]);
+    expect(results.filter((r) => r.status === 'charged')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'cached')).toHaveLength(3);
+  }
 });

@@ -320,6 +320,7 @@ test("with group commit (the embedded database's charging path): 200 concurrent 
     bank: ctx.app.ocs.bank,
     settings: ctx.app.ocs.settings,
     batcher: new ChargeBatcher(ctx.db),
+    limiter: (spec) => ctx.app.limits.create(spec),
   });
   const results = await Promise.all(
     Array.from({ length: 200 }, (_, i) => {

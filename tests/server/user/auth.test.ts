@@ -210,39 +210,123 @@ describe('cross-site and non-JSON mutations are refused', () => {
 });
 
 describe('login throttling', () => {
-  test('5 failures lock the username+IP for 15 minutes, even for the right password', async () => {
-    const username = uniqueName('thr');
-    await new Client(ctx.app).post('/api/user/register', { username, password: 'right-password' });
-    for (let i = 0; i < 5; i++) {
-      expect(
-        (await new Client(ctx.app).post('/api/user/login', { username, password: `wrong-${i}-pw` })).statusCode,
-      ).toBe(401);
-    }
-    const locked = await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json().errorMessage).toMatch(/登录失败次数过多/);
-    const retryAfter = Number(locked.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(14 * 60);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+  /** A browser at an address: its own cookies (the device cookie among them). */
+  const browserAt = (ip: string) => {
+    const c = new Client(ctx.app);
+    return {
+      client: c,
+      login: (username: string, password: string) =>
+        c.request({ method: 'POST', url: '/api/user/login', remoteAddress: ip, payload: { username, password } }),
+    };
+  };
 
-    // Another IP is not affected.
-    const other = await ctx.app.inject({
+  test('failures from elsewhere never lock the owner out: unknown browsers wait a growing delay, a known browser signs in', async () => {
+    const username = uniqueName('thr');
+    const owner = browserAt('10.1.0.1');
+    await owner.client.request({
       method: 'POST',
-      url: '/api/user/login',
-      remoteAddress: '10.9.8.7',
+      url: '/api/user/register',
+      remoteAddress: '10.1.0.1',
       payload: { username, password: 'right-password' },
     });
-    expect(other.statusCode).toBe(200);
+    expect(owner.client.cookies.get('portal_device')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await owner.client.post('/api/user/logout');
 
-    // Once the failures are older than the window, the right password works again.
+    // An attacker spreads guesses over five addresses.
+    for (let i = 0; i < 5; i++) {
+      expect((await browserAt(`10.2.0.${i}`).login(username, `wrong-${i}-pw`)).statusCode).toBe(401);
+    }
+    // Any browser the account does not know now waits, even with the right password...
+    const stranger = await browserAt('10.3.0.1').login(username, 'right-password');
+    expect(stranger.statusCode).toBe(429);
+    expect(stranger.json().errorMessage).toMatch(/常用浏览器上登录不受影响/);
+    const retryAfter = Number(stranger.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+    // ...but never the owner's own browser.
+    expect((await owner.login(username, 'right-password')).statusCode).toBe(200);
+
+    // The delay doubles with every further failure, up to five minutes, and then holds there.
+    const key = username.toLowerCase();
+    const age = () =>
+      ctx.db
+        .updateTable('login_failures')
+        .set({ at: sql`now() - interval '10 minutes'` })
+        .where('username', '=', key)
+        .execute();
+    await age();
+    expect((await browserAt('10.2.0.9').login(username, 'wrong-again')).statusCode).toBe(401);
+    expect(Number((await browserAt('10.3.0.2').login(username, 'right-password')).headers['retry-after'])).toBe(10);
+    for (let i = 0; i < 8; i++) {
+      await age();
+      await browserAt(`10.2.1.${i}`).login(username, 'wrong-more');
+    }
+    const capped = await browserAt('10.3.0.3').login(username, 'right-password');
+    expect(capped.statusCode).toBe(429);
+    expect(Number(capped.headers['retry-after'])).toBe(300);
+    expect((await owner.login(username, 'right-password')).statusCode).toBe(200);
+
+    // Once the failures leave the 15-minute window, anyone with the password gets in again.
     await ctx.db
       .updateTable('login_failures')
       .set({ at: sql`now() - interval '16 minutes'` })
-      .where('username', '=', username.toLowerCase())
+      .where('username', '=', key)
       .execute();
-    expect(
-      (await new Client(ctx.app).post('/api/user/login', { username, password: 'right-password' })).statusCode,
-    ).toBe(200);
+    expect((await browserAt('10.3.0.4').login(username, 'right-password')).statusCode).toBe(200);
+  });
+
+  test('an address that fails on many usernames waits, whatever name it tries next; other addresses do not', async () => {
+    const victim = uniqueName('spray');
+    const owner = browserAt('10.4.0.1');
+    await owner.client.request({
+      method: 'POST',
+      url: '/api/user/register',
+      remoteAddress: '10.4.0.1',
+      payload: { username: victim, password: 'right-password' },
+    });
+    for (let i = 0; i < 20; i++) {
+      expect((await browserAt('10.5.0.1').login(uniqueName('nobody'), 'password123')).statusCode).toBe(401);
+    }
+    const sprayed = await browserAt('10.5.0.1').login(victim, 'right-password');
+    expect(sprayed.statusCode).toBe(429);
+    expect(sprayed.json().errorMessage).toMatch(/当前网络登录失败次数过多/);
+    expect(Number(sprayed.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    // Unknown names are throttled the same way, so the answer does not reveal which names exist.
+    expect((await browserAt('10.5.0.1').login(uniqueName('nobody'), 'x')).statusCode).toBe(429);
+    expect((await browserAt('10.5.0.2').login(victim, 'right-password')).statusCode).toBe(200);
+    // The owner's own browser behind the same address is not held back.
+    expect((await owner.login(victim, 'right-password')).statusCode).toBe(200);
+  });
+
+  test("a known browser's own wrong passwords are capped: the 11th attempt within the window waits", async () => {
+    const username = uniqueName('own');
+    const owner = browserAt('10.6.0.1');
+    await owner.client.request({
+      method: 'POST',
+      url: '/api/user/register',
+      remoteAddress: '10.6.0.1',
+      payload: { username, password: 'right-password' },
+    });
+    for (let i = 0; i < 10; i++) expect((await owner.login(username, 'forgot-it')).statusCode).toBe(401);
+    const held = await owner.login(username, 'right-password');
+    expect(held.statusCode).toBe(429);
+    expect(held.json().errorMessage).toMatch(/密码错误次数过多/);
+  });
+
+  test('a forged device cookie is just an unknown browser', async () => {
+    const username = uniqueName('forge');
+    await browserAt('10.7.0.1').client.request({
+      method: 'POST',
+      url: '/api/user/register',
+      remoteAddress: '10.7.0.1',
+      payload: { username, password: 'right-password' },
+    });
+    for (let i = 0; i < 5; i++) await browserAt(`10.7.1.${i}`).login(username, 'wrong-password');
+    const forger = browserAt('10.7.2.1');
+    forger.client.cookies.set('portal_device', 'A'.repeat(43));
+    expect((await forger.login(username, 'right-password')).statusCode).toBe(429);
+    forger.client.cookies.set('portal_device', 'x'.repeat(5000));
+    expect((await forger.login(username, 'right-password')).statusCode).toBe(429);
   });
 
   test('a successful login clears earlier failures', async () => {

@@ -50,6 +50,25 @@ describe('error config', () => {
       fieldErrorsOf({ response: { status: 400, data: { success: false, data: { username: ['太短'], x: 'no' } } } }),
     ).toEqual({ username: ['太短'] });
   });
+
+  it('names the request id of a server failure so the user can quote it', () => {
+    const internal = {
+      response: {
+        status: 500,
+        data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器内部错误，请稍后重试', requestId: 'r-1' },
+      },
+    };
+    expect(errorMessageOf(internal)).toBe('服务器出错了，请稍后再试（请求编号 r-1）');
+    // A proxy's 502 page has no envelope; the id comes from the X-Request-Id header when the server sent one.
+    const headers = { get: (name: string) => (name === 'x-request-id' ? 'r-2' : undefined) };
+    expect(errorMessageOf({ response: { status: 502, data: '<html>', headers } })).toBe(
+      '服务器出错了，请稍后再试（请求编号 r-2）',
+    );
+    // 4xx answers keep their own message, even with an id.
+    expect(errorMessageOf({ response: { status: 409, data: { errorMessage: '已存在', requestId: 'r-3' } } })).toBe(
+      '已存在',
+    );
+  });
 });
 
 describe('fetchJson', () => {

@@ -104,7 +104,7 @@ describe('personal center', () => {
   });
 
   it('changes the password and says how many other sessions ended', async () => {
-    jest.mocked(changePassword).mockResolvedValue({ success: true, data: { endedSessions: 2 } });
+    jest.mocked(changePassword).mockResolvedValue({ success: true, data: { endedSessions: 2, revokedTokens: 0 } });
     renderAt('/user/me', <PersonalCenterPage />);
     await screen.findByText('alice');
     fireEvent.change(screen.getByLabelText('当前密码'), { target: { value: 'old-password' } });
@@ -112,10 +112,26 @@ describe('personal center', () => {
     fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'new-password-1' } });
     await act(async () => fireEvent.click(button('修改密码')));
     expect(changePassword).toHaveBeenCalledWith(
-      { oldPassword: 'old-password', newPassword: 'new-password-1' },
+      { oldPassword: 'old-password', newPassword: 'new-password-1', revokeTokens: false },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('密码已修改，已退出其他 2 个会话')).toBeInTheDocument();
+  });
+
+  it('revokes every personal token with the password when asked, and says how many', async () => {
+    jest.mocked(changePassword).mockResolvedValue({ success: true, data: { endedSessions: 0, revokedTokens: 3 } });
+    renderAt('/user/me', <PersonalCenterPage />);
+    await screen.findByText('alice');
+    fireEvent.change(screen.getByLabelText('当前密码'), { target: { value: 'old-password' } });
+    fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'new-password-1' } });
+    fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'new-password-1' } });
+    fireEvent.click(screen.getByLabelText(/同时吊销我的全部个人令牌/));
+    await act(async () => fireEvent.click(button('修改密码')));
+    expect(changePassword).toHaveBeenCalledWith(
+      { oldPassword: 'old-password', newPassword: 'new-password-1', revokeTokens: true },
+      { skipErrorHandler: true },
+    );
+    expect(await screen.findByText('密码已修改，已吊销 3 个个人令牌')).toBeInTheDocument();
   });
 
   it('puts a wrong current password under its field', async () => {

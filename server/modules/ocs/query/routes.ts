@@ -14,6 +14,7 @@ import { tokenFrom } from '../../../plugins/auth';
 import { getBalance } from '../wallet/balance';
 import { ledgerCsv, listLedger } from '../wallet/ledger';
 import { listQueries } from './log';
+import type { CountQuery } from './metrics';
 import { overview } from './overview';
 import { parseQuestion } from './question';
 import { TooFast, type OcsResult } from './service';
@@ -42,7 +43,10 @@ function paramsOf(request: FastifyRequest): Record<string, unknown> {
   return { ...(request.query as Record<string, unknown>), ...fromBody };
 }
 
-export default async function ocsRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
+export default async function ocsRoutes(
+  app: FastifyInstance,
+  { db, config, countQuery }: AppDeps & { countQuery: CountQuery },
+): Promise<void> {
   const ocs = () => app.ocs;
 
   // ---------- the OCS-script query API ----------
@@ -54,18 +58,23 @@ export default async function ocsRoutes(app: FastifyInstance, { db, config }: Ap
     try {
       auth = await app.identity.verifyToken(token, 'ocs:query', request.ip);
     } catch (err) {
-      if (isAuthError(err)) return { code: 0, msg: err.message };
-      throw err;
+      if (!isAuthError(err)) throw err;
+      countQuery('unauthorized', 'none');
+      return { code: 0, msg: err.message };
     }
     try {
       await ocs().service.checkRate(`token:${auth.tokenId}`);
     } catch (err) {
       if (!(err instanceof TooFast)) throw err;
+      countQuery('rate_limited', 'none');
       reply.header('retry-after', String(err.retryAfterSeconds));
       return { code: 0, msg: '请求过快，请稍后再试' };
     }
     const q = parseQuestion(params);
-    if (typeof q === 'string') return { code: 0, msg: q };
+    if (typeof q === 'string') {
+      countQuery('invalid', 'none');
+      return { code: 0, msg: q };
+    }
     return ocs().service.answer({ userId: auth.userId, tokenId: auth.tokenId }, q);
   };
   const queryPolicy: RoutePolicy = {
@@ -97,11 +106,15 @@ export default async function ocsRoutes(app: FastifyInstance, { db, config }: Ap
     try {
       await ocs().service.checkRate(`user:${userId}`);
     } catch (err) {
-      if (err instanceof TooFast) throw tooMany('请求过快，请稍后再试', err.retryAfterSeconds);
-      throw err;
+      if (!(err instanceof TooFast)) throw err;
+      countQuery('rate_limited', 'none');
+      throw tooMany('请求过快，请稍后再试', err.retryAfterSeconds);
     }
     const q = parseQuestion(request.body);
-    if (typeof q === 'string') throw badRequest(q, { title: [q] });
+    if (typeof q === 'string') {
+      countQuery('invalid', 'none');
+      throw badRequest(q, { title: [q] });
+    }
     return success(await ocs().service.answer({ userId, tokenId: null }, q));
   });
 

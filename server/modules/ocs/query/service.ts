@@ -5,7 +5,7 @@
  * `{code: 0, msg}` and nothing is charged.
  */
 import type { Kysely } from 'kysely';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { OcsQueryResult } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
 import type { OcsSettings, SettingsCache } from '../admin/settings';
@@ -14,6 +14,7 @@ import type { BankIndexSync } from '../bank/index-sync';
 import { findInBank } from '../bank/match';
 import { chargeForAnswer, type ChargeBatcher, type ChargeInput, type ChargeResult } from '../wallet/charge';
 import { logUnanswered, recentAnswer } from './log';
+import type { CountQuery } from './metrics';
 import type { Question } from './question';
 
 export interface Asker {
@@ -46,6 +47,10 @@ export interface OcsServiceDeps {
   settings: SettingsCache;
   strategyOf?: (userId: number) => Promise<Strategy>;
   ai?: AiAnswerer;
+  /** Told the outcome and source of every answer run (metrics). */
+  onOutcome?: CountQuery;
+  /** Builds the per-token limiters (shared by every instance: server/plugins/limits.ts). */
+  limiter: (spec: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
 }
 
 export class TooFast extends Error {
@@ -74,9 +79,9 @@ export class OcsService {
       // ratePerSecond every second, plus a pool that lets a burst reach rateBurst in its first second.
       const extra = Math.max(1, s.rateBurst - s.ratePerSecond);
       this.limiter = new BurstyRateLimiter(
-        new RateLimiterMemory({ points: s.ratePerSecond, duration: 1 }),
-        new RateLimiterMemory({
-          keyPrefix: 'burst',
+        this.deps.limiter({ keyPrefix: `ocs-rate-${shape}`, points: s.ratePerSecond, duration: 1 }),
+        this.deps.limiter({
+          keyPrefix: `ocs-burst-${shape}`,
           points: extra,
           duration: Math.max(1, Math.ceil(extra / s.ratePerSecond)),
         }),
@@ -100,7 +105,12 @@ export class OcsService {
     const running = this.inflight.get(flightKey);
     // A joiner was not charged: only the first run paid.
     if (running) return running.then((r) => (r.code === 1 ? { ...r, cost: 0 } : r));
-    const run = this.run(asker, q).finally(() => this.inflight.delete(flightKey));
+    const run = this.run(asker, q)
+      .catch((err: unknown) => {
+        this.deps.onOutcome?.('failed', 'none');
+        throw err;
+      })
+      .finally(() => this.inflight.delete(flightKey));
     this.inflight.set(flightKey, run);
     return run;
   }
@@ -182,17 +192,20 @@ export class OcsService {
         return this.result(charged, good?.question ?? q.title, answer, 'ai', good?.price ?? 0);
       }
       if (ai && !ai.ok) {
+        this.deps.onOutcome?.(ai.outcome, 'ai');
         await log(ai.outcome, ai.msg, ai.modelId ?? null);
         return fail(ai.msg);
       }
     }
     const msg = strategy === 'ai' ? '当前没有可用的 AI 模型' : '题库中未找到该题';
+    this.deps.onOutcome?.('miss', 'none');
     await log('miss', msg);
     return fail(msg);
   }
 
   private result(c: ChargeResult, question: string, answer: string, source: 'bank' | 'ai', price: number): OcsResult {
     if (c.status === 'stale') throw new Error('an answer without a question version was refused as stale');
+    this.deps.onOutcome?.(c.status === 'no_balance' ? 'no_balance' : 'answered', source);
     if (c.status === 'no_balance') {
       return fail(`余额不足：当前 ${c.balance} 积分，本题需要 ${price} 积分。请到「免费领取」领取积分或使用兑换码`);
     }

@@ -16,6 +16,7 @@ const carol = {
   createdAt: '2025-01-01T00:00:00.000Z',
   lastLoginAt: null,
   activeTokens: 0,
+  recentLoginFailures: 0,
 };
 
 beforeEach(() => createMock.mockReset());

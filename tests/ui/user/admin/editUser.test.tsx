@@ -1,6 +1,12 @@
 import { useModel } from '@@/plugin-model';
 import EditUserPage from '@/pages/user/admin/editUser';
-import { adminResetPassword, adminUpdateUser, fetchAdminUser } from '@/services/account';
+import {
+  adminResetPassword,
+  adminRevokeTokens,
+  adminUnlockLogin,
+  adminUpdateUser,
+  fetchAdminUser,
+} from '@/services/account';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 
@@ -8,6 +14,8 @@ jest.mock('@/services/account', () => ({
   fetchAdminUser: jest.fn(),
   adminUpdateUser: jest.fn(),
   adminResetPassword: jest.fn(),
+  adminRevokeTokens: jest.fn(),
+  adminUnlockLogin: jest.fn(),
 }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
@@ -25,6 +33,7 @@ const alice = {
   createdAt: '2025-01-01T00:00:00.000Z',
   lastLoginAt: null,
   activeTokens: 1,
+  recentLoginFailures: 0,
 };
 const admin = { ...alice, uid: 1, username: 'admin', nickname: null, roles: ['admin' as const] };
 
@@ -120,7 +129,10 @@ describe('edit user', () => {
   });
 
   it('resets the password after confirmation and shows a generated one once', async () => {
-    resetMock.mockResolvedValue({ success: true, data: { endedSessions: 3, generatedPassword: 'Gen3rated-Pass' } });
+    resetMock.mockResolvedValue({
+      success: true,
+      data: { endedSessions: 3, revokedTokens: 1, generatedPassword: 'Gen3rated-Pass' },
+    });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     await screen.findByLabelText('昵称');
     await act(async () => fireEvent.click(button('重置密码')));
@@ -128,8 +140,57 @@ describe('edit user', () => {
     expect(resetMock).not.toHaveBeenCalled();
     const confirm = screen.getAllByText('重置密码', { selector: '.ant-modal button span' })[0];
     await act(async () => fireEvent.click(confirm));
-    expect(resetMock).toHaveBeenCalledWith(2, { generatePassword: true }, { skipErrorHandler: true });
+    expect(resetMock).toHaveBeenCalledWith(
+      2,
+      { generatePassword: true, revokeTokens: true },
+      { skipErrorHandler: true },
+    );
     expect(await screen.findByText('Gen3rated-Pass')).toBeInTheDocument();
     expect(screen.getByText('该新密码只显示这一次，请立即复制保存')).toBeInTheDocument();
+    expect(screen.getByText('密码已重置，已结束该用户的 3 个会话，吊销 1 个个人令牌')).toBeInTheDocument();
+  });
+
+  it('keeps the tokens when the administrator unticks 同时吊销', async () => {
+    resetMock.mockResolvedValue({ success: true, data: { endedSessions: 1, revokedTokens: 0 } });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    await screen.findByLabelText('昵称');
+    fireEvent.click(screen.getByLabelText('同时吊销该用户的全部个人令牌'));
+    await act(async () => fireEvent.click(button('重置密码')));
+    expect(await screen.findByText(/其个人令牌保持有效/)).toBeInTheDocument();
+    const confirm = screen.getAllByText('重置密码', { selector: '.ant-modal button span' })[0];
+    await act(async () => fireEvent.click(confirm));
+    expect(resetMock).toHaveBeenCalledWith(
+      2,
+      { generatePassword: true, revokeTokens: false },
+      { skipErrorHandler: true },
+    );
+  });
+});
+
+describe('sign-in safety', () => {
+  it('shows a restricted login and lifts it after confirmation', async () => {
+    getMock.mockResolvedValue({ success: true, data: { ...alice, recentLoginFailures: 7 } });
+    jest.mocked(adminUnlockLogin).mockResolvedValue({ success: true, data: { clearedFailures: 7 } });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    expect(await screen.findByText('登录受限')).toBeInTheDocument();
+    expect(screen.getByText('7 次')).toBeInTheDocument();
+    await act(async () => fireEvent.click(button('解除登录限制')));
+    expect(adminUnlockLogin).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(screen.getByText(/^解\s?除$/, { selector: '.ant-popconfirm button span' })));
+    expect(adminUnlockLogin).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(await screen.findByText('已解除登录限制（清除 7 条失败记录）')).toBeInTheDocument();
+    await waitFor(() => expect(getMock).toHaveBeenCalledTimes(2));
+  });
+
+  it('revokes every token of the user after confirmation; nothing to revoke disables the button', async () => {
+    jest.mocked(adminRevokeTokens).mockResolvedValue({ success: true, data: { revokedTokens: 1 } });
+    renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
+    await screen.findByText('1 个');
+    expect(button('解除登录限制')).toBeDisabled();
+    await act(async () => fireEvent.click(button('吊销全部令牌')));
+    expect(await screen.findByText('吊销该用户的全部个人令牌？')).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByText(/^吊\s?销$/, { selector: '.ant-popconfirm button span' })));
+    expect(adminRevokeTokens).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(await screen.findByText('已吊销 1 个个人令牌')).toBeInTheDocument();
   });
 });

@@ -26,6 +26,7 @@ const user = (uid: number, username: string, extra: object = {}) => ({
   createdAt: '2025-01-01T00:00:00.000Z',
   lastLoginAt: null,
   activeTokens: 0,
+  recentLoginFailures: 0,
   ...extra,
 });
 const admin = user(1, 'admin', { roles: ['admin'], nickname: '管理员' });

@@ -1,13 +1,17 @@
-/** /user/admin/editUser?uid=<id>: nickname, roles, status, and a password reset for one user. */
+/**
+ * /user/admin/editUser?uid=<id>: nickname, roles, status, a password reset, and sign-in safety (login
+ * restriction, personal tokens) for one user.
+ */
 import type { AdminUser } from '@/contract';
 import { errorMessageOf, statusOf } from '@/requestErrorConfig';
 import { fetchAdminUser } from '@/services/account';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useLocation, useModel } from '@umijs/max';
-import { Button, Col, Result, Row, Skeleton } from 'antd';
+import { Button, Col, Result, Row, Skeleton, Space } from 'antd';
 import { useRequest } from 'ahooks';
 import EditUserForm from './components/EditUserForm';
 import ResetPasswordCard from './components/ResetPasswordCard';
+import SecurityCard from './components/SecurityCard';
 
 const BACK = (
   <Link to="/user/admin/userManage">
@@ -23,7 +27,7 @@ function uidOf(search: string): number | undefined {
 
 function EditUser({ uid }: { uid: number }) {
   const { initialState } = useModel('@@initialState');
-  const { data, loading, error, mutate } = useRequest(() => fetchAdminUser(uid, { skipErrorHandler: true }), {
+  const { data, loading, error, mutate, refresh } = useRequest(() => fetchAdminUser(uid, { skipErrorHandler: true }), {
     refreshDeps: [uid],
   });
   if (loading && !data) return <Skeleton active />;
@@ -51,7 +55,10 @@ function EditUser({ uid }: { uid: number }) {
         />
       </Col>
       <Col xs={24} xl={10}>
-        <ResetPasswordCard user={user} />
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <ResetPasswordCard user={user} />
+          <SecurityCard user={user} onChanged={refresh} />
+        </Space>
       </Col>
     </Row>
   );

@@ -1,15 +1,19 @@
-/** Change password: needs the current one; the server then ends every other session. */
+/**
+ * Change password: needs the current one; the server then ends every other session and, when asked,
+ * revokes every personal API token too (a password that leaked may have leaked with them).
+ */
 import { zodRule } from '@/components/zodRule';
 import { Password } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { changePassword } from '@/services/account';
-import { Alert, Button, Card, Form, Input, message } from 'antd';
+import { Alert, Button, Card, Checkbox, Form, Input, message } from 'antd';
 import { useState } from 'react';
 
 interface Values {
   oldPassword: string;
   newPassword: string;
   confirm: string;
+  revokeTokens: boolean;
 }
 
 export default function PasswordCard({ onChanged }: { onChanged: (endedSessions: number) => void }) {
@@ -17,13 +21,16 @@ export default function PasswordCard({ onChanged }: { onChanged: (endedSessions:
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
 
-  const onFinish = async ({ oldPassword, newPassword }: Values) => {
+  const onFinish = async ({ oldPassword, newPassword, revokeTokens }: Values) => {
     setError(undefined);
     setSaving(true);
     try {
-      const res = await changePassword({ oldPassword, newPassword }, { skipErrorHandler: true });
+      const res = await changePassword({ oldPassword, newPassword, revokeTokens }, { skipErrorHandler: true });
       const n = res.data.endedSessions;
-      message.success(n > 0 ? `密码已修改，已退出其他 ${n} 个会话` : '密码已修改');
+      const parts = ['密码已修改'];
+      if (n > 0) parts.push(`已退出其他 ${n} 个会话`);
+      if (res.data.revokedTokens > 0) parts.push(`已吊销 ${res.data.revokedTokens} 个个人令牌`);
+      message.success(parts.join('，'));
       form.resetFields();
       onChanged(n);
     } catch (e) {
@@ -39,7 +46,13 @@ export default function PasswordCard({ onChanged }: { onChanged: (endedSessions:
   return (
     <Card title="修改密码">
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      <Form<Values> form={form} layout="vertical" onFinish={onFinish} style={{ maxWidth: 360 }}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        style={{ maxWidth: 360 }}
+        initialValues={{ revokeTokens: false }}
+      >
         <Form.Item label="当前密码" name="oldPassword" rules={[{ required: true, message: '请输入当前密码' }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
@@ -64,6 +77,9 @@ export default function PasswordCard({ onChanged }: { onChanged: (endedSessions:
           ]}
         >
           <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="revokeTokens" valuePropName="checked">
+          <Checkbox>同时吊销我的全部个人令牌（使用令牌的脚本需换用新令牌）</Checkbox>
         </Form.Item>
         <Alert
           type="info"

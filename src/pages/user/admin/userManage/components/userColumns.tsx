@@ -3,10 +3,10 @@ import { formatTime } from '@/components/time';
 import RoleTags from '@/components/RoleTags';
 import { ROLE_LABELS, USER_STATUS_LABELS } from '@/components/roles';
 import { avatarOf } from '@/components/user';
-import type { AdminUser } from '@/contract';
+import { LOGIN_FREE_FAILURES, type AdminUser } from '@/contract';
 import type { ProColumns } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
-import { Avatar, Button, Space, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Space, Tag, Tooltip, Typography } from 'antd';
 
 interface Actions {
   selfUid?: number;
@@ -58,7 +58,21 @@ export function userColumns({ selfUid, onDelete, onAudit }: Actions): ProColumns
         disabled: { text: USER_STATUS_LABELS.disabled, status: 'Error' },
       },
     },
-    { title: '有效令牌', dataIndex: 'activeTokens', search: false },
+    {
+      title: '有效令牌',
+      dataIndex: 'activeTokens',
+      search: false,
+      render: (_, u) => (
+        <Space size={4} wrap>
+          {u.activeTokens}
+          {u.recentLoginFailures >= LOGIN_FREE_FAILURES && (
+            <Tooltip title={`近 15 分钟登录失败 ${u.recentLoginFailures} 次，陌生浏览器需等待后重试；可在编辑页解除`}>
+              <Tag color="warning">登录受限</Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
     {
       title: '创建时间',
       dataIndex: 'createdAt',
