@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { startBackupSocket } from './db/backup-socket';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/datadir-lock';
 import { migrateToLatest, openDatabase, type Database } from './db/database';
 import { ensureFirstAdmin } from './modules/user';
@@ -74,6 +75,11 @@ export async function main(hooks: StartHooks = {}): Promise<void> {
 
   const secrets = loadSecretBox(config);
   const app = await buildApp({ db: database.db, config, secrets, soleInstance: !config.DATABASE_URL });
+  // Embedded database: `npm run backup` asks this process for a consistent copy over DATA_DIR/backup.sock
+  // (owner-only) instead of opening the directory a second time (server/db/backup-socket.ts).
+  const backupSocket = config.DATABASE_URL
+    ? undefined
+    : await startBackupSocket({ database, dataDir: config.dataDir, log: app.log });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -86,6 +92,7 @@ export async function main(hooks: StartHooks = {}): Promise<void> {
     force.unref();
     try {
       await app.close(); // stops accepting, waits for in-flight requests
+      await backupSocket?.close();
       await database!.close();
     } finally {
       releaseLock();
