@@ -4,7 +4,7 @@ import EChart from '@/components/charts/EChart';
 import OverviewPage from '@/pages/OCS/overview';
 import { fetchOcsOverview } from '@/services/ocs';
 import { fetchOcsSetup } from '@/services/ocsAdmin';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { atViewport, renderAt } from '../helpers';
 import { query } from './fixtures';
 
@@ -232,7 +232,8 @@ describe('OCS overview', () => {
       restore = atViewport(1440);
       renderAt('/OCS/overview', <OverviewPage />);
       group = await screen.findByTestId('today-stats');
-      expect(group.querySelector('.ant-pro-card-body')).not.toHaveClass('ant-pro-card-body-wrap');
+      // antd's useBreakpoint knows the width only after its first effect: wait for the wide layout.
+      await waitFor(() => expect(group.querySelector('.ant-pro-card-body')).not.toHaveClass('ant-pro-card-body-wrap'));
       expect(group.querySelectorAll('.ant-pro-card-col-12')).toHaveLength(0);
       expect(group.querySelectorAll('.ant-pro-card-divider')).toHaveLength(3);
       expect(stat('命中率')).toHaveTextContent('75.0%');

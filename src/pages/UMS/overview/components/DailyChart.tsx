@@ -4,7 +4,7 @@
  * fewer dates.
  */
 import EChart, { type ChartOption } from '@/components/charts/EChart';
-import { axisTooltip, compactNumber, everyNthFromEnd, monthDay } from '@/components/charts/format';
+import { dailyBarsOption } from '@/components/charts/dailyBars';
 import type { UmsStats } from '@/contract';
 import { Card, Empty, Grid, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -18,42 +18,7 @@ export const SERIES = [
 
 /** `labelStep`: one date label every that many days, counted back from today. */
 export function dailyOption(daily: Day[], labelStep: number): ChartOption {
-  return {
-    color: SERIES.map((s) => s.color),
-    legend: { top: 0, left: 'center', itemWidth: 10, itemHeight: 10 },
-    tooltip: {
-      trigger: 'axis',
-      axisPointer: { type: 'shadow' },
-      // Inside the chart: at 375 px a tooltip must not widen the page.
-      confine: true,
-      formatter: (params: unknown) => axisTooltip(params),
-    },
-    grid: { top: 36, left: 4, right: 8, bottom: 4 },
-    xAxis: {
-      type: 'category',
-      data: daily.map((d) => d.day),
-      axisTick: { alignWithLabel: true },
-      axisLabel: {
-        formatter: monthDay,
-        interval: everyNthFromEnd(daily.length, labelStep),
-        hideOverlap: true,
-        color: '#8c8c8c',
-      },
-    },
-    yAxis: {
-      type: 'value',
-      minInterval: 1,
-      axisLabel: { formatter: compactNumber, color: '#8c8c8c' },
-      splitLine: { lineStyle: { color: '#f0f0f0' } },
-    },
-    series: SERIES.map((s) => ({
-      type: 'bar',
-      name: s.label,
-      barMaxWidth: 16,
-      emphasis: { focus: 'series' },
-      data: daily.map((d) => d[s.key]),
-    })),
-  };
+  return dailyBarsOption({ days: daily, series: SERIES, labelStep, barMaxWidth: 16 });
 }
 
 export default function DailyChart({ daily }: { daily: Day[] }) {
