@@ -106,6 +106,8 @@ describe.each(['anonymous', 'user', 'admin'] as Role[])('every page as %s at 375
         ...problems.api.map((a) => `api: ${a}`),
         ...(overflow > 1 ? [`the document is ${overflow} px wider than the 375 px screen`] : []),
       ];
+      // E2E_SHOTS=1 keeps a screenshot of every page walked (for a person to look through; not committed).
+      if (process.env.E2E_SHOTS) await snap(page, `page-${role}-${path.replace(/\W+/g, '_')}`);
       if (found.length) {
         const shot = await snap(page, `walk-${role}-${path.replace(/\W+/g, '_')}`).catch(() => 'none');
         throw new Error(
