@@ -65,7 +65,11 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
 
   // ---------- the token API ----------
   // 60 a minute with bursts of at most 20: both windows must have room, counted across instances.
-  const perMinute = app.limits.create({ keyPrefix: 'ums-token-min', points: config.UMS_TOKEN_PER_MINUTE, duration: 60 });
+  const perMinute = app.limits.create({
+    keyPrefix: 'ums-token-min',
+    points: config.UMS_TOKEN_PER_MINUTE,
+    duration: 60,
+  });
   const burst =
     config.UMS_TOKEN_BURST > 0
       ? app.limits.create({ keyPrefix: 'ums-token-burst', points: config.UMS_TOKEN_BURST, duration: 20 })
