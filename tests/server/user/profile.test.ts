@@ -143,7 +143,7 @@ describe('password change', () => {
       oldPassword: 'old-password-1',
       newPassword: 'new-password-1',
     });
-    expect(ok.json()).toEqual({ success: true, data: { endedSessions: 2 } });
+    expect(ok.json()).toEqual({ success: true, data: { endedSessions: 2, revokedTokens: 0 } });
     expect((await client.get('/api/user/me')).statusCode).toBe(200);
     expect((await other1.get('/api/user/me')).statusCode).toBe(401);
     expect((await other2.get('/api/user/me')).statusCode).toBe(401);

@@ -76,7 +76,7 @@ test('revoking refuses the very next request', async () => {
   expect(res.json().errorMessage).toBe('访问令牌已撤销');
 });
 
-test('disabling the owner refuses at once; enabling brings the token back; a password reset keeps it', async () => {
+test('disabling the owner refuses at once; enabling brings the token back; a reset keeps it only when asked', async () => {
   const { client, uid } = await loggedInClient(ctx);
   const { token } = await tokenOf(client);
   expect((await check(token)).statusCode).toBe(200);
@@ -86,9 +86,16 @@ test('disabling the owner refuses at once; enabling brings the token back; a pas
   expect((await check(token)).json().errorMessage).toBe('令牌所属账号已停用');
   expect((await patch({ status: 'active' })).statusCode).toBe(200);
   expect((await check(token)).statusCode).toBe(200);
-  const reset = await admin.post(`/api/user/admin/users/${uid}/reset-password`, { generatePassword: true });
-  expect(reset.statusCode).toBe(200);
+  const keep = await admin.post(`/api/user/admin/users/${uid}/reset-password`, {
+    generatePassword: true,
+    revokeTokens: false,
+  });
+  expect(keep.json().data.revokedTokens).toBe(0);
   expect((await check(token)).statusCode).toBe(200);
+  // By default an administrator's reset revokes the user's tokens, at once.
+  const reset = await admin.post(`/api/user/admin/users/${uid}/reset-password`, { generatePassword: true });
+  expect(reset.json().data.revokedTokens).toBe(1);
+  expect((await check(token)).statusCode).toBe(401);
 });
 
 test('deleting the owner (and so the tokens) refuses at once', async () => {
