@@ -38,6 +38,9 @@ export class SecretBox {
 
 /** `sk-…abcd` style: enough to recognise a secret, never enough to use it. */
 export function maskSecret(secret: string, keep = 4): string {
-  if (secret.length <= keep * 2) return '…';
-  return `${secret.slice(0, Math.min(4, secret.length - keep))}…${secret.slice(-keep)}`;
+  // By code points: cutting between the halves of a surrogate pair left a lone surrogate, which
+  // PostgreSQL refuses (an API key with an emoji gave a 500; found by tests/server/property.test.ts).
+  const chars = Array.from(secret);
+  if (chars.length <= keep * 2) return '…';
+  return `${chars.slice(0, Math.min(4, chars.length - keep)).join('')}…${chars.slice(-keep).join('')}`;
 }
