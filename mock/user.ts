@@ -32,11 +32,13 @@ export default defineMocks(
       res.setHeader('Retry-After', '900');
       return fail(res, 429, 'TOO_MANY_ATTEMPTS', '登录失败次数过多，请 15 分钟后再试');
     }
-    if (username !== 'admin' || password !== 'admin123456') {
+    if ((username !== 'admin' && username !== 'totp') || password !== 'admin123456') {
       failedAt.push(Date.now());
       return fail(res, 401, 'BAD_CREDENTIALS', '用户名或密码错误');
     }
     failedAt = [];
+    // `totp` with the same password shows the second step (code 123456, mock/identity.ts).
+    if (username === 'totp') return res.json({ success: true, data: { challenge: 'totp' } });
     current = admin;
     res.json({ success: true, data: admin });
   }),
@@ -57,6 +59,16 @@ export default defineMocks(
   }),
 
   on(userApi.settings, (_req, res) => {
-    res.json({ success: true, data: { registration: 'open' } });
+    res.json({
+      success: true,
+      data: {
+        registration: 'open',
+        passwordReset: true,
+        sso: {
+          cas: { label: '统一身份认证登录', loginUrl: '/api/user/sso/cas/login' },
+          oidc: { label: '使用 OIDC 登录', loginUrl: '/api/user/sso/oidc/login' },
+        },
+      },
+    });
   }),
 );

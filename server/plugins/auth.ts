@@ -19,6 +19,11 @@ export interface SessionUser {
   avatar: string | null;
   roles: string[];
   sessionIdHash: string;
+  /**
+   * A role requires two-factor sign-in (REQUIRE_2FA_ROLES) and the user has not set it up: the session
+   * may call only the routes that allow it (`duringEnrolment`): who am I, set it up, sign out.
+   */
+  mustEnrollTwoFactor?: boolean;
 }
 
 /** A verified personal API token. */
@@ -54,6 +59,17 @@ declare module 'fastify' {
     scope?: TokenScope;
     /** For auth 'token': a logged-in browser session is accepted instead of a token. */
     allowSession?: boolean;
+    /** For auth 'token': the path parameter that carries the token (ServerChan's `/<sendkey>.send`). */
+    tokenParam?: string;
+    /** The route was made from a contract descriptor (server/http/route.ts). */
+    descriptor?: boolean;
+    /** A session that must set up two-factor sign-in first may call this route (see SessionUser). */
+    duringEnrolment?: boolean;
+    /**
+     * Called server to server (a CAS single-logout request): form bodies are accepted and the browser
+     * rules (same origin, JSON) do not apply; such a route acts on no session of the caller.
+     */
+    backChannel?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -135,6 +151,9 @@ function checkJson(request: FastifyRequest): void {
 
 /** The token from `Authorization: Bearer`, or a `token` query or body parameter. */
 export function tokenFrom(request: FastifyRequest): string | undefined {
+  const param = request.routeOptions.config.tokenParam;
+  const fromPath = param ? (request.params as Record<string, unknown> | undefined)?.[param] : undefined;
+  if (typeof fromPath === 'string' && fromPath) return fromPath;
   const header = request.headers.authorization;
   if (header && /^bearer\s+/i.test(header)) return header.replace(/^bearer\s+/i, '').trim();
   const fromQuery = (request.query as { token?: unknown } | undefined)?.token;
@@ -156,7 +175,9 @@ export default fp(
     app.decorate('routeAccess', [] as FastifyInstance['routeAccess']);
 
     app.addHook('onRoute', (route) => {
-      if (!route.url.startsWith('/api')) return;
+      // Outside /api, routes made from a contract descriptor (the drop-in compatible ServerChan and
+      // PushPlus endpoints) are listed too; /metrics and the UI are not.
+      if (!route.url.startsWith('/api') && !(route.config as { descriptor?: boolean } | undefined)?.descriptor) return;
       if (route.url.startsWith('/api/docs')) {
         route.config = { ...(route.config as object), auth: 'public' } as typeof route.config;
         return;
@@ -171,7 +192,8 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       const auth = request.routeOptions.config.auth;
       if (!auth) return; // not an /api route (UI, 404)
-      if (auth !== 'token' && auth !== 'ocs-token' && MUTATING.has(request.method)) {
+      const { backChannel, duringEnrolment } = request.routeOptions.config;
+      if (auth !== 'token' && auth !== 'ocs-token' && !backChannel && MUTATING.has(request.method)) {
         checkSameOrigin(request);
         checkJson(request);
       }
@@ -181,6 +203,9 @@ export default fp(
       }
       if (auth === 'public' || auth === 'token' || auth === 'ocs-token') return;
       if (!request.user) throw unauthorized();
+      if (request.user.mustEnrollTwoFactor && !duringEnrolment) {
+        throw new HttpError(403, 'TWO_FACTOR_ENROLLMENT_REQUIRED', '你的账号需要先开启两步验证，才能使用其他功能');
+      }
       if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
     });
 
@@ -194,7 +219,7 @@ export default fp(
     // Token routes: after body parsing, because scripts may send `token` in a JSON or form body.
     app.addHook('preHandler', async (request) => {
       if (request.routeOptions.config.auth !== 'token') return;
-      if (request.routeOptions.config.allowSession && request.user) return;
+      if (request.routeOptions.config.allowSession && request.user && !request.user.mustEnrollTwoFactor) return;
       request.tokenAuth = await identity.verifyToken(tokenFrom(request), request.routeOptions.config.scope, request.ip);
     });
   },

@@ -42,16 +42,46 @@ export const CurrentUser = z.object({
   nickname: z.string().nullable(),
   avatar: z.string().nullable(),
   roles: z.array(Role),
+  /**
+   * A role of this user requires two-factor sign-in (REQUIRE_2FA_ROLES) and it is not set up yet: the
+   * session may do nothing but set it up (and sign out) until then.
+   */
+  mustEnrollTwoFactor: z.boolean().optional(),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
+/**
+ * The first factor (a password, or a CAS/OIDC sign-in) was right and the account uses two-factor
+ * sign-in: no session yet. The browser holds the challenge in a cookie; POST /api/user/login/verify
+ * with the code finishes the sign-in.
+ */
+export const LoginChallenge = z.object({ challenge: z.literal('totp') });
+export type LoginChallenge = z.infer<typeof LoginChallenge>;
+/** Signed in (the user), or the second factor is asked for (the challenge). */
+export const LoginResult = z.union([CurrentUser, LoginChallenge]);
+export type LoginResult = z.infer<typeof LoginResult>;
+
 export const MeResponse = ok(CurrentUser);
-export const LoginResponse = ok(CurrentUser);
+export const LoginResponse = ok(LoginResult);
 export const RegisterResponse = ok(CurrentUser);
 export const LogoutResponse = OkEmpty;
 
+/**
+ * A single sign-on way the login page offers: its button text and where the button goes (the page
+ * adds `?redirect=`; the URL comes from here so the login page need not load the SSO descriptors).
+ */
+export const SsoOption = z.object({ label: z.string(), loginUrl: z.string() });
+
 /** Public settings the login/register pages need before anyone is logged in. */
-export const AuthSettings = ok(z.object({ registration: z.enum(['open', 'closed']) }));
+export const AuthSettings = ok(
+  z.object({
+    registration: z.enum(['open', 'closed']),
+    /** E-mail is configured: forgotten passwords are reset by a link (otherwise: ask an administrator). */
+    passwordReset: z.boolean(),
+    /** The CAS and OIDC buttons, when configured. */
+    sso: z.object({ cas: SsoOption.nullable(), oidc: SsoOption.nullable() }),
+  }),
+);
 
 // ---------- personal center ----------
 
@@ -274,4 +304,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.update': '修改用户',
   'user.reset_password': '重置密码',
   'user.delete': '删除用户',
+  'user.reset_2fa': '重置两步验证',
+  'user.password_login': '设置密码登录',
+  'user.link_identity': '关联统一身份',
+  'user.unlink_identity': '解除统一身份关联',
+  'user.sso_roles': '统一身份授予角色',
 };

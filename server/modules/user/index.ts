@@ -1,6 +1,7 @@
 /**
  * The user module: accounts and sign-in, sessions, the personal center, personal API tokens and the
- * administrators' user management. What other parts of the server may use, on purpose:
+ * administrators' user management; institutional sign-in (two-factor, e-mail and password reset, CAS
+ * and OIDC) in ./identity/. What other parts of the server may use, on purpose:
  * the plugin, the identity the auth plugin checks callers with, and the first-administrator set-up.
  */
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
 import type { Identity } from '../../plugins/auth';
 import adminRoutes from './admin-routes';
+import identityRoutes from './identity';
 import profileRoutes from './profile-routes';
 import userRoutes from './routes';
 import { resolveSession } from './service';
@@ -22,7 +24,7 @@ export function userIdentity({ db, config }: Pick<AppDeps, 'db' | 'config'>): Id
   // Listening for other instances' token changes from the start, so the cache is live early.
   tokenCacheOf(db).listen();
   return {
-    resolveSession: (cookie) => resolveSession(db, cookie, config.SESSION_DAYS),
+    resolveSession: (cookie) => resolveSession(db, cookie, config.SESSION_DAYS, config.REQUIRE_2FA_ROLES),
     verifyToken: (token, scope, ip) => verifyToken(db, token, scope, ip),
   };
 }
@@ -34,6 +36,7 @@ export default fp(
     await app.register(tokenRoutes, deps);
     await app.register(tokenCheckRoutes, deps);
     await app.register(adminRoutes, deps);
+    await app.register(identityRoutes, deps);
   },
   { name: 'user', dependencies: ['auth'] },
 );

@@ -1,7 +1,11 @@
 /** HTTP layer of the accounts core. Business rules live in ./service. */
 import type { FastifyInstance } from 'fastify';
+import * as identityApi from '@contract/api/identity';
 import * as api from '@contract/api/user';
+import { pathOf } from '@contract/endpoint';
 import { clearSessionCookie, setDeviceCookie, setSessionCookie } from '../../plugins/auth';
+import { applySignIn, originOf } from './identity/http';
+import { afterFirstFactor, signInContext } from './identity/sign-in';
 import type { AppDeps } from '../../deps';
 import { success, SUCCESS } from '../../http/reply';
 import { route } from '../../http/route';
@@ -15,9 +19,22 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps): P
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
   });
 
-  route(app, api.settings, async () => success({ registration: config.REGISTRATION }));
+  route(app, api.settings, async () =>
+    success({
+      registration: config.REGISTRATION,
+      passwordReset: !!config.SMTP_URL && !!config.PUBLIC_URL,
+      sso: {
+        cas: config.CAS_URL
+          ? { label: config.CAS_BUTTON, loginUrl: pathOf(identityApi.ssoLogin, { provider: 'cas' }) }
+          : null,
+        oidc: config.OIDC_ISSUER
+          ? { label: config.OIDC_BUTTON, loginUrl: pathOf(identityApi.ssoLogin, { provider: 'oidc' }) }
+          : null,
+      },
+    }),
+  );
 
-  route(app, api.me, async (request) => success(users.toCurrentUser(request.user!)));
+  route(app, api.me, async (request) => success(users.toCurrentUser(request.user!)), { duringEnrolment: true });
 
   route(
     app,
@@ -33,23 +50,26 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps): P
     config.REGISTER_RATE_LIMIT > 0 ? { rateLimit: { max: config.REGISTER_RATE_LIMIT, timeWindow: '1 minute' } } : {},
   );
 
+  // The password is the first factor; with two-factor sign-in on, the answer is a challenge, not a session.
   route(app, api.login, async (request, reply) => {
-    const device = plausibleDevice(request.cookies[DEVICE_COOKIE]);
-    const user = await users.login(db, request.body, {
-      ip: request.ip,
-      device,
-      sessionUserId: request.user?.id ?? null,
+    const origin = originOf(request);
+    const user = await users.verifyLogin(db, request.body, origin);
+    const outcome = await afterFirstFactor(signInContext(deps), user, {
+      remember: request.body.remember,
+      origin,
+      meta: meta(request),
     });
-    const session = await users.createSession(db, user.id, request.body.remember, config.SESSION_DAYS, meta(request));
-    setSessionCookie(request, reply, session);
-    // Kept (or given) on every successful login, so a browser in use stays known for a year.
-    setDeviceCookie(request, reply, DEVICE_COOKIE, user.device, DEVICE_COOKIE_DAYS * 86_400);
-    return success(users.toCurrentUser(user));
+    return applySignIn(request, reply, outcome);
   });
 
-  route(app, api.logout, async (request, reply) => {
-    await users.deleteSession(db, request.user!.sessionIdHash);
-    clearSessionCookie(request, reply);
-    return SUCCESS;
-  });
+  route(
+    app,
+    api.logout,
+    async (request, reply) => {
+      await users.deleteSession(db, request.user!.sessionIdHash);
+      clearSessionCookie(request, reply);
+      return SUCCESS;
+    },
+    { duringEnrolment: true },
+  );
 }

@@ -26,14 +26,20 @@ export interface UserRow {
   roles: string[];
 }
 
-export function toCurrentUser(u: UserRow): CurrentUser {
+export function toCurrentUser(u: UserRow & { mustEnrollTwoFactor?: boolean }): CurrentUser {
   return {
     uid: u.id,
     username: u.username,
     nickname: u.nickname,
     avatar: u.avatar,
     roles: u.roles.filter((r): r is Role => r === 'admin' || r === 'njit'),
+    ...(u.mustEnrollTwoFactor ? { mustEnrollTwoFactor: true } : {}),
   };
+}
+
+/** Whether a user of these roles, with or without two-factor sign-in, must set it up before anything else. */
+export function mustEnrollTwoFactor(roles: readonly string[], enabled: boolean, required: readonly string[]): boolean {
+  return !enabled && required.some((r) => roles.includes(r));
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -71,12 +77,19 @@ export interface NewSession extends CookieSession {
   persistent: boolean;
 }
 
+/** The SSO sign-in a session comes from: CAS single logout finds the session by the ticket's hash. */
+export interface SsoOrigin {
+  provider: 'cas' | 'oidc';
+  sessionHash: string | null;
+}
+
 export async function createSession(
   db: Kysely<DB>,
   userId: number,
   persistent: boolean,
   sessionDays: number,
   meta: SessionMeta,
+  sso: SsoOrigin | null = null,
 ): Promise<NewSession> {
   const token = randomSecret(32);
   const ttlMs = persistent ? sessionDays * 86_400_000 : BROWSER_SESSION_HOURS * 3_600_000;
@@ -89,18 +102,30 @@ export async function createSession(
       expires_at: new Date(Date.now() + ttlMs),
       user_agent: meta.userAgent?.slice(0, 512) ?? null,
       ip: meta.ip,
+      sso_provider: sso?.provider ?? null,
+      sso_session_hash: sso?.sessionHash ?? null,
     })
     .execute();
   return { token, persistent, maxAgeSeconds: persistent ? sessionDays * 86_400 : null };
 }
 
-/** The user behind a session cookie, or null when the session is unknown, expired or the user is disabled. */
-export async function resolveSession(db: Kysely<DB>, token: string, sessionDays: number): Promise<SessionUser | null> {
+/**
+ * The user behind a session cookie, or null when the session is unknown, expired or the user is disabled.
+ * `requireTwoFactor` (REQUIRE_2FA_ROLES): a user of those roles without two-factor sign-in is flagged.
+ */
+export async function resolveSession(
+  db: Kysely<DB>,
+  token: string,
+  sessionDays: number,
+  requireTwoFactor: readonly string[] = [],
+): Promise<SessionUser | null> {
   const idHash = sha256(token);
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('user_two_factor as tf', 'tf.user_id', 'u.id')
     .select(['u.id', 'u.username', 'u.nickname', 'u.avatar', 'u.roles', 's.persistent', 's.last_seen_at'])
+    .select(sql<boolean>`tf.enabled_at is not null`.as('two_factor'))
     .where('s.id_hash', '=', idHash)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('u.status', '=', 'active')
@@ -121,6 +146,7 @@ export async function resolveSession(db: Kysely<DB>, token: string, sessionDays:
     avatar: row.avatar,
     roles: row.roles,
     sessionIdHash: idHash,
+    ...(mustEnrollTwoFactor(row.roles, row.two_factor, requireTwoFactor) ? { mustEnrollTwoFactor: true } : {}),
   };
 }
 
@@ -138,18 +164,18 @@ export async function register(
 }
 
 /**
- * Checks the password under the login throttle (./throttle.ts). Returns the user and the device id the
- * browser should keep as its device cookie (it becomes known to the account).
+ * Checks the password under the login throttle (./throttle.ts): the first factor only. What follows
+ * (the second factor, or the session) is ./identity/sign-in.ts's; nothing is recorded as a success here.
  */
-export async function login(
+export async function verifyLogin(
   db: Kysely<DB>,
   input: { username: string; password: string },
   origin: LoginOrigin,
-): Promise<UserRow & { device: string }> {
+): Promise<UserRow> {
   const key = input.username.toLowerCase();
   const user = await db
     .selectFrom('users')
-    .select(['id', 'username', 'nickname', 'avatar', 'roles', 'password_hash', 'status'])
+    .select(['id', 'username', 'nickname', 'avatar', 'roles', 'password_hash', 'status', 'password_login'])
     .where(sql<string>`lower(username)`, '=', key)
     .executeTakeFirst();
   // Checked before the password, so a correct password cannot bypass the throttle.
@@ -160,20 +186,19 @@ export async function login(
     throw unauthorized('用户名或密码错误');
   }
   if (user.status !== 'active') throw forbidden('该账号已被停用，请联系管理员');
-  const device = await recordLoginSuccess(db, key, user.id, origin);
+  if (!user.password_login) throw forbidden('该账号已停用密码登录，请使用统一身份认证登录');
+  return { id: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: user.roles };
+}
+
+/** The first factor and (when asked) the second are done: the browser becomes known, the login is stamped. */
+export async function recordSignIn(db: Kysely<DB>, user: UserRow, origin: LoginOrigin): Promise<string> {
+  const device = await recordLoginSuccess(db, user.username.toLowerCase(), user.id, origin);
   await db
     .updateTable('users')
     .set({ last_login_at: sql`now()` })
     .where('id', '=', user.id)
     .execute();
-  return {
-    id: user.id,
-    username: user.username,
-    nickname: user.nickname,
-    avatar: user.avatar,
-    roles: user.roles,
-    device,
-  };
+  return device;
 }
 
 /**

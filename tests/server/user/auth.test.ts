@@ -411,7 +411,10 @@ describe('closed registration', () => {
     const closed = await startTestApp({ REGISTRATION: 'closed' });
     try {
       const settings = await closed.app.inject({ method: 'GET', url: '/api/user/settings' });
-      expect(settings.json()).toEqual({ success: true, data: { registration: 'closed' } });
+      expect(settings.json()).toEqual({
+        success: true,
+        data: { registration: 'closed', passwordReset: false, sso: { cas: null, oidc: null } },
+      });
       const res = await new Client(closed.app).post('/api/user/register', {
         username: uniqueName('closed'),
         password: 'pa55word!',

@@ -1,14 +1,18 @@
 import { useModel } from '@@/plugin-model';
 import LoginPage from '@/pages/user/login';
+import { loginVerify } from '@/services/identity';
 import { fetchAuthSettings, login } from '@/services/user';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/user', () => ({ login: jest.fn(), fetchAuthSettings: jest.fn() }));
+jest.mock('@/services/identity', () => ({ loginVerify: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const loginMock = jest.mocked(login);
 const settingsMock = jest.mocked(fetchAuthSettings);
+const verifyMock = jest.mocked(loginVerify);
+const SETTINGS = { registration: 'open' as const, passwordReset: true, sso: { cas: null, oidc: null } };
 const setInitialState = jest.fn();
 const admin = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin' as const] };
 
@@ -17,7 +21,8 @@ beforeEach(() => {
   loginMock.mockReset();
   setInitialState.mockReset();
   settingsMock.mockReset();
-  settingsMock.mockResolvedValue({ success: true, data: { registration: 'open' } });
+  settingsMock.mockResolvedValue({ success: true, data: SETTINGS });
+  verifyMock.mockReset();
   jest.mocked(useModel).mockReturnValue({ setInitialState, initialState: { currentUser: null } } as never);
 });
 
@@ -100,10 +105,119 @@ describe('login page', () => {
   });
 
   it('hides the registration link when registration is closed', async () => {
-    settingsMock.mockResolvedValue({ success: true, data: { registration: 'closed' } });
+    settingsMock.mockResolvedValue({ success: true, data: { ...SETTINGS, registration: 'closed' } });
     renderAt('/user/login', <LoginPage />, '/user/login');
     await waitFor(() => expect(settingsMock).toHaveBeenCalledTimes(1));
     await act(async () => {});
     expect(screen.queryByText('注册账号')).not.toBeInTheDocument();
+  });
+
+  it('asks for the code after the password, and signs in with it (trusting the browser when asked)', async () => {
+    loginMock.mockResolvedValue({ success: true, data: { challenge: 'totp' } });
+    verifyMock.mockResolvedValue({ success: true, data: admin });
+    renderAt('/user/login?redirect=%2FUMS%2Fself', <LoginPage />, '/user/login');
+    await submit('admin', 'admin123456');
+    expect(setInitialState).not.toHaveBeenCalled();
+    const code = await screen.findByLabelText('验证码');
+    expect(screen.getByText('统一门户 · 两步验证')).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
+    expect(await screen.findByText('请输入验证码')).toBeInTheDocument();
+    fireEvent.change(code, { target: { value: '12ab' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
+    expect(await screen.findByText('验证码是 6 位数字')).toBeInTheDocument();
+    expect(verifyMock).not.toHaveBeenCalled();
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    fireEvent.click(screen.getByRole('checkbox'));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
+    expect(verifyMock).toHaveBeenCalledWith({ code: '123456', trustBrowser: true }, { skipErrorHandler: true });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self$/));
+    expect(setInitialState).toHaveBeenCalled();
+  });
+
+  it('takes a recovery code, shows a wrong code, and goes back to the password when the challenge expired', async () => {
+    loginMock.mockResolvedValue({ success: true, data: { challenge: 'totp' } });
+    verifyMock.mockRejectedValueOnce({
+      response: {
+        status: 401,
+        data: { success: false, errorCode: 'UNAUTHORIZED', errorMessage: '验证码不正确，还可以再试 4 次' },
+      },
+    });
+    verifyMock.mockRejectedValueOnce({
+      response: {
+        status: 401,
+        data: {
+          success: false,
+          errorCode: 'CHALLENGE_EXPIRED',
+          errorMessage: '验证码错误次数过多，请重新输入密码登录',
+        },
+      },
+    });
+    renderAt('/user/login', <LoginPage />, '/user/login');
+    await submit('admin', 'admin123456');
+    fireEvent.click(await screen.findByRole('button', { name: /使用恢复码/ }));
+    const code = screen.getByLabelText('恢复码');
+    fireEvent.change(code, { target: { value: 'abcd-efgh-jkmn' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
+    expect(verifyMock).toHaveBeenCalledWith(
+      { code: 'abcd-efgh-jkmn', trustBrowser: false },
+      { skipErrorHandler: true },
+    );
+    expect(await screen.findByText('验证码不正确，还可以再试 4 次')).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
+    expect(await screen.findByText('验证码错误次数过多，请重新输入密码登录')).toBeInTheDocument();
+    expect(screen.getByLabelText('密码')).toBeInTheDocument(); // the password step again
+  });
+
+  it('starts at the code when a campus sign-in needs it (step=2fa)', async () => {
+    verifyMock.mockResolvedValue({ success: true, data: admin });
+    renderAt('/user/login?step=2fa&redirect=%2FOCS', <LoginPage />, '/user/login');
+    fireEvent.change(await screen.findByLabelText('验证码'), { target: { value: '654321' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS$/));
+  });
+
+  it('hands the shell a user whose role requires two-factor sign-in (it leads them to the set-up)', async () => {
+    loginMock.mockResolvedValue({ success: true, data: { ...admin, mustEnrollTwoFactor: true } });
+    renderAt('/user/login?redirect=%2Fnjit%2Foverview', <LoginPage />, '/user/login');
+    await submit('admin', 'admin123456');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/njit\/overview$/));
+    expect(JSON.parse(localStorage.getItem('initialState')!)).toMatchObject({ mustEnrollTwoFactor: true });
+  });
+
+  it('offers the configured campus sign-in buttons, keeping the redirect, and a way to reset a forgotten password', async () => {
+    settingsMock.mockResolvedValue({
+      success: true,
+      data: {
+        ...SETTINGS,
+        sso: {
+          cas: { label: '统一身份认证登录', loginUrl: '/api/user/sso/cas/login' },
+          oidc: { label: '校园门户登录', loginUrl: '/api/user/sso/oidc/login' },
+        },
+      },
+    });
+    renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
+    const cas = await screen.findByRole('link', { name: '统一身份认证登录' });
+    expect(cas).toHaveAttribute('href', '/api/user/sso/cas/login?redirect=%2FOCS');
+    expect(screen.getByRole('link', { name: '校园门户登录' })).toHaveAttribute(
+      'href',
+      '/api/user/sso/oidc/login?redirect=%2FOCS',
+    );
+    expect(screen.getByRole('link', { name: '忘记密码？' })).toHaveAttribute('href', '/user/forgotPassword');
+  });
+
+  it('shows no campus buttons when none is configured', async () => {
+    renderAt('/user/login', <LoginPage />, '/user/login');
+    await screen.findByText('注册账号');
+    expect(screen.queryByRole('link', { name: /统一身份认证/ })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['ticket', '统一身份认证的登录凭据无效、已使用或已过期，请重新登录'],
+    ['unreachable', '暂时无法连接身份认证服务器，请稍后再试，或使用账号密码登录'],
+    ['<script>', '统一身份认证登录失败，请稍后再试'],
+  ])('explains a failed campus sign-in (sso_error=%s) in Chinese, never echoing the URL', async (code, text) => {
+    renderAt(`/user/login?sso_error=${encodeURIComponent(code)}`, <LoginPage />, '/user/login');
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.queryByText(/<script>/)).not.toBeInTheDocument();
   });
 });

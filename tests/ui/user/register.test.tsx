@@ -14,7 +14,10 @@ const setInitialState = jest.fn();
 beforeEach(() => {
   registerMock.mockReset();
   settingsMock.mockReset();
-  settingsMock.mockResolvedValue({ success: true, data: { registration: 'open' } });
+  settingsMock.mockResolvedValue({
+    success: true,
+    data: { registration: 'open', passwordReset: false, sso: { cas: null, oidc: null } },
+  });
   jest.mocked(useModel).mockReturnValue({ setInitialState, initialState: { currentUser: null } } as never);
 });
 
@@ -61,7 +64,10 @@ describe('register page', () => {
   });
 
   it('says so when registration is closed', async () => {
-    settingsMock.mockResolvedValue({ success: true, data: { registration: 'closed' } });
+    settingsMock.mockResolvedValue({
+      success: true,
+      data: { registration: 'closed', passwordReset: false, sso: { cas: null, oidc: null } },
+    });
     renderAt('/user/register', <RegisterPage />, '/user/register');
     expect(await screen.findByText('注册已关闭')).toBeInTheDocument();
     expect(screen.queryByLabelText('用户名')).not.toBeInTheDocument();

@@ -1,19 +1,23 @@
 /**
- * /user/login: username + password + 记住我; afterwards back to `redirect` (same origin only).
+ * /user/login: username + password + 记住我, then — for an account with two-factor sign-in — the code
+ * (./components/TwoFactorStep, loaded only then); campus sign-in buttons (CAS, OIDC) when configured;
+ * afterwards back to `redirect` (same origin only). A CAS/OIDC sign-in that needs the code comes back
+ * here with `step=2fa`, and one that failed with `sso_error`.
  * Plain antd Form rather than ProForm's LoginForm: ProForm drags ~240 kB gzip of
  * pro-field into the first page most visitors load (measured with `max build`).
  */
-import { safeRedirect } from '@/components/redirect';
-import { rememberUser } from '@/initialState';
+import type { CurrentUser, LoginResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchAuthSettings, login } from '@/services/user';
+import { fetchAuthSettings, login, type AuthSettingsAnswer } from '@/services/user';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { useLocation, useModel, useNavigate } from '@umijs/max';
+import { useLocation } from '@umijs/max';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
-import { useEffect, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
+import useFinishSignIn from '../components/useFinishSignIn';
+
+const TwoFactorStep = lazy(() => import('./components/TwoFactorStep'));
 
 interface LoginValues {
   username: string;
@@ -21,23 +25,39 @@ interface LoginValues {
   remember: boolean;
 }
 
+type Settings = AuthSettingsAnswer['data'];
+
 export default function LoginPage() {
-  const [error, setError] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
-  const { setInitialState } = useModel('@@initialState');
-  const navigate = useNavigate();
   const location = useLocation();
+  const query = new URLSearchParams(location.search);
+  const redirect = query.get('redirect');
+  const [error, setError] = useState<string>();
+  // Why a campus sign-in failed: the texts load only when there is one (they would weigh on every visit).
+  const ssoError = query.get('sso_error');
+  useEffect(() => {
+    if (!ssoError) return;
+    let live = true;
+    import('@/contract/ssoErrors').then((m) => live && setError(m.ssoErrorMessage(ssoError))).catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [ssoError]);
+  const [submitting, setSubmitting] = useState(false);
+  const [step, setStep] = useState<'password' | 'code'>(query.get('step') === '2fa' ? 'code' : 'password');
   // A plain effect, not ahooks' useRequest: it would be the login page's largest chunk after the form.
-  const [registrationOpen, setRegistrationOpen] = useState(false);
+  const [settings, setSettings] = useState<Settings>();
   useEffect(() => {
     let live = true;
     fetchAuthSettings()
-      .then((s) => live && setRegistrationOpen(s.data.registration === 'open'))
-      .catch(() => undefined); // without the setting the register link stays hidden; login still works
+      .then((s) => live && setSettings(s.data))
+      .catch(() => undefined); // without the settings the extra links stay hidden; login still works
     return () => {
       live = false;
     };
   }, []);
+
+  const finishSignIn = useFinishSignIn();
+  const finish = (user: CurrentUser) => finishSignIn(user, redirect);
 
   const onFinish = async (values: LoginValues) => {
     setError(undefined);
@@ -48,16 +68,33 @@ export default function LoginPage() {
         { skipErrorHandler: true },
       );
       if (!res?.success) return;
-      rememberUser(res.data);
-      flushSync(() => setInitialState((s) => ({ ...s, currentUser: res.data })));
-      const redirect = new URLSearchParams(location.search).get('redirect');
-      navigate(safeRedirect(redirect), { replace: true });
+      const result: LoginResult = res.data;
+      if ('challenge' in result) setStep('code');
+      else finish(result);
     } catch (e) {
       setError(errorMessageOf(e));
     } finally {
       setSubmitting(false);
     }
   };
+
+  const sso = (['cas', 'oidc'] as const).filter((p) => settings?.sso?.[p]);
+
+  if (step === 'code') {
+    return (
+      <AuthShell title="两步验证">
+        <Suspense fallback={null}>
+          <TwoFactorStep
+            onSignedIn={finish}
+            onRestart={(message) => {
+              setError(message);
+              setStep('password');
+            }}
+          />
+        </Suspense>
+      </AuthShell>
+    );
+  }
 
   return (
     <AuthShell title="登录" subTitle="登录以使用网课助手、消息推送等服务">
@@ -74,16 +111,36 @@ export default function LoginPage() {
             aria-label="密码"
           />
         </Form.Item>
-        <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 24 }}>
+        <div style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 8, marginBottom: 24 }}>
           <Form.Item name="remember" valuePropName="checked" noStyle>
             <Checkbox>记住我（30 天）</Checkbox>
           </Form.Item>
-          {registrationOpen && <AuthLink to={`/user/register${location.search}`}>注册账号</AuthLink>}
+          <AuthLink to="/user/forgotPassword">忘记密码？</AuthLink>
         </div>
         <Button type="primary" htmlType="submit" block loading={submitting}>
           登录
         </Button>
       </Form>
+      {sso.length > 0 && (
+        <div style={{ marginTop: 16, display: 'flex', flexDirection: 'column', gap: 8 }}>
+          <div style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)' }}>或</div>
+          {sso.map((p) => (
+            <Button
+              key={p}
+              size="large"
+              block
+              href={`${settings!.sso[p]!.loginUrl}${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`}
+            >
+              {settings!.sso[p]!.label}
+            </Button>
+          ))}
+        </div>
+      )}
+      {settings?.registration === 'open' && (
+        <div style={{ textAlign: 'center', marginTop: 16 }}>
+          <AuthLink to={`/user/register${location.search}`}>注册账号</AuthLink>
+        </div>
+      )}
     </AuthShell>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * /user/admin/editUser?uid=<id>: nickname, roles, status, a password reset, and sign-in safety (login
- * restriction, personal tokens) for one user.
+ * /user/admin/editUser?uid=<id>: nickname, roles, status, a password reset, sign-in safety (login
+ * restriction, personal tokens) and how the user signs in (two-factor, password, campus identities).
  */
 import type { AdminUser } from '@/contract';
 import { errorMessageOf, statusOf } from '@/requestErrorConfig';
@@ -12,6 +12,7 @@ import { useRequest } from 'ahooks';
 import EditUserForm from './components/EditUserForm';
 import ResetPasswordCard from './components/ResetPasswordCard';
 import SecurityCard from './components/SecurityCard';
+import SignInCard from './components/SignInCard';
 
 const BACK = (
   <Link to="/user/admin/userManage">
@@ -58,6 +59,7 @@ function EditUser({ uid }: { uid: number }) {
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <ResetPasswordCard user={user} />
           <SecurityCard user={user} onChanged={refresh} />
+          <SignInCard uid={user.uid} />
         </Space>
       </Col>
     </Row>
