@@ -1,20 +1,26 @@
 /**
  * Dev mocks of the portal side of OCS (`npm run dev`), typed by src/contract/ocs.ts: 30 days of a
- * student's queries and the ledger they produced, the overview computed from them, and the ask form.
+ * student's queries and the ledger they produced, the overview computed from them, the ask form, and
+ * reporting a wrong answer (src/contract/ocsReview.ts, the user's side).
  * Ask: titles from the small bank below hit it, titles containing 找不到 miss, anything else gets an
  * "AI" answer; the same title within 10 minutes is a free cache hit; more than 5 asks in 10 s get 429.
+ * Reports: once per answered query (409 again, 400 for an unanswered one, 404 for an unknown id).
  * tests/mock validates every answer.
  */
 import {
   AskBody,
   LedgerQuery,
+  OcsReportBody,
+  QueryIdParams,
   QueryListQuery,
   type LedgerItem,
   type LedgerKind,
+  type OcsMyReport,
   type OcsOutcome,
   type QueryLogItem,
 } from '../src/contract';
 import * as ocsApi from '../src/contract/api/ocs';
+import * as reviewApi from '../src/contract/api/ocsReview';
 import { defineMocks, on } from './_lib/endpoint';
 import { fail, parse, type Req, type Res } from './_lib/http';
 
@@ -37,12 +43,14 @@ let balance = 0;
 const ledger: LedgerItem[] = [];
 const queries: QueryLogItem[] = [];
 let asks: number[] = [];
+const reports = new Map<number, OcsMyReport>();
 
-function book(kind: LedgerKind, amount: number, memo: string, at: number) {
+function book(kind: LedgerKind, amount: number, memo: string, at: number, queryId: number | null = null) {
   balance += amount;
   ledger.unshift({
     id: ledger.length + 1,
     kind,
+    queryId,
     amount,
     balanceAfter: balance,
     memo,
@@ -62,17 +70,22 @@ function record(
   let outcome: OcsOutcome = found ? (cached ? 'cache' : found.source) : 'miss';
   if (found && !cached && balance < PRICE) outcome = 'no_balance';
   const cost = outcome === 'bank' || outcome === 'ai' ? PRICE : 0;
-  if (cost) book('charge', -cost, title.slice(0, 200), at);
+  const id = queries.length + 1;
+  if (cost) book('charge', -cost, title.slice(0, 200), at, id);
   const message =
     outcome === 'miss' ? '题库和 AI 都没有找到答案' : outcome === 'no_balance' ? '余额不足，请先领取或兑换积分' : null;
+  const answered = outcome !== 'miss' && outcome !== 'no_balance';
   const q: QueryLogItem = {
-    id: queries.length + 1,
+    id,
     title,
     type,
     outcome,
-    answer: outcome === 'miss' || outcome === 'no_balance' ? null : found!.answer,
+    answer: answered ? found!.answer : null,
     cost,
     message,
+    source: answered ? (found!.source === 'bank' ? 'import' : 'ai') : null,
+    confidence: answered ? (found!.source === 'bank' ? 0.95 : 0.7) : null,
+    report: null,
     createdAt: new Date(at).toISOString(),
   };
   queries.unshift(q);
@@ -206,8 +219,55 @@ export default defineMocks(
       success: true,
       data:
         q.answer !== null
-          ? { code: 1, question: hit?.title ?? b.title, answer: q.answer, source: found!.source, cost: q.cost, balance }
+          ? {
+              code: 1,
+              question: hit?.title ?? b.title,
+              answer: q.answer,
+              source: q.source!,
+              confidence: q.confidence!,
+              cost: q.cost,
+              balance,
+              queryId: q.id,
+            }
           : { code: 0, msg: q.message ?? '没有找到答案' },
     });
+  }),
+  on(reviewApi.reportContext, (req, res) => {
+    const p = parse(QueryIdParams, req.params ?? {}, res);
+    if (!p) return;
+    const q = queries.find((x) => x.id === p.id);
+    if (!q) return fail(res, 404, 'NOT_FOUND', '没有找到这条查询记录');
+    res.json({
+      success: true,
+      data: {
+        query: q,
+        // The mock bank keeps no options: the dialog offers a text field.
+        question: q.answer === null ? null : { title: q.title, type: 'any', options: [], answer: q.answer.split('#') },
+        report: reports.get(q.id) ?? null,
+        refusal: q.answer === null ? '这次查询没有给出答案，无需反馈' : null,
+      },
+    });
+  }),
+  on(reviewApi.createReport, (req, res) => {
+    const b = parse(OcsReportBody, req.body, res);
+    if (!b) return;
+    const q = queries.find((x) => x.id === b.queryId);
+    if (!q) return fail(res, 404, 'NOT_FOUND', '没有找到这条查询记录');
+    if (q.answer === null) return fail(res, 400, 'BAD_REQUEST', '这次查询没有给出答案，无需反馈');
+    if (reports.has(q.id)) return fail(res, 409, 'CONFLICT', '这条答案已经反馈过了');
+    const report: OcsMyReport = {
+      id: reports.size + 1,
+      queryId: q.id,
+      status: 'open',
+      proposed: b.proposed ? b.proposed.split('#') : null,
+      reason: b.reason ?? '',
+      refunded: 0,
+      resolution: null,
+      createdAt: new Date().toISOString(),
+      resolvedAt: null,
+    };
+    reports.set(q.id, report);
+    q.report = { status: 'open', refunded: 0 };
+    res.json({ success: true, data: report });
   }),
 );

@@ -61,7 +61,17 @@ const users: OcsAdminUser[] = [
 ];
 const ledgers = new Map<number, LedgerItem[]>();
 
-let settings: OcsSettingsBody = { bankPrice: 1, freeDaily: 10, fuzzyThreshold: 0.5, ratePerSecond: 10, rateBurst: 20 };
+let settings: OcsSettingsBody = {
+  bankPrice: 1,
+  freeDaily: 10,
+  fuzzyThreshold: 0.5,
+  ratePerSecond: 10,
+  rateBurst: 20,
+  latencyBudgetSeconds: 15,
+  disputedMode: 'lower',
+  disputeThreshold: 3,
+  reportDailyLimit: 20,
+};
 /** Until the settings are saved once, the checklist shows 单价已设置 as pending. */
 let settingsSaved = false;
 /** mock/ocsAi.ts starts with this many enabled models. */
@@ -101,6 +111,7 @@ let bank: BankQuestion[] = [
       answer,
       source,
       status,
+      disputed: false,
       hitCount,
       createdAt: ago(10_000 - i),
       updatedAt: ago(100 - i),
@@ -152,6 +163,7 @@ export default defineMocks(
     const item = {
       id: list.length + 1,
       kind: 'adjust' as const,
+      queryId: null,
       amount: b.amount,
       balanceAfter: u.balance,
       memo: b.reason,
@@ -190,7 +202,16 @@ export default defineMocks(
     const at = new Date().toISOString();
     let id = Math.max(0, ...bank.map((q) => q.id));
     for (const s of fresh)
-      bank.push({ ...s, id: ++id, source: 'import', status: 'verified', hitCount: 0, createdAt: at, updatedAt: at });
+      bank.push({
+        ...s,
+        id: ++id,
+        source: 'import',
+        status: 'verified',
+        disputed: false,
+        hitCount: 0,
+        createdAt: at,
+        updatedAt: at,
+      });
     res.json({
       success: true,
       data: { total: SAMPLE.length, inserted: fresh.length, skipped: SAMPLE.length - fresh.length },
@@ -202,7 +223,13 @@ export default defineMocks(
       success: true,
       data: {
         total: bank.length,
-        bySource: { import: count('source', 'import'), manual: count('source', 'manual'), ai: count('source', 'ai') },
+        bySource: {
+          import: count('source', 'import'),
+          manual: count('source', 'manual'),
+          ai: count('source', 'ai'),
+          corrected: count('source', 'corrected'),
+          upstream: bank.filter((q) => q.source.startsWith('upstream:')).length,
+        },
         byStatus: {
           verified: count('status', 'verified'),
           unverified: count('status', 'unverified'),
@@ -223,7 +250,7 @@ export default defineMocks(
       (b) =>
         (!q.keyword || b.title.includes(q.keyword)) &&
         (!q.type || b.type === q.type) &&
-        (!q.source || b.source === q.source) &&
+        (!q.source || b.source === q.source || (q.source === 'upstream' && b.source.startsWith('upstream:'))) &&
         (!q.status || b.status === q.status),
     );
     const key = q.sortBy === 'hits' ? 'hitCount' : 'updatedAt';

@@ -92,6 +92,7 @@ let prefs: OcsPreferences = {
   modelId: null,
   strategy: 'bank_ai',
   dailyAiCap: null,
+  minConfidence: 0,
   todayAiSpent: 4,
 };
 

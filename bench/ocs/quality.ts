@@ -9,7 +9,7 @@ import { formatAnswer } from '../../server/modules/ocs/query/answer';
 import { findInBank } from '../../server/modules/ocs/bank/match';
 import { prepareQuestion } from '../../server/modules/ocs/bank/question';
 import type { FuzzyIndex } from '../../server/modules/ocs/bank/fuzzy-index';
-import { normalizeType, splitOptions } from '../../server/modules/ocs/bank/normalize';
+import { normalizeType, splitCallerOptions } from '../../server/modules/ocs/bank/normalize';
 import type { PerturbationKind, PerturbedQuery, SyntheticQuestion } from './synthetic';
 
 export interface KindStats {
@@ -21,12 +21,13 @@ export interface KindStats {
   none: number;
 }
 
-/** The answer a correct matcher gives for this query, or null when it must give none. */
+/** The answer a correct matcher gives for this query (in the query's own option texts), or null when it must give none. */
 export function expectedAnswer(source: SyntheticQuestion, query: PerturbedQuery): string | null {
   if (query.expect === 'miss') return null;
   const stored = prepareQuestion(source);
   if ('error' in stored) throw new Error(`synthetic question rejected: ${stored.error}`);
-  return formatAnswer(stored, normalizeType(query.type), splitOptions(query.options));
+  const caller = splitCallerOptions(query.options);
+  return formatAnswer(stored, normalizeType(query.type), caller.options, caller.raw);
 }
 
 export async function measureQuality(
@@ -45,10 +46,11 @@ export async function measureQuality(
     stats.set(kind, s);
     s.total++;
     const want = expectedAnswer(source, query);
+    const caller = splitCallerOptions(query.options);
     const got = await findInBank(
       db,
       index,
-      { title: query.title, type: normalizeType(query.type), options: splitOptions(query.options) },
+      { title: query.title, type: normalizeType(query.type), options: caller.options, ownOptions: caller.raw },
       threshold,
     );
     if (!got) {

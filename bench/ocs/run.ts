@@ -8,12 +8,14 @@
  * 2. Starts the server the way `npm start` does (bench/ocs/server.ts adds only the raw-lookup probe),
  *    on that database (PORTAL_SECRET is set for it on PostgreSQL).
  * 3. autocannon, BENCH_CONNECTIONS (50) connections, BENCH_SECONDS (10) per workload: /api/health
- *    (framework ceiling), the raw hash lookup (database ceiling), exact hits, perturbed hits (fuzzy
- *    path: cut-off titles and reworded ones) and misses (near misses and unrelated questions).
+ *    (framework ceiling), the raw hash lookup (database ceiling), exact hits, the same exact hits 100
+ *    at a time through POST /api/ocs/query/batch (throughput in questions per second against single
+ *    queries), perturbed hits (fuzzy path: cut-off titles and reworded ones) and misses (near misses and
+ *    unrelated questions).
  * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
- * BENCH_WORKLOADS=health,raw,exact,fuzzy,miss picks workloads (default all); BENCH_NODE_ARGS adds node
+ * BENCH_WORKLOADS=health,raw,exact,batch,fuzzy,miss picks workloads (default all); BENCH_NODE_ARGS adds node
  * flags to the server (a CPU profile: --cpu-prof --cpu-prof-dir=DIR).
  * BENCH_TARGETS=pglite,postgres runs both, one after the other, when a URL is set (default: the
  * URL's PostgreSQL when set, else PGlite). Every figure is a ratio against /api/health and against the
@@ -40,6 +42,8 @@ const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SEED = 20261122;
+/** Questions per request of the batch workload (the API's maximum). */
+const BATCH = 100;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 
 type Target = 'pglite' | 'postgres';
@@ -53,6 +57,8 @@ interface Load {
   non2xx: number;
   /** CPU time of the server process (its threads, the PGlite worker included) per request, ms. */
   cpuMs: number;
+  /** Questions each request carries (100 for the batch workload). */
+  perRequest: number;
 }
 
 /** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
@@ -116,14 +122,34 @@ async function load(
   }
 }
 
-async function cannon(url: string, pid: number, name: string, paths: string[], duration: number): Promise<Load> {
+/** One workload: GET paths, or (with `bodies`) POST each body in turn to the one path. */
+async function cannon(
+  url: string,
+  pid: number,
+  name: string,
+  paths: string[],
+  duration: number,
+  batch?: { bodies: string[]; token: string; perRequest: number },
+): Promise<Load> {
   let i = 0;
   const cpu0 = cpuOf(pid);
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
     duration,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+    requests: [
+      batch
+        ? {
+            method: 'POST',
+            setupRequest: (req) => ({
+              ...req,
+              path: paths[0]!,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${batch.token}` },
+              body: batch.bodies[i++ % batch.bodies.length]!,
+            }),
+          }
+        : { method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) },
+    ],
   });
   return {
     name,
@@ -133,6 +159,7 @@ async function cannon(url: string, pid: number, name: string, paths: string[], d
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, r.requests.total),
+    perRequest: batch?.perRequest ?? 1,
   };
 }
 
@@ -184,6 +211,14 @@ async function bench(target: Target): Promise<void> {
     // Half the sample for exact hits (distinct questions, so each is really charged), half for the rest.
     const half = Math.floor(sample.length / 2);
     const exact = sample.slice(0, half).map((q) => queryPath(token, q.title, q.type, toOcsOptions(q.options)));
+    // The same questions, 100 to a request, as the userscript sends an exam page.
+    const batchBodies: string[] = [];
+    for (let k = 0; k + BATCH <= half; k += BATCH) {
+      const questions = sample
+        .slice(k, k + BATCH)
+        .map((q) => ({ title: q.title, type: q.type, options: toOcsOptions(q.options).join('\n') }));
+      batchBodies.push(JSON.stringify({ questions }));
+    }
     const pool = sample.slice(half);
     const fuzzySet = [
       ...buildPerturbationSet(pool, Math.min(600, Math.floor(pool.length / 4)), 3).filter(
@@ -218,23 +253,29 @@ async function bench(target: Target): Promise<void> {
     }
 
     const loads: Load[] = [];
-    const picked = (process.env.BENCH_WORKLOADS ?? 'health,raw,exact,fuzzy,miss').split(',');
-    for (const [key, name, paths] of [
+    const picked = (process.env.BENCH_WORKLOADS ?? 'health,raw,exact,batch,fuzzy,miss').split(',');
+    const batch = { bodies: batchBodies, token, perRequest: BATCH };
+    for (const [key, name, paths, withBodies] of [
       ['health', 'GET /api/health', ['/api/health']],
       ['raw', 'raw lookup by hash (probe)', raw],
       ['exact', 'exact hits (token, lookup, charge)', exact],
+      ['batch', `exact hits, ${BATCH} per POST /api/ocs/query/batch`, ['/api/ocs/query/batch'], batch],
       ['fuzzy', 'perturbed hits (fuzzy)', fuzzy],
       ['miss', 'misses', miss],
-    ] as Array<[string, string, string[]]>) {
+    ] as Array<[string, string, string[], typeof batch | undefined]>) {
       if (!picked.includes(key)) continue;
-      await cannon(url, proc.pid!, name, paths, 2); // warm-up
-      loads.push(await cannon(url, proc.pid!, name, paths, SECONDS));
+      if (withBodies && withBodies.bodies.length === 0) continue;
+      await cannon(url, proc.pid!, name, paths, 2, withBodies); // warm-up
+      loads.push(await cannon(url, proc.pid!, name, paths, SECONDS, withBodies));
     }
     const rssEnd = rssOf(proc.pid!);
     const health = loads.find((l) => l.name === 'GET /api/health');
     const rawLoad = loads.find((l) => l.name.startsWith('raw lookup'));
     const ratio = (l: Load, base: Load | undefined, digits: number) =>
       base ? (l.rps / base.rps).toFixed(digits) : '—';
+    const exactLoad = loads.find((l) => l.name.startsWith('exact hits (token'));
+    const batchLoad = loads.find((l) => l.perRequest > 1);
+    const qps = (l: Load) => l.rps * l.perRequest;
     console.log(
       [
         '',
@@ -245,12 +286,18 @@ async function bench(target: Target): Promise<void> {
           : `fuzzy + miss correctness over HTTP: ${fuzzySet.length} perturbed hits + ${missSet.length} near misses → right ${right}, wrong ${wrong}, no answer ${none}` +
             ` (fuzzy recall ${((100 * (fuzzySet.length - none)) / Math.max(1, fuzzySet.length)).toFixed(1)}%)`,
         '',
-        '| workload | req/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | errors/non-2xx |',
-        '|---|---|---|---|---|---|---|---|',
+        '| workload | req/s | questions/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | errors/non-2xx |',
+        '|---|---|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${Math.round(l.rps)} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} |`,
+            `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} |`,
         ),
+        ...(exactLoad && batchLoad
+          ? [
+              '',
+              `batch throughput: ${Math.round(qps(batchLoad))} questions/s in batches of ${BATCH} against ${Math.round(qps(exactLoad))} questions/s one query at a time: ${(qps(batchLoad) / qps(exactLoad)).toFixed(2)}× (same run)`,
+            ]
+          : []),
       ].join('\n'),
     );
   } finally {

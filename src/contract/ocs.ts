@@ -30,18 +30,57 @@ export const OcsQueryInput = z.object({
 });
 export type OcsQueryInput = z.infer<typeof OcsQueryInput>;
 
-export const OCS_SOURCES = ['bank', 'ai'] as const;
+/**
+ * Where an answer comes from: imported with the bank, verified by an administrator, AI-generated,
+ * corrected after users reported it, or from an upstream bank (`upstream:<name>`).
+ */
+export const OCS_PROVENANCES = ['import', 'verified', 'ai', 'corrected'] as const;
+export const OcsProvenance = z.union([z.enum(OCS_PROVENANCES), z.string().regex(/^upstream:.+/)]);
+export type OcsProvenance = z.infer<typeof OcsProvenance>;
+export const OCS_PROVENANCE_LABELS: Record<(typeof OCS_PROVENANCES)[number] | 'upstream', string> = {
+  import: '题库导入',
+  verified: '管理员核实',
+  ai: 'AI 生成',
+  corrected: '纠错后更正',
+  upstream: '上游题库',
+};
+/** 「上游题库 · name」 for upstream:name, the label otherwise. */
+export function provenanceLabel(source: string): string {
+  if (source.startsWith('upstream:')) return `${OCS_PROVENANCE_LABELS.upstream} · ${source.slice(9)}`;
+  return OCS_PROVENANCE_LABELS[source as (typeof OCS_PROVENANCES)[number]] ?? source;
+}
+
 export const OcsFound = z.object({
   code: z.literal(1),
   question: z.string(),
   answer: z.string(),
-  source: z.enum(OCS_SOURCES),
+  /** Provenance (OcsProvenance). */
+  source: OcsProvenance,
+  /** 0–1: how sure the service is (provenance, how close the match, agreement between sources, reports). */
+  confidence: z.number().min(0).max(1),
   cost: z.number().int(),
   balance: z.number().int(),
+  /** The query's id in the user's history: what a report of this answer names. */
+  queryId: z.number().int().optional(),
 });
 export const OcsNotFound = z.object({ code: z.literal(0), msg: z.string() });
 export const OcsQueryResult = z.union([OcsFound, OcsNotFound]);
 export type OcsQueryResult = z.infer<typeof OcsQueryResult>;
+
+/** Questions one POST /api/ocs/query/batch may carry (a whole exam page). */
+export const OCS_BATCH_MAX = 100;
+/**
+ * POST /api/ocs/query/batch answers `{code: 1, results}`, one result per question in the order sent,
+ * each what /api/ocs/query would have answered; or `{code: 0, msg}` when the batch itself is refused
+ * (token, too many questions, not a list), which costs nothing.
+ */
+export const OcsBatchFound = z.object({ code: z.literal(1), results: z.array(OcsQueryResult) });
+export const OcsBatchResult = z.union([OcsBatchFound, OcsNotFound]);
+export type OcsBatchResult = z.infer<typeof OcsBatchResult>;
+
+/** POST /api/ocs/report, the scripts' report: HTTP 200 always, `code` 1 when the report was taken. */
+export const OcsReportResult = z.object({ code: z.union([z.literal(0), z.literal(1)]), msg: z.string() });
+export type OcsReportResult = z.infer<typeof OcsReportResult>;
 
 /** The portal's own ask form (askQuestion page). */
 export const AskBody = z.object({
@@ -67,6 +106,16 @@ export const OCS_OUTCOME_LABELS: Record<OcsOutcome, string> = {
   error: '出错',
 };
 
+/** A report of a wrong answer: waiting for review, accepted (the bank was corrected), rejected. */
+export const OCS_REPORT_STATUSES = ['open', 'accepted', 'rejected'] as const;
+export const OcsReportStatus = z.enum(OCS_REPORT_STATUSES);
+export type OcsReportStatus = z.infer<typeof OcsReportStatus>;
+export const OCS_REPORT_STATUS_LABELS: Record<OcsReportStatus, string> = {
+  open: '待审核',
+  accepted: '已采纳',
+  rejected: '未采纳',
+};
+
 export const QueryLogItem = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -75,6 +124,11 @@ export const QueryLogItem = z.object({
   answer: z.string().nullable(),
   cost: z.number().int(),
   message: z.string().nullable(),
+  /** Provenance and confidence of the answer (answered queries since issue 17). */
+  source: z.string().nullable().default(null),
+  confidence: z.number().nullable().default(null),
+  /** The user's report of this answer and its outcome, if they made one. */
+  report: z.object({ status: OcsReportStatus, refunded: z.number().int() }).nullable().default(null),
   createdAt: Iso,
 });
 export type QueryLogItem = z.infer<typeof QueryLogItem>;
@@ -126,7 +180,16 @@ export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
   refund: '退款',
 };
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD');
+/** A calendar day PostgreSQL takes as a date: the shape alone let 2024-13-45 and 0000-01-01 through (a 500). */
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+  .refine((s) => {
+    const [y, m, d] = s.split('-').map(Number);
+    const t = new Date(0);
+    t.setUTCFullYear(y, m - 1, d);
+    return y >= 1 && t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+  }, '日期无效');
 export const LedgerQuery = PageQuery.extend({
   kind: z.union([LedgerKind, z.array(LedgerKind)]).optional(),
   from: Day.optional(),
@@ -138,6 +201,8 @@ export const LedgerCsvQuery = LedgerQuery.omit({ current: true, pageSize: true }
 export const LedgerItem = z.object({
   id: z.number().int(),
   kind: LedgerKind,
+  /** The query a charge (or a refund) was for: what a report from the bill names. */
+  queryId: z.number().int().nullable().default(null),
   amount: z.number().int(),
   balanceAfter: z.number().int(),
   memo: z.string(),

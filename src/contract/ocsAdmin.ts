@@ -55,8 +55,21 @@ export const OcsSettingsBody = z.object({
   fuzzyThreshold: z.number().min(0.3, '不能低于 0.3（过低会答错题）').max(1, '不能超过 1'),
   ratePerSecond: z.number().int('须为整数').min(1, '至少为 1').max(1000, '不能超过 1000'),
   rateBurst: z.number().int('须为整数').min(1, '至少为 1').max(10_000, '不能超过 10000'),
+  latencyBudgetSeconds: z
+    .number()
+    .int('须为整数')
+    .min(1, '至少 1 秒')
+    .max(25, '不能超过 25 秒（部分脚本管理器约 30 秒后丢弃响应）')
+    .default(15),
+  disputedMode: z.enum(['lower', 'refuse'], { error: '请选择存疑答案的处理方式' }).default('lower'),
+  disputeThreshold: z.number().min(1, '至少为 1').max(20, '不能超过 20').default(3),
+  reportDailyLimit: z.number().int('须为整数').min(1, '至少为 1').max(1000, '不能超过 1000').default(20),
 });
 export type OcsSettingsBody = z.infer<typeof OcsSettingsBody>;
+export const OCS_DISPUTED_MODE_LABELS = {
+  lower: '降低置信度后照常作答',
+  refuse: '审核前不作答（视为未找到）',
+} as const;
 export const OcsSettingsResponse = ok(OcsSettingsBody);
 
 // --- First-run setup (the checklist on the administrators' OCS pages) ---
@@ -76,10 +89,24 @@ export const OcsSetupStatusResponse = ok(OcsSetupStatus);
 
 // --- Question bank ---
 
-export const BANK_SOURCES = ['import', 'manual', 'ai'] as const;
+/** Filters and statistics group upstream:<name> rows under `upstream`. */
+export const BANK_SOURCES = ['import', 'manual', 'ai', 'corrected', 'upstream'] as const;
 export const BankSource = z.enum(BANK_SOURCES);
 export type BankSource = z.infer<typeof BankSource>;
-export const BANK_SOURCE_LABELS: Record<BankSource, string> = { import: '导入', manual: '手工', ai: 'AI' };
+export const BANK_SOURCE_LABELS: Record<BankSource, string> = {
+  import: '导入',
+  manual: '手工',
+  ai: 'AI',
+  corrected: '纠错',
+  upstream: '上游题库',
+};
+/** A row's source as stored: one of BANK_SOURCES but upstream, or upstream:<name>. */
+export const BankRowSource = z.union([BankSource, z.string().regex(/^upstream:.+/)]);
+/** 「上游题库 · name」 for upstream:name, the label otherwise. */
+export function bankSourceLabel(source: string): string {
+  if (source.startsWith('upstream:')) return `${BANK_SOURCE_LABELS.upstream} · ${source.slice(9)}`;
+  return BANK_SOURCE_LABELS[source as BankSource] ?? source;
+}
 
 export const BANK_STATUSES = ['verified', 'unverified', 'wrong'] as const;
 export const BankStatus = z.enum(BANK_STATUSES);
@@ -99,8 +126,10 @@ export const BankQuestion = z.object({
   type: BankType,
   options: z.array(z.string()),
   answer: z.array(z.string()),
-  source: BankSource,
+  source: BankRowSource,
   status: BankStatus,
+  /** 存疑: several users reported the answer; an administrator has not reviewed it yet. */
+  disputed: z.boolean().default(false),
   hitCount: z.number().int(),
   createdAt: Iso,
   updatedAt: Iso,

@@ -63,7 +63,7 @@ export const AiProviderListResponse = ok(z.array(AiProvider));
 // ---------- models (administrators) ----------
 
 export const AiModelBody = z.object({
-  providerId: z.number({ error: '请选择服务商' }).int().positive('请选择服务商'),
+  providerId: z.number({ error: '请选择服务商' }).int().positive('请选择服务商').max(2_147_483_647, '请选择服务商'),
   model: z.string({ error: '请输入模型 ID' }).trim().min(1, '请输入模型 ID').max(128, '模型 ID 最多 128 个字符'),
   displayName: z.string({ error: '请输入显示名称' }).trim().min(1, '请输入显示名称').max(64, '显示名称最多 64 个字符'),
   price: z.number({ error: '请输入单价' }).int('单价须为整数').min(0, '单价不能为负').max(1_000_000, '单价过大'),
@@ -163,6 +163,8 @@ export const OcsPreferences = z.object({
   strategy: OcsStrategy,
   /** Points a day for AI answers; null: no limit. */
   dailyAiCap: z.number().int().nullable(),
+  /** Answers less sure than this (0–1) are "not found" and cost nothing; 0 accepts every answer. */
+  minConfidence: z.number().min(0).max(1),
   /** Read-only: AI points spent today (PORTAL_TZ). */
   todayAiSpent: z.number().int(),
 });
@@ -173,7 +175,7 @@ export const OcsPreferencesResponse = ok(OcsPreferences);
 export const OcsPreferencesBody = z
   .object({
     promptTemplate: z.string().max(20_000, '提示词模板过长').nullable(),
-    modelId: z.number().int().positive().nullable(),
+    modelId: z.number().int().positive().max(2_147_483_647).nullable(),
     strategy: OcsStrategy,
     dailyAiCap: z
       .number({ error: '请输入整数' })
@@ -181,6 +183,10 @@ export const OcsPreferencesBody = z
       .min(0, '每日上限不能为负')
       .max(1_000_000_000, '每日上限过大')
       .nullable(),
+    minConfidence: z
+      .number({ error: '请输入 0 到 1 之间的数' })
+      .min(0, '最低置信度不能小于 0')
+      .max(1, '最低置信度不能大于 1'),
   })
   .partial();
 export type OcsPreferencesBody = z.infer<typeof OcsPreferencesBody>;

@@ -23,6 +23,18 @@ export const OCS_ANSWERER_NAME = 'Portal 题库';
  */
 export const OCS_HANDLER = 'return (res) => res.code === 1 ? [res.question, res.answer] : [res.msg, undefined]';
 
+/**
+ * The same, with the answer's source and confidence after the question (「…〔已核实 98%〕」), which is
+ * what OCS shows in its answer panel; the answer itself, which OCS fills in, is untouched.
+ */
+export const OCS_HANDLER_DETAIL =
+  'return (res) => { if (res.code !== 1) return [res.msg, undefined]; ' +
+  "var s = String(res.source || ''); " +
+  "var l = { import: '题库', verified: '已核实', ai: 'AI', corrected: '已纠错' }[s] || " +
+  "(s.indexOf('upstream:') === 0 ? '上游 ' + s.slice(9) : s); " +
+  "var c = typeof res.confidence === 'number' ? ' ' + Math.round(res.confidence * 100) + '%' : ''; " +
+  "return [res.question + (l || c ? '〔' + l + c + '〕' : ''), res.answer]; }";
+
 /** The shape ocsjs accepts for one question-bank entry (its `AnswererWrapper` interface). */
 export const AnswererWrapper = z.object({
   name: z.string(),
@@ -50,6 +62,8 @@ export const OcsConfigQuery = z.object({
   token: z.string().max(200).optional(),
   type: OcsRequestType.default('GM_xmlhttpRequest'),
   method: OcsMethod.default('get'),
+  /** 1: the handler shows each answer's source and confidence in OCS's answer panel. */
+  detail: z.enum(['0', '1']).default('0'),
 });
 export type OcsConfigQuery = z.input<typeof OcsConfigQuery>;
 
@@ -59,9 +73,17 @@ export interface AnswererConfigInput {
   token: string;
   requestType: OcsRequestType;
   method: OcsMethod;
+  /** Show source and confidence in OCS's answer panel (OCS_HANDLER_DETAIL). */
+  detail?: boolean;
 }
 
-export function buildAnswererConfig({ baseUrl, token, requestType, method }: AnswererConfigInput): AnswererWrapper[] {
+export function buildAnswererConfig({
+  baseUrl,
+  token,
+  requestType,
+  method,
+  detail = false,
+}: AnswererConfigInput): AnswererWrapper[] {
   return [
     {
       name: OCS_ANSWERER_NAME,
@@ -71,7 +93,7 @@ export function buildAnswererConfig({ baseUrl, token, requestType, method }: Ans
       type: requestType,
       contentType: 'json',
       data: { title: '${title}', type: '${type}', options: '${options}', token },
-      handler: OCS_HANDLER,
+      handler: detail ? OCS_HANDLER_DETAIL : OCS_HANDLER,
     },
   ];
 }
@@ -94,10 +116,23 @@ export function fillTemplate(data: Record<string, string>, sample: OcsSample): R
   return out;
 }
 
-/** OCS_HANDLER as code: the pages cannot eval the string (CSP), so they apply the same rule. */
-export function applyOcsHandler(res: unknown): [unknown, unknown] {
-  const r = (res ?? {}) as { code?: unknown; question?: unknown; answer?: unknown; msg?: unknown };
-  return r.code === 1 ? [r.question, r.answer] : [r.msg, undefined];
+/** OCS_HANDLER (or, with `detail`, OCS_HANDLER_DETAIL) as code: the pages cannot eval the string (CSP). */
+export function applyOcsHandler(res: unknown, detail = false): [unknown, unknown] {
+  const r = (res ?? {}) as {
+    code?: unknown;
+    question?: unknown;
+    answer?: unknown;
+    msg?: unknown;
+    source?: unknown;
+    confidence?: unknown;
+  };
+  if (r.code !== 1) return [r.msg, undefined];
+  if (!detail) return [r.question, r.answer];
+  const s = String(r.source || '');
+  const labels: Record<string, string> = { import: '题库', verified: '已核实', ai: 'AI', corrected: '已纠错' };
+  const l = labels[s] || (s.indexOf('upstream:') === 0 ? `上游 ${s.slice(9)}` : s);
+  const c = typeof r.confidence === 'number' ? ` ${Math.round(r.confidence * 100)}%` : '';
+  return [String(r.question) + (l || c ? `〔${l}${c}〕` : ''), r.answer];
 }
 
 /**
@@ -127,19 +162,29 @@ export type OcsScriptInfoResponse = z.infer<typeof OcsScriptInfoResponse>;
 /** The subscription URL OCS can import the configuration from. */
 export function subscriptionUrl(
   subscriptionBase: string,
-  q: { token: string; type: OcsRequestType; method: OcsMethod },
+  q: { token: string; type: OcsRequestType; method: OcsMethod; detail?: boolean },
 ): string {
   const params = new URLSearchParams({ token: q.token, type: q.type, method: q.method });
+  if (q.detail) params.set('detail', '1');
   return `${subscriptionBase}?${params.toString()}`;
 }
 
 // ---------- the portal's userscript ----------
 
 /** The userscript's version; the script (server/modules/ocs/script/userscript.ts) and its download page show it. */
-export const USERSCRIPT_VERSION = '1.0.0';
+export const USERSCRIPT_VERSION = '1.1.0';
 
 /** Newest first; the download page shows it as a timeline. Bump USERSCRIPT_VERSION with each entry. */
 export const USERSCRIPT_CHANGELOG: Array<{ version: string; date: string; changes: string[] }> = [
+  {
+    version: '1.1.0',
+    date: '2026-11-25',
+    changes: [
+      '选中多道带题号的题目（或在脚本菜单中选择“查询本页全部题目”）时一次批量查询，最多 100 题',
+      '答案显示来源（题库、已核实、AI、上游题库）与置信度',
+      '每个答案旁的“答案有误？”一键反馈错误答案，可附上正确答案',
+    ],
+  },
   {
     version: '1.0.0',
     date: '2026-11-22',

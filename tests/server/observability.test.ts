@@ -157,7 +157,7 @@ describe('what /metrics shows', () => {
     const before = await scrape();
     const q = (query: Record<string, string>) => ctx.app.inject({ method: 'GET', url: '/api/ocs/query', query });
     const hit = await q({ token, title: '观测测试：水的化学式是', type: 'single', options: 'A. H2O\nB. CO2' });
-    expect(hit.json()).toMatchObject({ code: 1, source: 'bank' });
+    expect(hit.json()).toMatchObject({ code: 1, source: 'import' });
     expect((await q({ token: 'pt_nope', title: 'x' })).json().code).toBe(0);
     expect((await q({ token, title: '' })).json().code).toBe(0);
     const text = await scrape();

@@ -6,13 +6,16 @@
  * Background work: the in-memory bank (the fuzzy index, and the exact index that answers exact hits
  * without a database read) loads at start (1M questions take tens of seconds; exact lookups go to the
  * database meanwhile) and, with several instances on one PostgreSQL, picks up other instances' questions
- * every OCS_INDEX_REFRESH_MS; hit counts are written every 5 s; expired import previews are swept.
+ * every OCS_INDEX_REFRESH_MS; hit counts and the 未收录 counts are written every 5 s; expired import
+ * previews are swept.
  *
  * Layout, one concern per folder, each with its routes file: bank/ (questions: normalization, storage,
  * exact and fuzzy matching, the fuzzy index, import, export, administration), wallet/ (balance, charges,
- * bills, free claims, redeem codes), query/ (the answering service, the query log, the user pages),
- * ai/ (models and AI answering), admin/ (OCS users and settings), script/ (the userscript and the OCS
- * subscription). This file only builds the parts and composes them.
+ * bills, free claims, redeem codes), query/ (the answering service, single and batch, confidence, the
+ * query log, the user pages), review/ (reports of wrong answers, their review, the 未收录 queue),
+ * upstream/ (other banks asked on a miss), ai/ (models and AI answering), admin/ (OCS users and
+ * settings), script/ (the userscript and the OCS subscription). This file only builds the parts and
+ * composes them.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -29,13 +32,23 @@ import ocsBankRoutes from './bank/routes';
 import { ocsQueryCounter } from './query/metrics';
 import ocsRoutes from './query/routes';
 import { OcsService } from './query/service';
+import { MissRecorder } from './review/misses';
+import ocsReviewRoutes from './review/routes';
+import { UpstreamAsker } from './upstream/asker';
+import ocsUpstreamRoutes from './upstream/routes';
 import ocsScriptRoutes from './script/routes';
 import { ChargeBatcher } from './wallet/charge';
 import ocsFreeRoutes from './wallet/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ocs: { bank: BankIndexSync; settings: SettingsCache; service: OcsService; hits: HitCounter };
+    ocs: {
+      bank: BankIndexSync;
+      settings: SettingsCache;
+      service: OcsService;
+      hits: HitCounter;
+      misses: MissRecorder;
+    };
   }
 }
 
@@ -48,6 +61,8 @@ export default fp(
     const bank = new BankIndexSync(db);
     const settings = new SettingsCache(db);
     const hits = new HitCounter(db);
+    const misses = new MissRecorder(db);
+    const upstreams = new UpstreamAsker(db, deps.secrets, config.PORTAL_TZ, app.log);
     const preferences = new PreferencesCache(db);
     const countQuery = ocsQueryCounter(app.metrics);
     const ai = new OcsAiAnswerer({ db, secrets: deps.secrets, bank, preferences, log: app.log, tz: config.PORTAL_TZ });
@@ -59,12 +74,18 @@ export default fp(
       // Charges that arrive together share one statement and one commit (both databases).
       batcher: new ChargeBatcher(db),
       ai,
-      strategyOf: (userId) => preferences.strategyOf(userId),
+      preferencesOf: async (userId) => {
+        const p = await preferences.get(userId);
+        return { strategy: p.strategy, minConfidence: p.minConfidence };
+      },
+      log: app.log,
+      misses,
+      upstreams,
       onOutcome: countQuery,
       limiter: (spec) => app.limits.create(spec),
     });
     const importer = new BankImporter({ db, index: bank.index, log: app.log });
-    app.decorate('ocs', { bank, settings, service, hits });
+    app.decorate('ocs', { bank, settings, service, hits, misses });
 
     const load = () =>
       bank.load().then(
@@ -81,6 +102,7 @@ export default fp(
       bank.onOthersWrote(() => refresh.wake());
     }
     app.scheduler.every('ocs.hit-flush', HIT_FLUSH_MS, () => hits.flush(), { teardown: () => hits.flush() });
+    app.scheduler.every('ocs.miss-flush', HIT_FLUSH_MS, () => misses.flush(), { teardown: () => misses.flush() });
     app.scheduler.every('ocs.import-sweep', IMPORT_SWEEP_MS, async () => importer.sweep());
     app.addHook('onClose', () => importer.close()); // running imports finish before the database closes
 
@@ -90,6 +112,8 @@ export default fp(
     await app.register(ocsFreeRoutes, deps);
     await app.register(ocsAdminRoutes, deps);
     await app.register(ocsBankRoutes, { ...deps, importer });
+    await app.register(ocsReviewRoutes, deps);
+    await app.register(ocsUpstreamRoutes, { ...deps, upstreams });
   },
   { name: 'ocs', dependencies: ['limits', 'auth', 'scheduler', 'metrics'] },
 );

@@ -35,6 +35,60 @@ export const queryPost = endpoint({
   schema: (c) => ({ response: c.OcsQueryResult }),
 });
 
+/**
+ * Up to OCS_BATCH_MAX questions in one request (JSON `{questions: [{title, type, options}, …]}`, token
+ * as for /api/ocs/query), each answered exactly as /api/ocs/query would answer it, in order; charged per
+ * answered question. Once the balance runs out, the remaining questions say 余额不足.
+ */
+export const queryBatch = endpoint({
+  method: 'POST',
+  path: '/api/ocs/query/batch',
+  access: 'ocs-token',
+  tags,
+  summary: 'OCS 批量查询（一次最多 100 题，按顺序作答、逐题扣费；始终返回 HTTP 200）',
+  description:
+    'curl -X POST "http://HOST/api/ocs/query/batch" -H "Authorization: Bearer pt_xxx" -H "Content-Type: application/json" ' +
+    '-d \'{"questions":[{"title":"题目1","type":"single","options":"A.选项1\\nB.选项2"},{"title":"题目2"}]}\'\n\n' +
+    '返回 {"code":1,"results":[每题与 /api/ocs/query 相同的结果, …]}；整批被拒绝（令牌无效、超过 100 题）时 {"code":0,"msg"}。' +
+    '余额在中途用完时，之前的题目照常作答，之后需要扣费的题目返回“余额不足”（10 分钟内重复的题目仍免费作答）。',
+  schema: (c) => ({ response: c.OcsBatchResult }),
+});
+
+export const queryBatchOptions = endpoint({
+  method: 'OPTIONS',
+  path: '/api/ocs/query/batch',
+  access: 'ocs-token',
+  tags,
+  summary: 'OCS 批量查询的 CORS 预检（204）',
+  schema: () => ({}),
+});
+
+/**
+ * A script reports a wrong answer with the user's token: the `queryId` of the answer (in every answer
+ * since issue 17), or the question as it was asked (title, type, options: the user's latest answer to
+ * it); `proposed` is the answer the user believes is right (optional), `reason` why (optional).
+ */
+export const report = endpoint({
+  method: 'POST',
+  path: '/api/ocs/report',
+  access: 'ocs-token',
+  tags,
+  summary: '反馈答案有误（令牌 ocs:query；始终返回 HTTP 200：{code, msg}）',
+  description:
+    'curl -X POST "http://HOST/api/ocs/report" -H "Authorization: Bearer pt_xxx" -H "Content-Type: application/json" ' +
+    '-d \'{"queryId":123,"proposed":"B","reason":"教材第 3 章"}\'',
+  schema: (c) => ({ response: c.OcsReportResult }),
+});
+
+export const reportOptions = endpoint({
+  method: 'OPTIONS',
+  path: '/api/ocs/report',
+  access: 'ocs-token',
+  tags,
+  summary: '反馈答案有误的 CORS 预检（204）',
+  schema: () => ({}),
+});
+
 /** The CORS preflight of a script calling with fetch: 204 with the CORS headers. */
 export const queryOptions = endpoint({
   method: 'OPTIONS',

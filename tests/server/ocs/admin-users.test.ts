@@ -150,16 +150,25 @@ describe('balance adjustment', () => {
 });
 
 describe('service settings', () => {
+  // The issue-17 settings keep their defaults when a body leaves them out.
+  const later = { latencyBudgetSeconds: 15, disputedMode: 'lower', disputeThreshold: 3, reportDailyLimit: 20 };
   const good = { bankPrice: 2, freeDaily: 15, fuzzyThreshold: 0.6, ratePerSecond: 5, rateBurst: 10 };
 
   it('reads the defaults, saves a change with a before/after audit row and applies it at once', async () => {
     const before = (await admin.get('/api/ocs/admin/settings')).json().data;
-    expect(before).toEqual({ bankPrice: 1, freeDaily: 10, fuzzyThreshold: 0.5, ratePerSecond: 10, rateBurst: 20 });
+    expect(before).toEqual({
+      bankPrice: 1,
+      freeDaily: 10,
+      fuzzyThreshold: 0.5,
+      ratePerSecond: 10,
+      rateBurst: 20,
+      ...later,
+    });
     await ctx.app.ocs.settings.get(); // warm the cache, which the save must invalidate
     const res = await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: good });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual(good);
-    expect(await ctx.app.ocs.settings.get()).toEqual(good);
+    expect(res.json().data).toEqual({ ...good, ...later });
+    expect(await ctx.app.ocs.settings.get()).toEqual({ ...good, ...later });
     const audit = await ctx.db
       .selectFrom('audit_log')
       .selectAll()
@@ -188,6 +197,11 @@ describe('service settings', () => {
     ['a threshold above 1', { fuzzyThreshold: 1.1 }],
     ['a zero rate', { ratePerSecond: 0 }],
     ['a missing field', { rateBurst: undefined }],
+    ['no latency budget', { latencyBudgetSeconds: 0 }],
+    ['a latency budget past 25 s', { latencyBudgetSeconds: 30 }],
+    ['an unknown disputed mode', { disputedMode: 'hide' }],
+    ['a zero report limit', { reportDailyLimit: 0 }],
+    ['a dispute threshold below 1', { disputeThreshold: 0.5 }],
   ])('refuses %s with 400 and keeps the settings', async (_label, patch) => {
     const res = await admin.request({
       method: 'PUT',

@@ -224,6 +224,7 @@ describe('preferences', () => {
       modelId: null,
       strategy: 'bank_ai',
       dailyAiCap: null,
+      minConfidence: 0,
       todayAiSpent: 0,
     });
     const res = await put({ promptTemplate: '请回答：${title}', modelId: enabledId, strategy: 'ai', dailyAiCap: 50 });
@@ -245,6 +246,13 @@ describe('preferences', () => {
       dailyAiCap: null,
       modelId: null,
     });
+    expect((await put({ minConfidence: 0.8 })).json().data).toMatchObject({ minConfidence: 0.8, strategy: 'bank' });
+    for (const bad of [-0.1, 1.5, '0.5']) {
+      const res = await put({ minConfidence: bad });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.minConfidence).toBeDefined();
+    }
+    expect((await user.get('/api/ocs/preferences')).json().data.minConfidence).toBeCloseTo(0.8);
   });
 
   test.each([

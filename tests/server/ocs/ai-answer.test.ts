@@ -53,8 +53,10 @@ test('an AI answer charges the model price with a ledger row, is kept as ai/unve
     question: '法国的首都是哪座城市？',
     answer: '巴黎',
     source: 'ai',
+    confidence: 0.7,
     cost: PRICE,
     balance: 10 - PRICE,
+    queryId: expect.any(Number),
   });
   expect(fake.calls.length).toBe(calls + 1);
   expect(fake.calls.at(-1)).toMatchObject({ model: 'fake-model', authorization: `Bearer ${API_KEY}` });
@@ -82,7 +84,7 @@ test('an AI answer charges the model price with a ledger row, is kept as ai/unve
     type: 'single',
     options: 'A. 柏林\nB. 伦敦\nC. 巴黎',
   });
-  expect(again.json()).toMatchObject({ code: 1, answer: '巴黎', source: 'bank', cost: 1, balance: 9 });
+  expect(again.json()).toMatchObject({ code: 1, answer: '巴黎', source: 'ai', confidence: 0.7, cost: 1, balance: 9 });
   expect(fake.calls.length).toBe(calls + 1);
 });
 
@@ -233,7 +235,11 @@ describe('strategies', () => {
       code: 0,
       msg: '题库中未找到该题',
     });
-    expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({ code: 1, source: 'bank', answer: '1949' });
+    expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({
+      code: 1,
+      source: 'import',
+      answer: '1949',
+    });
     expect(fake.calls.length).toBe(calls);
   });
 
@@ -261,7 +267,7 @@ describe('strategies', () => {
     const { token } = await userWithToken(ctx, 10);
     fake.script({ kind: 'answer', text: '正确' });
     const calls = fake.calls.length;
-    expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({ code: 1, source: 'bank' });
+    expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({ code: 1, source: 'import' });
     expect(fake.calls.length).toBe(calls);
     expect(
       (await query(ctx, { token, title: '策略场景：月球是地球的卫星。', type: 'judgement' })).json(),

@@ -328,7 +328,7 @@ describe('imported questions are answered right away', () => {
       'single',
       'A. 水和无机盐\nB. 脂质和蛋白质\nC. 糖类和核酸',
     );
-    expect(exact).toMatchObject({ code: 1, question: '细胞膜的主要成分是', answer: '脂质和蛋白质', source: 'bank' });
+    expect(exact).toMatchObject({ code: 1, question: '细胞膜的主要成分是', answer: '脂质和蛋白质', source: 'import' });
     // A cut-off title: not the same hash, found through the fuzzy index the import fed.
     const fuzzy = await ask(
       ctx,

@@ -124,7 +124,9 @@ test('an exact hit with a known token sends one statement: the charge', async ()
     code: 1,
     question: '快速路径：光在真空中的速度约为多少？',
     answer: '30万千米每秒',
-    source: 'bank',
+    source: 'import',
+    confidence: 0.95,
+    queryId: expect.any(Number),
     cost: 1,
     balance: 8,
   });

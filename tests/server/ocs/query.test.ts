@@ -85,7 +85,9 @@ test('a bank hit by query string answers with the option text, charges 1 point a
     code: 1,
     question: '中华人民共和国的首都是哪座城市？',
     answer: '北京',
-    source: 'bank',
+    source: 'import',
+    confidence: 0.95,
+    queryId: expect.any(Number),
     cost: 1,
     balance: 9,
   });

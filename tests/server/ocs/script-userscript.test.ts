@@ -155,3 +155,107 @@ test('a hostile base URL stays a string: no injected metadata, no code run', () 
   expect(panel(root).textContent).toContain(hostile);
   expect(window.alert).not.toHaveBeenCalled();
 });
+
+test('several numbered questions in the selection go in one batch request; each answer shows its source and confidence', () => {
+  const root = install('https://portal.example.edu');
+  document.body.insertAdjacentHTML(
+    'afterbegin',
+    '<pre id="page">第一章 测验\n1. 中国的首都是？\nA. 上海\nB. 北京\n2、水的化学式是____\n(3) 地球是圆的。</pre>',
+  );
+  select('page');
+  altQ();
+  expect(requests).toHaveLength(1);
+  expect(requests[0].url).toBe('https://portal.example.edu/api/ocs/query/batch');
+  expect(JSON.parse(requests[0].data)).toEqual({
+    questions: [
+      { title: '1. 中国的首都是？', type: '', options: 'A. 上海\nB. 北京' },
+      { title: '2、水的化学式是____', type: '', options: '' },
+      { title: '(3) 地球是圆的。', type: '', options: '' },
+    ],
+  });
+  requests[0].onload({
+    status: 200,
+    responseText: JSON.stringify({
+      code: 1,
+      results: [
+        {
+          code: 1,
+          question: '中国的首都是？',
+          answer: '北京',
+          source: 'verified',
+          confidence: 0.98,
+          cost: 1,
+          balance: 9,
+          queryId: 7,
+        },
+        { code: 0, msg: '题库中未找到该题' },
+        {
+          code: 1,
+          question: '地球是圆的',
+          answer: '正确',
+          source: 'upstream:示例题库',
+          confidence: 0.8,
+          cost: 2,
+          balance: 7,
+          queryId: 8,
+        },
+      ],
+    }),
+  });
+  const text = panel(root).textContent!;
+  expect(text).toContain('共 3 题，找到 2 题');
+  expect(text).toContain('来源：题库（已核实） · 置信度 98% · 消耗 1 点 · 余额 9 点');
+  expect(text).toContain('题库中未找到该题');
+  expect(text).toContain('来源：上游题库 示例题库 · 置信度 80%');
+  expect(root.querySelectorAll('.report')).toHaveLength(2);
+});
+
+test('答案有误？ sends a report with the answer id, the proposed answer and the same token', () => {
+  const root = install('https://portal.example.edu');
+  select('q');
+  altQ();
+  requests[0].onload({
+    status: 200,
+    responseText: JSON.stringify({
+      code: 1,
+      question: '1+1 等于几？',
+      answer: '1',
+      source: 'ai',
+      confidence: 0.7,
+      cost: 2,
+      balance: 8,
+      queryId: 41,
+    }),
+  });
+  (window.prompt as jest.Mock).mockReturnValue(' B ');
+  (root.querySelector('.report') as HTMLButtonElement).click();
+  expect(requests).toHaveLength(2);
+  expect(requests[1].url).toBe('https://portal.example.edu/api/ocs/report');
+  expect(requests[1].headers.Authorization).toBe('Bearer pt_secret');
+  expect(JSON.parse(requests[1].data)).toEqual({ queryId: 41, proposed: 'B' });
+  requests[1].onload({
+    status: 200,
+    responseText: JSON.stringify({ code: 1, msg: '已收到反馈，管理员审核后会更正题库' }),
+  });
+  expect((root.querySelector('.report') as HTMLButtonElement).textContent).toBe('已收到反馈，管理员审核后会更正题库');
+  expect((root.querySelector('.report') as HTMLButtonElement).disabled).toBe(true);
+});
+
+test('查询本页全部题目 reads the numbered questions of the page, at most 100 in one request', () => {
+  install('https://portal.example.edu');
+  document.body.insertAdjacentHTML(
+    'beforeend',
+    `<div id="exam">${Array.from({ length: 105 }, (_, i) => `<p>${i + 1}. 第${i + 1}道题目？</p><p>A. 对</p><p>B. 错</p>`).join('\n')}</div>`,
+  );
+  // jsdom has no layout, so innerText is not there: the script falls back to textContent.
+  Object.defineProperty(document.body, 'innerText', {
+    configurable: true,
+    get: () => Array.from({ length: 105 }, (_, i) => `${i + 1}. 第${i + 1}道题目？\nA. 对\nB. 错`).join('\n'),
+  });
+  menu['查询本页全部题目']();
+  expect(requests).toHaveLength(1);
+  const body = JSON.parse(requests[0].data);
+  expect(body.questions).toHaveLength(100);
+  expect(body.questions[99]).toEqual({ title: '100. 第100道题目？', type: '', options: 'A. 对\nB. 错' });
+  delete (document.body as unknown as Record<string, unknown>).innerText;
+});

@@ -31,6 +31,7 @@ export const prefs = (over: Partial<OcsPreferences> = {}) => ({
     modelId: null,
     strategy: 'bank_ai' as const,
     dailyAiCap: null,
+    minConfidence: 0,
     todayAiSpent: 7,
     ...over,
   },

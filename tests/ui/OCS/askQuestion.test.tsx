@@ -1,11 +1,13 @@
 import AskQuestionPage from '@/pages/OCS/askQuestion';
 import { splitOptions } from '@/pages/OCS/askQuestion/components/options';
 import { askQuestion, fetchOcsOverview, fetchQueries } from '@/services/ocs';
+import { createReport, fetchReportContext } from '@/services/ocsReview';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { page, query } from './fixtures';
 
 jest.mock('@/services/ocs', () => ({ askQuestion: jest.fn(), fetchQueries: jest.fn(), fetchOcsOverview: jest.fn() }));
+jest.mock('@/services/ocsReview', () => ({ fetchReportContext: jest.fn(), createReport: jest.fn() }));
 
 /** The overview answer, read by the page for serviceReady only. */
 const overviewWith = (serviceReady: { bank: boolean; ai: boolean }) => ({
@@ -57,7 +59,16 @@ describe('ask a question', () => {
   it('sends title, type and pasted options, shows the answer card and refreshes the history', async () => {
     askMock.mockResolvedValue({
       success: true,
-      data: { code: 1, question: TITLE, answer: '北京', source: 'bank', cost: 1, balance: 99 },
+      data: {
+        code: 1,
+        question: TITLE,
+        answer: '北京',
+        source: 'import',
+        confidence: 0.95,
+        cost: 1,
+        balance: 99,
+        queryId: 7,
+      },
     });
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     expect(await screen.findByText('细胞膜的主要成分是')).toBeInTheDocument();
@@ -81,7 +92,8 @@ describe('ask a question', () => {
     const item = (label: string) => within(card).getByText(label).closest('tr') as HTMLElement;
     expect(item('答案')).toHaveTextContent('北京');
     expect(item('匹配到的题目')).toHaveTextContent(TITLE);
-    expect(item('来源')).toHaveTextContent('题库');
+    expect(item('来源')).toHaveTextContent('题库导入');
+    expect(item('置信度')).toHaveTextContent('95%');
     expect(item('本次扣费')).toHaveTextContent('1 积分');
     expect(item('余额')).toHaveTextContent('99 积分');
     await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
@@ -160,5 +172,84 @@ describe('pasted options', () => {
       '深圳',
       'DNA 双螺旋',
     ]);
+  });
+});
+
+describe('reporting a wrong answer', () => {
+  const context = (over: object = {}) => ({
+    success: true as const,
+    data: {
+      query: { ...query(7, 'bank', TITLE), report: null },
+      question: { title: TITLE, type: 'completion' as const, options: [], answer: ['北京'] },
+      report: null,
+      refusal: null,
+      ...over,
+    },
+  });
+
+  it('答案有误？ on the answer card: the right answer and why, sent with the query id; the server’s refusal shown', async () => {
+    askMock.mockResolvedValue({
+      success: true,
+      data: {
+        code: 1,
+        question: TITLE,
+        answer: '北京',
+        source: 'ai',
+        confidence: 0.7,
+        cost: 3,
+        balance: 7,
+        queryId: 7,
+      },
+    });
+    jest.mocked(fetchReportContext).mockResolvedValue(context());
+    jest.mocked(createReport).mockRejectedValueOnce({
+      response: {
+        status: 429,
+        data: {
+          success: false,
+          errorCode: 'RATE_LIMITED',
+          errorMessage: '今天的反馈次数已达上限（20 次），请明天再来',
+        },
+      },
+    });
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    await ask();
+    const card = await screen.findByTestId('ask-result');
+    expect(within(card).getByText('AI 生成')).toBeInTheDocument();
+    fireEvent.click(within(card).getByText('答案有误？'));
+    const dialog = (await screen.findByText('反馈答案有误')).closest('.ant-modal') as HTMLElement;
+    fireEvent.change(await within(dialog).findByLabelText('正确答案（可选）'), { target: { value: '北京市' } });
+    fireEvent.change(within(dialog).getByLabelText('说明（可选）'), { target: { value: '题目问的是城市全称' } });
+    await act(async () => fireEvent.click(within(dialog).getByText('提交反馈')));
+    expect(await within(dialog).findByText('今天的反馈次数已达上限（20 次），请明天再来')).toBeInTheDocument();
+    expect(createReport).toHaveBeenCalledWith(
+      { queryId: 7, proposed: '北京市', reason: '题目问的是城市全称' },
+      { skipErrorHandler: true },
+    );
+  });
+
+  it('the history shows a report’s outcome, and why an answer cannot be reported', async () => {
+    listMock.mockResolvedValue(
+      page([
+        { ...query(9, 'bank', '已被采纳的题'), report: { status: 'accepted', refunded: 1 } },
+        query(8, 'ai', '可以反馈的题'),
+        query(6, 'miss', '没有答案的题'),
+      ]),
+    );
+    jest.mocked(fetchReportContext).mockResolvedValue(
+      context({
+        report: null,
+        refusal: '这个答案没有存入题库，无法反馈',
+      }),
+    );
+    renderAt('/OCS/askQuestion', <AskQuestionPage />);
+    const accepted = (await screen.findByText('已被采纳的题')).closest('tr') as HTMLElement;
+    expect(within(accepted).getByText('已采纳')).toBeInTheDocument();
+    expect(within(accepted).getByText('退 1')).toBeInTheDocument();
+    const missRow = screen.getByText('没有答案的题').closest('tr') as HTMLElement;
+    expect(within(missRow).queryByText('答案有误')).not.toBeInTheDocument();
+    fireEvent.click(within(screen.getByText('可以反馈的题').closest('tr') as HTMLElement).getByText('答案有误'));
+    expect(await screen.findByText('这个答案没有存入题库，无法反馈')).toBeInTheDocument();
+    expect(screen.queryByText('提交反馈')).not.toBeInTheDocument();
   });
 });

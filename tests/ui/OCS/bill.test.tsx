@@ -1,14 +1,16 @@
 import BillPage from '@/pages/OCS/bill';
 import { fetchLedger, fetchWallet, ledgerCsvUrl } from '@/services/ocs';
+import { createReport, fetchReportContext } from '@/services/ocsReview';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
-import { ledgerRow, page } from './fixtures';
+import { ledgerRow, page, query } from './fixtures';
 
 jest.mock('@/services/ocs', () => ({
   ...jest.requireActual('@/services/ocs'),
   fetchLedger: jest.fn(),
   fetchWallet: jest.fn(),
 }));
+jest.mock('@/services/ocsReview', () => ({ fetchReportContext: jest.fn(), createReport: jest.fn() }));
 
 const listMock = jest.mocked(fetchLedger);
 const rows = [
@@ -26,6 +28,50 @@ beforeEach(() => {
 
 const row = (memo: string) => screen.getByText(memo).closest('tr') as HTMLElement;
 const exportLink = () => screen.getByText('导出 CSV').closest('a') as HTMLAnchorElement;
+
+describe('OCS bill: reporting a charged answer', () => {
+  it('a charge row opens the report dialog for its query; other rows have nothing to report', async () => {
+    jest.mocked(fetchReportContext).mockResolvedValue({
+      success: true,
+      data: {
+        query: query(104, 'bank', '中华人民共和国的首都是哪座城市？'),
+        question: {
+          title: '中华人民共和国的首都是哪座城市？',
+          type: 'single',
+          options: ['上海', '北京'],
+          answer: ['北京'],
+        },
+        report: null,
+        refusal: null,
+      },
+    });
+    jest.mocked(createReport).mockResolvedValue({
+      success: true,
+      data: {
+        id: 1,
+        queryId: 104,
+        status: 'open',
+        proposed: ['上海'],
+        reason: '',
+        refunded: 0,
+        resolution: null,
+        createdAt: '2025-01-02T04:05:00.000Z',
+        resolvedAt: null,
+      },
+    });
+    renderAt('/OCS/bill', <BillPage />);
+    await screen.findByText('每日免费领取');
+    expect(within(row('每日免费领取')).queryByText('答案有误')).not.toBeInTheDocument();
+    fireEvent.click(within(row('中华人民共和国的首都是哪座城市？')).getByText('答案有误'));
+    const dialog = (await screen.findByText('反馈答案有误')).closest('.ant-modal') as HTMLElement;
+    await waitFor(() => expect(fetchReportContext).toHaveBeenCalledWith(104, { skipErrorHandler: true }));
+    fireEvent.click(await within(dialog).findByLabelText('A. 上海'));
+    await act(async () => fireEvent.click(within(dialog).getByText('提交反馈')));
+    await waitFor(() =>
+      expect(createReport).toHaveBeenCalledWith({ queryId: 104, proposed: '上海' }, { skipErrorHandler: true }),
+    );
+  });
+});
 
 describe('OCS bill', () => {
   it('shows the balance and each row with its kind, signed amount and balance after', async () => {

@@ -159,6 +159,39 @@ describe('OCS config generation', () => {
     expect(JSON.parse(postInit.body)).toMatchObject({ token: FULL, type: 'single' });
   });
 
+  it('显示来源与置信度: the subscription and the handler show each answer’s source and confidence', async () => {
+    fetchMock.mockResolvedValue({
+      status: 200,
+      text: async () =>
+        JSON.stringify({
+          code: 1,
+          question: '首都？',
+          answer: '北京',
+          source: 'verified',
+          confidence: 0.98,
+          cost: 1,
+          balance: 9,
+        }),
+    });
+    handOffToken(FULL);
+    renderAt('/OCS/configGen', <ConfigGenPage />);
+    await screen.findByTestId('ocs-config-json');
+    expect(json()[0].handler).not.toContain('confidence');
+    fireEvent.click(screen.getByLabelText('答案面板显示来源与置信度'));
+    await waitFor(() => expect(json()[0].handler).toContain('confidence'));
+    expect(screen.getByTestId('ocs-subscription-url')).toHaveTextContent(
+      `${BASE}/api/ocs/config?token=${FULL}&type=GM_xmlhttpRequest&method=get&detail=1`,
+    );
+    await act(async () => fireEvent.click(screen.getByText('测试配置')));
+    expect(await screen.findByTestId('ocs-handler-result')).toHaveTextContent('["首都？〔已核实 98%〕", "北京"]');
+    // The handler OCS evaluates says the same as the page.
+    const handler = new Function(json()[0].handler)() as (r: unknown) => unknown;
+    expect(handler({ code: 1, question: 'q', answer: 'a', source: 'upstream:甲', confidence: 0.8 })).toEqual([
+      'q〔上游 甲 80%〕',
+      'a',
+    ]);
+  });
+
   it('explains an unreachable API', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     handOffToken(FULL);

@@ -15,6 +15,9 @@ export function query(
     cost,
     answer: outcome === 'miss' ? null : '北京',
     message: outcome === 'miss' ? '题库和 AI 都没有找到答案' : null,
+    source: outcome === 'miss' ? null : outcome === 'ai' ? 'ai' : 'import',
+    confidence: outcome === 'miss' ? null : outcome === 'ai' ? 0.7 : 0.95,
+    report: null,
     createdAt: `2025-01-0${(id % 9) + 1}T04:05:00.000Z`,
   };
 }
@@ -25,8 +28,9 @@ export function ledgerRow(
   amount: number,
   balanceAfter: number,
   memo: string,
+  queryId: number | null = kind === 'charge' ? id + 100 : null,
 ): LedgerItem {
-  return { id, kind, amount, balanceAfter, memo, createdAt: '2025-01-02T04:05:00.000Z' };
+  return { id, kind, queryId, amount, balanceAfter, memo, createdAt: '2025-01-02T04:05:00.000Z' };
 }
 
 export function page<T>(rows: T[], total = rows.length) {

@@ -1,5 +1,6 @@
 /**
- * OCS service settings (price, free amount, fuzzy threshold, rate limit): their schema and defaults,
+ * OCS service settings (price, free amount, fuzzy threshold, rate limit, latency budget, how reports
+ * and disputed answers are handled): their schema and defaults,
  * storage as one row per key, the short per-instance cache the hot path reads through, and the
  * administrators' read and audited update (every change recorded with its before and after).
  */
@@ -19,6 +20,14 @@ export const OcsSettings = z.object({
   /** Queries per second per token, and the burst allowed on top. */
   ratePerSecond: z.number().int().min(1).max(1000),
   rateBurst: z.number().int().min(1).max(10_000),
+  /** Seconds an answer may take, however it is found; past it "not found", free (late results are kept). */
+  latencyBudgetSeconds: z.number().int().min(1).max(25),
+  /** 存疑 answers: answered with lower confidence, or not answered until reviewed. */
+  disputedMode: z.enum(['lower', 'refuse']),
+  /** Report weight (independent users, each 1 until their reports are rejected) that marks an answer 存疑. */
+  disputeThreshold: z.number().min(1).max(20),
+  /** Reports one user may make per day. */
+  reportDailyLimit: z.number().int().min(1).max(1000),
 });
 export type OcsSettings = z.infer<typeof OcsSettings>;
 
@@ -33,6 +42,10 @@ export const DEFAULT_SETTINGS: OcsSettings = {
   fuzzyThreshold: 0.5,
   ratePerSecond: 10,
   rateBurst: 20,
+  latencyBudgetSeconds: 15,
+  disputedMode: 'lower',
+  disputeThreshold: 3,
+  reportDailyLimit: 20,
 };
 
 export async function readSettings(db: Kysely<DB>): Promise<OcsSettings> {

@@ -10,9 +10,8 @@ import type { DB } from '../../../db/schema';
 import type { SecretBox } from '../../../lib/secretbox';
 import type { BankIndexSync } from '../bank/index-sync';
 import { cleanTitle } from '../bank/normalize';
-import { prepareQuestion } from '../bank/question';
-import { upsertQuestions } from '../bank/store';
-import { formatAnswer, type StoredAnswer } from '../query/answer';
+import { storeMachineAnswer } from '../bank/store';
+import { formatAnswer, inCallerText, type StoredAnswer } from '../query/answer';
 import type { Question } from '../query/question';
 import type { AiAnswerer, AiOutcome } from '../query/service';
 import { getBalance } from '../wallet/balance';
@@ -80,8 +79,9 @@ export class OcsAiAnswerer implements AiAnswerer {
 
     const r = await this.flight(model, q, prefs.promptTemplate);
     if (!r.ok) return { ok: false, outcome: 'error', msg: r.msg, modelId };
-    // A joiner's options may be ordered or spelled differently from the first caller's.
-    const answer = (r.stored && formatAnswer(r.stored, q.type, q.options)) ?? r.answer;
+    // A joiner's options may be ordered or spelled differently from the first caller's; either way the
+    // answer is given in this caller's own option texts.
+    const answer = (r.stored && formatAnswer(r.stored, q.type, q.options, q.ownOptions)) ?? inCallerText(r.answer, q);
     return {
       ok: true,
       answer,
@@ -141,31 +141,13 @@ export class OcsAiAnswerer implements AiAnswerer {
     );
   }
 
-  /**
-   * Into the bank as ai/unverified, unless a row for the same question is imported, manual or
-   * verified (people beat models), or was marked wrong with this very answer.
-   */
+  /** Into the bank as ai/unverified (bank/store.ts: never over people's answers). */
   private async store(
     q: Question,
     answer: string,
   ): Promise<{ stored: StoredAnswer | null; questionId: number | null }> {
-    const p = prepareQuestion({ title: q.title, type: q.type, options: q.options, answer: [answer] });
-    if ('error' in p) return { stored: null, questionId: null };
-    const stored: StoredAnswer = { type: p.type, options: p.options, answer: p.answer };
-    const row = await this.deps.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('ocs_questions')
-        .select(['source', 'status', 'answer'])
-        .where('title_hash', '=', p.title_hash)
-        .where('type', '=', p.type)
-        .where('options_hash', '=', p.options_hash)
-        .forUpdate()
-        .executeTakeFirst();
-      if (existing && (existing.source !== 'ai' || existing.status === 'verified')) return null;
-      if (existing?.status === 'wrong' && JSON.stringify(existing.answer) === JSON.stringify(p.answer)) return null;
-      return (await upsertQuestions(trx, [p], 'ai', 'unverified')).rows[0] ?? null;
-    });
-    if (row) this.deps.bank.index.add(row.id, row.norm_title);
-    return { stored, questionId: row?.id ?? null };
+    const { id, prepared } = await storeMachineAnswer(this.deps.db, this.deps.bank.index, q, answer, 'ai');
+    if (!prepared) return { stored: null, questionId: null };
+    return { stored: { type: prepared.type, options: prepared.options, answer: prepared.answer }, questionId: id };
   }
 }

@@ -14,6 +14,8 @@ export interface StoredPreferences {
   modelId: number | null;
   strategy: OcsStrategy;
   dailyAiCap: number | null;
+  /** Answers below this confidence are "not found", free (0: every answer is accepted). */
+  minConfidence: number;
 }
 
 export const DEFAULT_PREFERENCES: StoredPreferences = {
@@ -21,16 +23,23 @@ export const DEFAULT_PREFERENCES: StoredPreferences = {
   modelId: null,
   strategy: 'bank_ai',
   dailyAiCap: null,
+  minConfidence: 0,
 };
 
 export async function readPreferences(db: Kysely<DB>, userId: number): Promise<StoredPreferences> {
   const r = await db
     .selectFrom('ocs_preferences')
-    .select(['prompt_template', 'model_id', 'strategy', 'daily_ai_cap'])
+    .select(['prompt_template', 'model_id', 'strategy', 'daily_ai_cap', 'min_confidence'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!r) return DEFAULT_PREFERENCES;
-  return { promptTemplate: r.prompt_template, modelId: r.model_id, strategy: r.strategy, dailyAiCap: r.daily_ai_cap };
+  return {
+    promptTemplate: r.prompt_template,
+    modelId: r.model_id,
+    strategy: r.strategy,
+    dailyAiCap: r.daily_ai_cap,
+    minConfidence: Number(r.min_confidence),
+  };
 }
 
 /** Points the user spent on AI answers today, days in `tz`. */
@@ -68,11 +77,13 @@ export async function setPreferences(db: Kysely<DB>, userId: number, body: OcsPr
   }
   if (body.strategy !== undefined) set.strategy = body.strategy;
   if (body.dailyAiCap !== undefined) set.dailyAiCap = body.dailyAiCap;
+  if (body.minConfidence !== undefined) set.minConfidence = body.minConfidence;
   const row = {
     ...(set.promptTemplate !== undefined ? { prompt_template: set.promptTemplate } : {}),
     ...(set.modelId !== undefined ? { model_id: set.modelId } : {}),
     ...(set.strategy !== undefined ? { strategy: set.strategy } : {}),
     ...(set.dailyAiCap !== undefined ? { daily_ai_cap: set.dailyAiCap } : {}),
+    ...(set.minConfidence !== undefined ? { min_confidence: set.minConfidence } : {}),
   };
   await db
     .insertInto('ocs_preferences')

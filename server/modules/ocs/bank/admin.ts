@@ -31,6 +31,7 @@ export function toBankQuestion(r: Row): BankQuestion {
     options: r.options,
     answer: r.answer,
     source: r.source,
+    disputed: !!r.disputed,
     status: r.status,
     hitCount: Number(r.hit_count),
     createdAt: new Date(r.created_at).toISOString(),
@@ -45,7 +46,8 @@ export async function searchQuestions(
   let base = db.selectFrom('ocs_questions');
   if (q.keyword) base = base.where('title', 'ilike', `%${escapeLike(q.keyword)}%`);
   if (q.type) base = base.where('type', '=', q.type);
-  if (q.source) base = base.where('source', '=', q.source);
+  if (q.source === 'upstream') base = base.where('source', 'like', 'upstream:%');
+  else if (q.source) base = base.where('source', '=', q.source);
   if (q.status) base = base.where('status', '=', q.status);
   const dir = q.order === 'ascend' ? 'asc' : 'desc';
   const { rows, total } = await paginate(base, q, (b) =>
@@ -205,12 +207,12 @@ export async function bankStats(db: Kysely<DB>): Promise<BankStats> {
       .limit(20)
       .execute(),
   ]);
-  const bySource: Record<BankSource, number> = { import: 0, manual: 0, ai: 0 };
+  const bySource: Record<BankSource, number> = { import: 0, manual: 0, ai: 0, corrected: 0, upstream: 0 };
   const byStatus: Record<BankStatus, number> = { verified: 0, unverified: 0, wrong: 0 };
   let total = 0;
   for (const g of groups) {
     const n = Number(g.n);
-    bySource[g.source] += n;
+    bySource[g.source.startsWith('upstream:') ? 'upstream' : (g.source as BankSource)] += n;
     byStatus[g.status] += n;
     total += n;
   }

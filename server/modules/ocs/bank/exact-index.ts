@@ -2,7 +2,8 @@
  * Exact matching without a database round trip: normalized title → the bank rows with that title and
  * what answering needs from them (display title, type, options, answer), plus each row's version
  * (updated_at in microseconds) so the charge can check the row did not change since (ocs_charge_many).
- * Rows marked wrong are left out, as the matcher leaves them out.
+ * Rows marked wrong are left out, as the matcher leaves them out. Each row's provenance (interned: a
+ * handful of distinct strings) and its 存疑 mark ride along, for the answer's `source` and confidence.
  *
  * Memory (1M questions): the normalized titles are shared with the fuzzy index (normOf); per row its
  * texts (display title and option texts, and the answer unless it is a set of the options, which is a
@@ -22,6 +23,7 @@ const CHUNK = 1 << 20;
 const utf16 = new TextDecoder('utf-16le');
 const MASKED = 0x10;
 const PRESENT = 0x20;
+const DISPUTED = 0x40;
 
 export interface ExactRow {
   id: number;
@@ -32,6 +34,10 @@ export interface ExactRow {
   answer: string[];
   /** updated_at in microseconds since the epoch. */
   version: number;
+  /** import / verified / ai / corrected / upstream:<name> (confidence.ts), when the writer gave it. */
+  provenance?: string;
+  /** 存疑: reported by several users and not reviewed yet (only present when true). */
+  disputed?: boolean;
 }
 
 /** 32-bit FNV-1a, finished with a mix so the low bits are usable as a bucket number. */
@@ -70,6 +76,10 @@ export class ExactIndex {
   private optionCount = new Uint8Array(1024);
   private masks = new Uint32Array(1024);
   private versions = new Float64Array(1024);
+  /** Index into `provenances` (0: not given). */
+  private provs = new Uint16Array(1024);
+  private readonly provenances: string[] = [''];
+  private readonly provenanceIds = new Map<string, number>();
   /** Where each row's texts are: arena position (chunk × chunkSize + offset) and length, in code units. */
   private starts = new Uint32Array(1024);
   private lengths = new Uint32Array(1024);
@@ -139,6 +149,7 @@ export class ExactIndex {
     } else {
       answer = parts.slice(1 + n);
     }
+    const prov = this.provs[id]!;
     return {
       id,
       title: parts[0]!,
@@ -147,7 +158,21 @@ export class ExactIndex {
       options,
       answer,
       version: this.versions[id]!,
+      ...(prov !== 0 ? { provenance: this.provenances[prov]! } : {}),
+      ...(meta & DISPUTED ? { disputed: true } : {}),
     };
+  }
+
+  private provenanceId(p: string | undefined): number {
+    if (!p) return 0;
+    let id = this.provenanceIds.get(p);
+    if (id === undefined) {
+      // Upstream names are few; past 65k distinct ones the provenance is simply not kept in memory.
+      if (this.provenances.length >= 0xffff) return 0;
+      id = this.provenances.push(p) - 1;
+      this.provenanceIds.set(p, id);
+    }
+    return id;
   }
 
   /** Adds or replaces a row (its normalized title must be the one normOf gives for its id). */
@@ -166,7 +191,8 @@ export class ExactIndex {
     this.grow(r.id);
     const h = hash32(r.norm_title);
     this.hashes[r.id] = h;
-    this.meta[r.id] = PRESENT | (mask >= 0 ? MASKED : 0) | type;
+    this.meta[r.id] = PRESENT | (mask >= 0 ? MASKED : 0) | (r.disputed ? DISPUTED : 0) | type;
+    this.provs[r.id] = this.provenanceId(r.provenance);
     this.optionCount[r.id] = r.options.length;
     this.masks[r.id] = mask >= 0 ? mask : 0;
     this.versions[r.id] = r.version;
@@ -263,7 +289,10 @@ export class ExactIndex {
     if (id < this.meta.length) return;
     let n = this.meta.length;
     while (n <= id) n *= 2;
-    const g = <T extends Int32Array | Uint8Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+    const g = <T extends Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
       const b = make(n);
       b.set(a);
       return b;
@@ -274,6 +303,7 @@ export class ExactIndex {
     this.optionCount = g(this.optionCount, (k) => new Uint8Array(k));
     this.masks = g(this.masks, (k) => new Uint32Array(k));
     this.versions = g(this.versions, (k) => new Float64Array(k));
+    this.provs = g(this.provs, (k) => new Uint16Array(k));
     this.starts = g(this.starts, (k) => new Uint32Array(k));
     this.lengths = g(this.lengths, (k) => new Uint32Array(k));
   }

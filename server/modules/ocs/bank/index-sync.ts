@@ -10,6 +10,7 @@ import { notifierOf } from '../../../db/notify';
 import type { DB } from '../../../db/schema';
 import { ExactIndex, type ExactRow } from './exact-index';
 import { FuzzyIndex } from './fuzzy-index';
+import { provenanceOf } from '../query/confidence';
 import type { OcsQuestionType } from './normalize';
 
 /** A transaction's now() is its start, older than its commit: re-read that far back. */
@@ -32,6 +33,8 @@ interface RawRow {
   options: string[];
   answer: string[];
   status: string;
+  source: string;
+  disputed?: boolean | null;
   version: number;
 }
 
@@ -44,6 +47,8 @@ const toStored = (r: RawRow): Stored => ({
   answer: r.answer,
   status: r.status,
   version: Number(r.version),
+  provenance: provenanceOf(r.source, r.status),
+  ...(r.disputed ? { disputed: true } : {}),
 });
 
 /**
@@ -114,7 +119,18 @@ export class BankIndexSync {
   private select() {
     return this.db
       .selectFrom('ocs_questions')
-      .select(['id', 'norm_title', 'title', 'type', 'options', 'answer', 'status', VERSION_SQL.as('version')]);
+      .select([
+        'id',
+        'norm_title',
+        'title',
+        'type',
+        'options',
+        'answer',
+        'status',
+        'source',
+        'disputed',
+        VERSION_SQL.as('version'),
+      ]);
   }
 
   async load(): Promise<{ rows: number; ms: number }> {

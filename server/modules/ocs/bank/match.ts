@@ -8,6 +8,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import { formatAnswer, optionOverlap } from '../query/answer';
+import { provenanceOf } from '../query/confidence';
 import type { ExactIndex, ExactRow } from './exact-index';
 import type { FuzzyIndex } from './fuzzy-index';
 import { benignDifference } from './guard';
@@ -18,6 +19,8 @@ export interface Lookup {
   title: string;
   type: OcsQuestionType;
   options: string[];
+  /** The caller's own option texts: answers are given in them (else in `options`). */
+  ownOptions?: string[];
 }
 
 export interface BankMatch {
@@ -26,6 +29,10 @@ export interface BankMatch {
   answer: string;
   via: 'exact' | 'fuzzy';
   similarity: number;
+  /** import / verified / ai / corrected / upstream:<name> (query/confidence.ts). */
+  provenance: string;
+  /** 存疑: several users reported this answer and no administrator has reviewed it yet. */
+  disputed: boolean;
   /** Set when the match came from memory: the row's version, which the charge checks. */
   version?: number;
 }
@@ -39,9 +46,18 @@ type Row = {
   answer: string[];
   /** Rows taken from memory: their version, which the charge checks. */
   version?: number;
+  provenance?: string;
+  disputed?: boolean;
 };
 
-type ReadRow = Row & { status: string; version: number; sim: number; exact: boolean };
+type ReadRow = Row & { status: string; source: string; version: number; sim: number; exact: boolean };
+
+/** A row read from the database, with its provenance as memory keeps it. */
+const fromDb = (r: ReadRow): ReadRow => ({
+  ...r,
+  provenance: provenanceOf(r.source, r.status),
+  disputed: !!r.disputed,
+});
 
 /** Rows of one normalized title read at most (different types and option sets of one title). */
 const EXACT_LIMIT = 50;
@@ -53,13 +69,17 @@ function typeFits(rowType: OcsQuestionType, callerType: OcsQuestionType): boolea
 }
 
 /** The best usable row: its answer expressible in the caller's options, most shared options first. */
-function pick(rows: Array<Row & { sim?: number }>, q: Lookup): { row: Row; answer: string; sim: number } | null {
+function pick(
+  rows: Array<Row & { sim?: number }>,
+  q: Lookup,
+  skipDisputed = false,
+): { row: Row; answer: string; sim: number } | null {
   let best: { row: Row; answer: string; sim: number; score: number } | null = null;
   for (const row of rows) {
-    if (!typeFits(row.type, q.type)) continue;
+    if (!typeFits(row.type, q.type) || (skipDisputed && row.disputed)) continue;
     const overlap = optionOverlap(row.options, q.options);
     if (row.options.length > 0 && q.options.length > 0 && overlap < 0.5) continue;
-    const answer = formatAnswer(row, q.type, q.options);
+    const answer = formatAnswer(row, q.type, q.options, q.ownOptions);
     if (answer === null) continue;
     const sim = row.sim ?? 1;
     const score = sim + 0.3 * overlap + (row.type === q.type ? 0.01 : 0);
@@ -73,7 +93,11 @@ export interface BankMemory {
   readonly isReady: boolean;
   readonly version: number;
   readonly exact: ExactIndex;
-  repairGroup(norm: string, rows: Array<Row & { status: string; version: number }>, version: number): void;
+  repairGroup(
+    norm: string,
+    rows: Array<Row & { status: string; source: string; version: number }>,
+    version: number,
+  ): void;
 }
 
 export interface FindOptions {
@@ -81,6 +105,8 @@ export interface FindOptions {
   memory?: BankMemory | null;
   /** false: read the database even if memory knows the title, and repair memory from the read. */
   fromMemory?: boolean;
+  /** Leave out answers marked 存疑 (the administrators' setting "do not answer disputed answers"). */
+  skipDisputed?: boolean;
 }
 
 /**
@@ -102,10 +128,19 @@ export async function findInBank(
   const rowsFromMemory = memory !== null && opts.fromMemory !== false;
   const known = memory ? memory.exact.lookup(norm, EXACT_LIMIT - 1) : null;
   if (known && known.length > 0 && rowsFromMemory) {
-    const hit = pick(known, q);
+    const hit = pick(known, q, opts.skipDisputed);
     if (hit) {
       const row = hit.row as ExactRow;
-      return { id: row.id, question: row.title, answer: hit.answer, via: 'exact', similarity: 1, version: row.version };
+      return {
+        id: row.id,
+        question: row.title,
+        answer: hit.answer,
+        via: 'exact',
+        similarity: 1,
+        provenance: row.provenance ?? 'import',
+        disputed: !!row.disputed,
+        version: row.version,
+      };
     }
   }
 
@@ -121,28 +156,39 @@ export async function findInBank(
   // One statement: the rows of this exact title, and the candidates' similarity. With memory, the
   // candidates' rows come from memory when it holds them at the version the database has.
   const epoch = memory?.version ?? 0;
-  const exactPart = sql`select id, title, norm_title, type, options, answer, status, ${VERSION_SQL} as version,
+  const exactPart = sql`select id, title, norm_title, type, options, answer, status, source, disputed,
+      ${VERSION_SQL} as version,
       1::real as sim, true as exact
     from ocs_questions where title_hash = ${titleHash(norm)} and status <> 'wrong' limit ${EXACT_LIMIT}`;
   const fuzzyPart = (full: boolean, list: number[]) =>
     full
-      ? sql`select id, title, norm_title, type, options, answer, status, ${VERSION_SQL} as version,
+      ? sql`select id, title, norm_title, type, options, answer, status, source, disputed, ${VERSION_SQL} as version,
             similarity(norm_title, ${norm}) as sim, false as exact
           from ocs_questions where id in (${sql.join(list)}) and status <> 'wrong'`
-      : sql`select id, null::text, norm_title, null::text, null::jsonb, null::jsonb, null::text,
-            ${VERSION_SQL} as version, similarity(norm_title, ${norm}) as sim, false as exact
+      : sql`select id, null::text, norm_title, null::text, null::jsonb, null::jsonb, null::text, null::text,
+            null::boolean, ${VERSION_SQL} as version, similarity(norm_title, ${norm}) as sim, false as exact
           from ocs_questions where id in (${sql.join(list)}) and status <> 'wrong'`;
   const read = await (
     ids.length === 0
       ? sql<ReadRow>`${exactPart}`
       : sql<ReadRow>`(${exactPart}) union all (${fuzzyPart(!rowsFromMemory, ids)})`
   ).execute(db);
-  const exact = read.rows.filter((r) => r.exact);
+  const exact = read.rows.filter((r) => r.exact).map(fromDb);
   if (memory && exact.length < EXACT_LIMIT && (exact.length > 0 || (known !== null && known.length > 0))) {
     memory.repairGroup(norm, exact, epoch);
   }
-  const hit = pick(exact, q);
-  if (hit) return { id: Number(hit.row.id), question: hit.row.title, answer: hit.answer, via: 'exact', similarity: 1 };
+  const hit = pick(exact, q, opts.skipDisputed);
+  if (hit) {
+    return {
+      id: Number(hit.row.id),
+      question: hit.row.title,
+      answer: hit.answer,
+      via: 'exact',
+      similarity: 1,
+      provenance: hit.row.provenance ?? 'import',
+      disputed: !!hit.row.disputed,
+    };
+  }
 
   // Rows read from the database are as fresh as they can be: they carry no version to check.
   let scored: Array<Row & { sim: number; version?: number }> = [];
@@ -150,7 +196,7 @@ export async function findInBank(
   for (const r of read.rows) {
     if (r.exact) continue;
     if (!rowsFromMemory) {
-      scored.push({ ...r, sim: Number(r.sim), version: undefined });
+      scored.push({ ...fromDb(r), sim: Number(r.sim), version: undefined });
       continue;
     }
     const m = memory!.exact.get(Number(r.id));
@@ -161,12 +207,12 @@ export async function findInBank(
   if (missing.length > 0) {
     // Rows memory does not hold as the database has them: read them whole (rare).
     const more = await sql<ReadRow>`${fuzzyPart(true, missing)}`.execute(db);
-    scored = scored.concat(more.rows.map((r) => ({ ...r, sim: Number(r.sim), version: undefined })));
+    scored = scored.concat(more.rows.map((r) => ({ ...fromDb(r), sim: Number(r.sim), version: undefined })));
   }
   const usable = scored.filter(
     (r) => r.sim >= threshold && (passed.get(Number(r.id)) === r.norm_title || benignDifference(norm, r.norm_title)),
   );
-  const fuzzy = pick(usable, q);
+  const fuzzy = pick(usable, q, opts.skipDisputed);
   if (!fuzzy) return null;
   return {
     id: Number(fuzzy.row.id),
@@ -174,6 +220,8 @@ export async function findInBank(
     answer: fuzzy.answer,
     via: 'fuzzy',
     similarity: fuzzy.sim,
+    provenance: fuzzy.row.provenance ?? 'import',
+    disputed: !!fuzzy.row.disputed,
     ...(fuzzy.row.version !== undefined ? { version: fuzzy.row.version } : {}),
   };
 }

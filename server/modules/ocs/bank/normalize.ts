@@ -93,25 +93,58 @@ export function cleanTitle(raw: string): string {
 
 const STRICT_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.、:：．)）]\s*/;
 const LOOSE_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*(?:[.、:：．)）]\s*|\s+)/;
+// The same labels before NFKC, on the caller's own text: full-width letters, brackets and stops too.
+const RAW_STRICT_PREFIX = /^\s*[(（]?\s*([A-Za-zＡ-Ｚａ-ｚ])\s*[)）]?\s*[.、:：．。)）]\s*/;
+const RAW_LOOSE_PREFIX = /^\s*[(（]?\s*([A-Za-zＡ-Ｚａ-ｚ])\s*[)）]?\s*(?:[.、:：．。)）]\s*|\s+)/;
+
+/** The caller's options: the comparable form (NFKC, spacing tidied) and the caller's own text of each. */
+export interface CallerOptions {
+  /** What matching compares (labels removed, NFKC, whitespace collapsed). */
+  options: string[];
+  /** The caller's own text of each option, label and surrounding spaces removed, otherwise byte for byte. */
+  raw: string[];
+}
 
 /**
  * Splits the caller's options (joined with newlines, as OCS sends them) and removes their `A.`/`A、`/
  * `(A)` prefixes. A bare `A ` prefix is only taken off when every option carries its own letter in
- * order, so an option such as 「A 型血」 keeps its A.
+ * order, so an option such as 「A 型血」 keeps its A. Each option is kept twice: normalized for matching,
+ * and as the caller wrote it, which is what an answer must be given in (the OCS script compares the
+ * answer with the page's option texts).
  */
-export function splitOptions(raw: string | string[] | undefined | null): string[] {
+export function splitCallerOptions(raw: string | string[] | undefined | null): CallerOptions {
   const list = (Array.isArray(raw) ? raw : String(raw ?? '').split(/\r?\n/))
-    .map((o) => stripHtml(String(o)).normalize('NFKC').trim())
-    .filter((o) => o !== '');
+    .map((o) => {
+      const own = stripHtml(String(o));
+      return { own, norm: own.normalize('NFKC').trim() };
+    })
+    .filter((o) => o.norm !== '');
   const sequential = list.every((o, i) => {
-    const m = LOOSE_LETTER_PREFIX.exec(o);
+    const m = LOOSE_LETTER_PREFIX.exec(o.norm);
     return m !== null && m[1]!.toUpperCase() === String.fromCharCode(65 + i);
   });
-  return list.map((o) => {
-    const re = sequential ? LOOSE_LETTER_PREFIX : STRICT_LETTER_PREFIX;
-    const m = re.exec(o);
-    return (m ? o.slice(m[0].length) : o).replace(/\s+/g, ' ').trim();
-  });
+  const options: string[] = [];
+  const own: string[] = [];
+  for (const o of list) {
+    const m = (sequential ? LOOSE_LETTER_PREFIX : STRICT_LETTER_PREFIX).exec(o.norm);
+    const text = (m ? o.norm.slice(m[0].length) : o.norm).replace(/\s+/g, ' ').trim();
+    options.push(text);
+    let mine = o.own.trim();
+    if (m) {
+      const r = (sequential ? RAW_LOOSE_PREFIX : RAW_STRICT_PREFIX).exec(mine);
+      // A label NFKC found but the raw pattern does not know (an enclosed letter such as ⒜): the
+      // normalized text is the best we have.
+      mine = r ? mine.slice(r[0].length).trim() : text;
+    }
+    // Never a text the matcher would not recognise as this option.
+    own.push(mine !== '' && optionKey(mine) === optionKey(text) ? mine : text);
+  }
+  return { options, raw: own };
+}
+
+/** The comparable form of the caller's options (splitCallerOptions().options). */
+export function splitOptions(raw: string | string[] | undefined | null): string[] {
+  return splitCallerOptions(raw).options;
 }
 
 /** Comparison key of one option text. */
@@ -138,7 +171,9 @@ const TYPE_ALIASES: Record<string, OcsQuestionType> = {
 /** The script may also send line, fill, reader or unknown: those mean "any type". */
 export function normalizeType(raw: unknown): OcsQuestionType {
   if (typeof raw !== 'string') return 'any';
-  return TYPE_ALIASES[raw.trim().toLowerCase()] ?? 'any';
+  const key = raw.trim().toLowerCase();
+  // Own keys only: `constructor` or `__proto__` read Object.prototype's (tests/server/property.test.ts).
+  return Object.hasOwn(TYPE_ALIASES, key) ? TYPE_ALIASES[key] : 'any';
 }
 
 /** sha256 of the normalized title (hex, 128 bits kept): the exact-match key. */

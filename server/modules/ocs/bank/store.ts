@@ -1,10 +1,12 @@
 /**
  * Writing questions into the bank: upsertQuestions stores prepared questions idempotently, keyed by
- * normalized title, type and option set, so the same question written again updates its row.
+ * normalized title, type and option set, so the same question written again updates its row;
+ * storeMachineAnswer keeps an answer an AI or an upstream bank gave, unless people answered it first.
  */
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../../db/schema';
-import type { PreparedQuestion } from './question';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, OcsQuestionSource, OcsQuestionType } from '../../../db/schema';
+import type { FuzzyIndex } from './fuzzy-index';
+import { prepareQuestion, type PreparedQuestion } from './question';
 
 export interface UpsertResult {
   inserted: number;
@@ -14,9 +16,9 @@ export interface UpsertResult {
 
 /** Inserts or updates (same normalized title, type and options) in one statement per chunk. */
 export async function upsertQuestions(
-  db: Kysely<DB>,
+  db: Kysely<DB> | Transaction<DB>,
   questions: PreparedQuestion[],
-  source: 'import' | 'manual' | 'ai',
+  source: OcsQuestionSource,
   status: 'verified' | 'unverified' = 'verified',
 ): Promise<UpsertResult> {
   const out: UpsertResult = { inserted: 0, updated: 0, rows: [] };
@@ -61,4 +63,38 @@ export async function upsertQuestions(
     }
   }
   return out;
+}
+
+const isMachine = (source: string) => source === 'ai' || source.startsWith('upstream:');
+
+/**
+ * Keeps a machine's answer (source `ai` or `upstream:<name>`, unverified) so the next identical question
+ * is a bank hit. Never over an answer people gave (imported, typed, corrected) or verified, nor again
+ * over the very answer an administrator marked wrong. Returns the row's id when written, and the
+ * answer as the bank stores it (null when it cannot be stored as a question, e.g. not in the options).
+ */
+export async function storeMachineAnswer(
+  db: Kysely<DB>,
+  index: FuzzyIndex,
+  q: { title: string; type: OcsQuestionType; options: string[] },
+  answer: string,
+  source: 'ai' | `upstream:${string}`,
+): Promise<{ id: number | null; prepared: PreparedQuestion | null }> {
+  const p = prepareQuestion({ title: q.title, type: q.type, options: q.options, answer: [answer] });
+  if ('error' in p) return { id: null, prepared: null };
+  const row = await db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('ocs_questions')
+      .select(['source', 'status', 'answer'])
+      .where('title_hash', '=', p.title_hash)
+      .where('type', '=', p.type)
+      .where('options_hash', '=', p.options_hash)
+      .forUpdate()
+      .executeTakeFirst();
+    if (existing && (!isMachine(existing.source) || existing.status === 'verified')) return null;
+    if (existing?.status === 'wrong' && JSON.stringify(existing.answer) === JSON.stringify(p.answer)) return null;
+    return (await upsertQuestions(trx, [p], source, 'unverified')).rows[0] ?? null;
+  });
+  if (row) index.add(row.id, row.norm_title);
+  return { id: row?.id ?? null, prepared: p };
 }

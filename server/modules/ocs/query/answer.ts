@@ -1,7 +1,8 @@
 /**
  * Turning a stored answer into the string the OCS script expects, in terms of the caller's options:
  * single → the option text, multiple → option texts joined with `#` (in the caller's order, so shuffled
- * options still work), judgement → 正确/错误, completion → blanks joined with `#`.
+ * options still work), judgement → 正确/错误, completion → blanks joined with `#`. Option texts are the
+ * caller's own, byte for byte (full-width brackets stay full-width): the script looks for them on the page.
  */
 import { judgementOf, optionKey, type OcsQuestionType } from '../bank/normalize';
 
@@ -26,6 +27,8 @@ export function formatAnswer(
   stored: StoredAnswer,
   callerType: OcsQuestionType,
   callerOptions: string[],
+  /** The caller's own text of each option (same order), when known: what the answer is given in. */
+  ownOptions?: string[],
 ): string | null {
   if (stored.answer.length === 0) return null;
   const judgement = stored.type === 'judgement' || callerType === 'judgement';
@@ -37,11 +40,26 @@ export function formatAnswer(
   const choice = stored.type === 'single' || stored.type === 'multiple' || stored.options.length > 0;
   if (choice && callerOptions.length > 0) {
     const wanted = new Set(stored.answer.map(optionKey));
-    const picked = callerOptions.filter((o) => wanted.has(optionKey(o)));
+    const picked = callerOptions.flatMap((o, i) => (wanted.has(optionKey(o)) ? [i] : []));
     // Every stored answer must be among the caller's options, and one option per answer.
     if (picked.length !== wanted.size) return null;
     if (callerType === 'single' && picked.length !== 1) return null;
-    return picked.join('#');
+    return picked.map((i) => ownOptions?.[i] ?? callerOptions[i]!).join('#');
   }
   return stored.answer.join('#');
+}
+
+/**
+ * An answer from anywhere (the AI, an upstream bank, the 10-minute repeat) in the caller's own option
+ * texts: when every `#` part is one of the caller's options, those options as the caller wrote them, in
+ * the caller's order; otherwise the answer unchanged (judgements, blanks, free text).
+ */
+export function inCallerText(answer: string, q: { options: string[]; ownOptions?: string[] }): string {
+  if (q.options.length === 0 || !q.ownOptions) return answer;
+  const keys = q.options.map(optionKey);
+  const wanted = new Set(answer.split('#').map((a) => optionKey(a)));
+  if (wanted.has('')) return answer;
+  const picked = keys.flatMap((k, i) => (wanted.has(k) ? [i] : []));
+  if (picked.length !== wanted.size) return answer;
+  return picked.map((i) => q.ownOptions![i] ?? q.options[i]!).join('#');
 }

@@ -40,15 +40,21 @@ export async function logUnanswered(
     .execute();
 }
 
-/** The cached answer of the same question within 10 minutes, if any (checked before paying an AI). */
+/** The cached answer of the same question within 10 minutes, if any (checked before paying an upstream or an AI). */
 export async function recentAnswer(
   db: Db,
   userId: number,
   key: string,
-): Promise<{ answer: string; question_id: number | null } | null> {
+): Promise<{
+  answer: string;
+  question_id: number | null;
+  outcome: string;
+  source: string | null;
+  confidence: number | null;
+} | null> {
   const row = await db
     .selectFrom('ocs_queries')
-    .select(['answer', 'question_id'])
+    .select(['answer', 'question_id', 'outcome', 'source', 'confidence'])
     .where('user_id', '=', userId)
     .where('title_hash', '=', key)
     .where('outcome', 'in', ['bank', 'ai', 'cache'])
@@ -57,7 +63,13 @@ export async function recentAnswer(
     .limit(1)
     .executeTakeFirst();
   return row && row.answer != null
-    ? { answer: row.answer, question_id: row.question_id == null ? null : Number(row.question_id) }
+    ? {
+        answer: row.answer,
+        question_id: row.question_id == null ? null : Number(row.question_id),
+        outcome: row.outcome,
+        source: row.source,
+        confidence: row.confidence == null ? null : Number(row.confidence),
+      }
     : null;
 }
 
@@ -71,6 +83,9 @@ export function toQueryItem(r: {
   answer: string | null;
   cost: number;
   message: string | null;
+  source?: string | null;
+  confidence?: number | null;
+  report?: { status: 'open' | 'accepted' | 'rejected'; refunded: number } | null;
   created_at: Date;
 }): QueryLogItem {
   return {
@@ -81,6 +96,9 @@ export function toQueryItem(r: {
     answer: r.answer,
     cost: Number(r.cost),
     message: r.message,
+    source: r.source ?? null,
+    confidence: r.confidence == null ? null : Number(r.confidence),
+    report: r.report ?? null,
     createdAt: iso(r.created_at),
   };
 }
@@ -93,7 +111,32 @@ export async function listQueries(
   let base = db.selectFrom('ocs_queries').where('user_id', '=', userId);
   if (q.outcome) base = base.where('outcome', '=', q.outcome);
   const { rows, total } = await paginate(base, q, (b) =>
-    b.select(['id', 'title', 'type', 'outcome', 'answer', 'cost', 'message', 'created_at']).orderBy('id', 'desc'),
+    b
+      .select([
+        'id',
+        'title',
+        'type',
+        'outcome',
+        'answer',
+        'cost',
+        'message',
+        'source',
+        'confidence',
+        'created_at',
+        // The user's report of this answer, if any (one per query).
+        (eb) =>
+          eb
+            .selectFrom('ocs_reports')
+            .select(sql<string>`json_build_object('status', status, 'refunded', refunded)::text`.as('r'))
+            .whereRef('ocs_reports.query_id', '=', 'ocs_queries.id')
+            .as('report_json'),
+      ])
+      .orderBy('id', 'desc'),
   );
-  return { rows: rows.map(toQueryItem), total };
+  return {
+    rows: rows.map((r) =>
+      toQueryItem({ ...r, report: r.report_json ? (JSON.parse(r.report_json) as QueryLogItem['report']) : null }),
+    ),
+    total,
+  };
 }

@@ -17,7 +17,7 @@ export type QueryOutcome =
   | 'unauthorized'
   | 'rate_limited'
   | 'invalid';
-export type QuerySource = 'bank' | 'ai' | 'none';
+export type QuerySource = 'bank' | 'upstream' | 'ai' | 'none';
 export type CountQuery = (outcome: QueryOutcome, source: QuerySource) => void;
 
 export function ocsQueryCounter(registry: Registry): CountQuery {
@@ -25,7 +25,7 @@ export function ocsQueryCounter(registry: Registry): CountQuery {
     name: 'portal_ocs_queries_total',
     help:
       'OCS questions by outcome (answered, no_balance, miss, error, failed; refused before answering: ' +
-      'unauthorized, rate_limited, invalid) and source of the answer (bank, ai, none).',
+      'unauthorized, rate_limited, invalid) and source of the answer (bank, upstream, ai, none).',
     labelNames: ['outcome', 'source'],
     registers: [registry],
   });

@@ -1,10 +1,11 @@
 /**
- * HTTP layer of OCS for users: the OCS-script query API (always HTTP 200 in the script's shape, CORS
- * open because the script may call with fetch), the portal's own ask form, the overview, the query
- * history and the bills.
+ * HTTP layer of OCS for users: the OCS-script query API, single and batch (always HTTP 200 in the
+ * script's shape, CORS open because the script may call with fetch), the portal's own ask form, the
+ * overview, the query history and the bills.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import querystring from 'node:querystring';
+import { OCS_BATCH_MAX, type OcsBatchResult, type OcsReportResult } from '@contract';
 import * as api from '@contract/api/ocs';
 import type { AppDeps } from '../../../deps';
 import { badRequest, HttpError, isAuthError, tooMany } from '../../../errors';
@@ -14,6 +15,7 @@ import { tokenFrom } from '../../../plugins/auth';
 import { getBalance } from '../wallet/balance';
 import { ledgerCsv, listLedger } from '../wallet/ledger';
 import { listQueries } from './log';
+import { createReport } from '../review/reports';
 import type { CountQuery } from './metrics';
 import { overview } from './overview';
 import { parseQuestion } from './question';
@@ -50,9 +52,14 @@ export default async function ocsRoutes(
   const ocs = () => app.ocs;
 
   // ---------- the OCS-script query API ----------
-  const query = async (request: FastifyRequest, reply: FastifyReply): Promise<OcsResult> => {
+  /** The token and the rate limit, as the script needs them: a refusal is `{code: 0, msg}`. */
+  const admit = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: Record<string, unknown>,
+    points = 1,
+  ): Promise<{ userId: number; tokenId: number } | { code: 0; msg: string }> => {
     reply.headers(CORS);
-    const params = paramsOf(request);
     const token = tokenFrom(request) ?? (typeof params.token === 'string' ? params.token : undefined);
     let auth;
     try {
@@ -63,13 +70,20 @@ export default async function ocsRoutes(
       return { code: 0, msg: err.message };
     }
     try {
-      await ocs().service.checkRate(`token:${auth.tokenId}`);
+      await ocs().service.checkRate(`token:${auth.tokenId}`, points);
     } catch (err) {
       if (!(err instanceof TooFast)) throw err;
       countQuery('rate_limited', 'none');
       reply.header('retry-after', String(err.retryAfterSeconds));
       return { code: 0, msg: '请求过快，请稍后再试' };
     }
+    return { userId: auth.userId, tokenId: auth.tokenId };
+  };
+
+  const query = async (request: FastifyRequest, reply: FastifyReply): Promise<OcsResult> => {
+    const params = paramsOf(request);
+    const auth = await admit(request, reply, params);
+    if ('code' in auth) return auth;
     const q = parseQuestion(params);
     if (typeof q === 'string') {
       countQuery('invalid', 'none');
@@ -99,6 +113,79 @@ export default async function ocsRoutes(
   route(app, api.queryGet, query, queryPolicy);
   route(app, api.queryPost, query, queryPolicy);
   route(app, api.queryOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+
+  // A whole page at once: each question as /api/ocs/query would answer it, charged in order.
+  route(
+    app,
+    api.queryBatch,
+    async (request, reply): Promise<OcsBatchResult> => {
+      const params = paramsOf(request);
+      const list = params.questions;
+      if (!Array.isArray(list)) {
+        reply.headers(CORS);
+        return { code: 0, msg: '请求格式不正确：questions 须为题目数组' };
+      }
+      if (list.length === 0) {
+        reply.headers(CORS);
+        return { code: 0, msg: '没有要查询的题目' };
+      }
+      if (list.length > OCS_BATCH_MAX) {
+        reply.headers(CORS);
+        return {
+          code: 0,
+          msg: `一次最多查询 ${OCS_BATCH_MAX} 道题（收到 ${list.length} 道），请分批提交；本次未查询、未扣费`,
+        };
+      }
+      // Ten questions count as one request against the per-token limit.
+      const auth = await admit(request, reply, params, Math.ceil(list.length / 10));
+      if ('code' in auth) return auth;
+      const items = list.map((item: unknown) =>
+        item && typeof item === 'object' && !Array.isArray(item)
+          ? parseQuestion(item as Record<string, unknown>)
+          : '题目格式不正确',
+      );
+      return { code: 1, results: await ocs().service.answerMany(auth, items) };
+    },
+    queryPolicy,
+  );
+  route(app, api.queryBatchOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+
+  // A script reports a wrong answer with the user's token: by the answer's queryId, or by asking the
+  // question again (the user's latest answer to it).
+  route(
+    app,
+    api.report,
+    async (request, reply): Promise<OcsReportResult> => {
+      const params = paramsOf(request);
+      const auth = await admit(request, reply, params);
+      if ('code' in auth) return auth;
+      const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : undefined);
+      let queryId: number | undefined;
+      let key: string | undefined;
+      if (params.queryId !== undefined && params.queryId !== '') {
+        queryId = Number(params.queryId);
+        if (!Number.isSafeInteger(queryId) || queryId <= 0) return { code: 0, msg: 'queryId 无效' };
+      } else {
+        const q = parseQuestion(params);
+        if (typeof q === 'string') return { code: 0, msg: `请提供 queryId，或题目、题型与选项：${q}` };
+        key = q.key;
+      }
+      try {
+        await createReport(
+          db,
+          { settings: await ocs().settings.get(), index: ocs().bank.index, tz: config.PORTAL_TZ },
+          auth.userId,
+          { queryId, key, proposed: text(params.proposed, 4000), reason: text(params.reason, 500) },
+        );
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode < 500) return { code: 0, msg: err.message };
+        throw err;
+      }
+      return { code: 1, msg: '已收到反馈，管理员审核后会更正题库；答案确实有误时退还本题扣费' };
+    },
+    queryPolicy,
+  );
+  route(app, api.reportOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
 
   // ---------- the portal ----------
   route(app, api.ask, async (request) => {

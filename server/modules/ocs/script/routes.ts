@@ -38,6 +38,7 @@ export default async function ocsScriptRoutes(app: FastifyInstance, { config }: 
         token,
         requestType: request.query.type,
         method: request.query.method,
+        detail: request.query.detail === '1',
       });
     },
     {

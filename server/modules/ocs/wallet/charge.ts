@@ -1,9 +1,10 @@
 /**
  * Charging for an answer: chargeForAnswer records the answered query and debits the wallet in one call.
  * The charge rule itself (10-minute free cache, debit only if the balance holds the price, query row and
- * ledger row together) is the PL/pgSQL function ocs_charge() in server/db/migrations/0006_ocs.ts;
- * ocs_charge_many() (0008) applies it to several charges in one statement. ChargeBatcher groups
- * concurrent charges into that one statement, and so one commit.
+ * ledger row together) is the PL/pgSQL function ocs_charge(), whose latest definition is in
+ * server/db/migrations/0012_ocs_provenance.ts; ocs_charge_many() (same migration) applies it to several
+ * charges in one statement, with a batch's stop rule. ChargeBatcher groups concurrent charges into that
+ * one statement, and so one commit.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
@@ -27,6 +28,16 @@ export interface ChargeInput {
    * charge then happens only if the question is still as read (ChargeResult 'stale' otherwise).
    */
   version?: number;
+  /** The answer's provenance and confidence, kept on the query row (the user's history, reports). */
+  source?: string | null;
+  confidence?: number | null;
+  /**
+   * A batch's id (POST /api/ocs/query/batch): once one charge of the batch found the balance short,
+   * its later charges that would cost anything are refused too (余额不足), in this statement.
+   */
+  group?: number;
+  /** Refuse this charge as 余额不足 unless it is free (a batch that already ran out). */
+  refuse?: boolean;
 }
 
 export type ChargeResult =
@@ -55,15 +66,16 @@ function toResult(row: Outcome): ChargeResult {
  */
 export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeResult> {
   if (c.version !== undefined) return (await chargeMany(db, [c]))[0]!;
-  // The charge rule is ocs_charge(), a PL/pgSQL function in server/db/migrations/0006_ocs.ts.
+  // The charge rule is ocs_charge(), a PL/pgSQL function (latest: server/db/migrations/0012_ocs_provenance.ts).
   const r = await sql<Outcome>`
     select * from ocs_charge(${c.userId}::int, ${c.tokenId}::int, ${c.price}::int, ${c.key}::text, ${c.title}::text,
-      ${c.type}::text, ${c.outcome}::text, ${c.questionId}::bigint, ${c.modelId}::int, ${c.answer}::text)`.execute(db);
+      ${c.type}::text, ${c.outcome}::text, ${c.questionId}::bigint, ${c.modelId}::int, ${c.answer}::text,
+      ${c.source ?? null}::text, ${c.confidence ?? null}::real, ${c.refuse ?? false}::boolean)`.execute(db);
   return toResult(r.rows[0]!);
 }
 
 /**
- * Charges several answers in one statement (ocs_charge_many, migration 0008: ocs_charge() for each, in
+ * Charges several answers in one statement (ocs_charge_many, migration 0012: ocs_charge() for each, in
  * order, so a later charge sees an earlier one's debit), committed together. Results in input order.
  */
 export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeResult[]> {
@@ -75,9 +87,9 @@ export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeRes
     select * from ocs_charge_many(${col((c) => c.userId)}::int[], ${col((c) => c.tokenId)}::int[],
       ${col((c) => c.price)}::int[], ${col((c) => c.key)}::text[], ${col((c) => c.title)}::text[],
       ${col((c) => c.type)}::text[], ${col((c) => c.outcome)}::text[], ${col((c) => c.questionId)}::bigint[],
-      ${col((c) => c.modelId)}::int[], ${col((c) => c.answer)}::text[], ${col((c) => c.version ?? null)}::bigint[])`.execute(
-    db,
-  );
+      ${col((c) => c.modelId)}::int[], ${col((c) => c.answer)}::text[], ${col((c) => c.version ?? null)}::bigint[],
+      ${col((c) => c.source ?? null)}::text[], ${col((c) => c.confidence ?? null)}::real[],
+      ${col((c) => c.group ?? 0)}::int[], ${col((c) => c.refuse ?? false)}::boolean[])`.execute(db);
   const out: ChargeResult[] = new Array(list.length);
   for (const row of r.rows) out[order[Number(row.r_index) - 1]!] = toResult(row);
   for (let i = 0; i < out.length; i++) {

@@ -31,10 +31,12 @@ const toLedgerItem = (r: {
   amount: number;
   balance_after: number;
   memo: string;
+  query_id: number | null;
   created_at: Date;
 }): LedgerItem => ({
   id: Number(r.id),
   kind: r.kind as LedgerKind,
+  queryId: r.query_id == null ? null : Number(r.query_id),
   amount: Number(r.amount),
   balanceAfter: Number(r.balance_after),
   memo: r.memo,
@@ -48,7 +50,7 @@ export async function listLedger(
   tz: string,
 ): Promise<{ rows: LedgerItem[]; total: number }> {
   const { rows, total } = await paginate(ledgerBase(db, userId, q, tz), q, (b) =>
-    b.select(['id', 'kind', 'amount', 'balance_after', 'memo', 'created_at']).orderBy('id', 'desc'),
+    b.select(['id', 'kind', 'amount', 'balance_after', 'memo', 'query_id', 'created_at']).orderBy('id', 'desc'),
   );
   return { rows: rows.map(toLedgerItem), total };
 }

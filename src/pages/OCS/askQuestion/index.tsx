@@ -38,7 +38,11 @@ export default function AskQuestionPage() {
             </Card>
           </Col>
           <Col xs={24} lg={10}>
-            {outcome ? <AskResult outcome={outcome} /> : <Card>提交题目后，答案会显示在这里。</Card>}
+            {outcome ? (
+              <AskResult outcome={outcome} onReported={() => setAsked((n) => n + 1)} />
+            ) : (
+              <Card>提交题目后，答案会显示在这里。</Card>
+            )}
           </Col>
         </Row>
         <QueryHistory refreshKey={asked} />

@@ -11,6 +11,7 @@ import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
 import { Button, Empty, Statistic } from 'antd';
 import { useState } from 'react';
+import ReportModal from '../components/ReportModal';
 import { ledgerColumns } from './columns';
 
 interface Query {
@@ -23,6 +24,24 @@ export default function BillPage() {
   const wallet = useRequest(() => fetchWallet({ skipErrorHandler: true }));
   // The filter the table last asked for: the export must match what the user is looking at.
   const [filter, setFilter] = useState<LedgerFilter>({});
+  // A charge for an answer can be reported as wrong from here (反馈答案).
+  const [reporting, setReporting] = useState<number | null>(null);
+  const columns = [
+    ...ledgerColumns,
+    {
+      title: '操作',
+      key: 'report',
+      search: false as const,
+      render: (_: unknown, l: LedgerItem) =>
+        l.kind === 'charge' && l.queryId !== null ? (
+          <Button type="link" size="small" danger style={{ padding: 0 }} onClick={() => setReporting(l.queryId)}>
+            答案有误
+          </Button>
+        ) : (
+          '-'
+        ),
+    },
+  ];
 
   return (
     <PageContainer
@@ -40,7 +59,7 @@ export default function BillPage() {
       <ProTable<LedgerItem, Query>
         rowKey="id"
         headerTitle="积分明细"
-        columns={ledgerColumns}
+        columns={columns}
         request={({ current, pageSize, kind, from, to }) => {
           setFilter({ kind: kind?.length ? kind : undefined, from, to });
           return fetchLedger({ current, pageSize, kind: kind?.length ? kind : undefined, from, to });
@@ -62,6 +81,7 @@ export default function BillPage() {
           </Button>,
         ]}
       />
+      <ReportModal queryId={reporting} onClose={() => setReporting(null)} />
     </PageContainer>
   );
 }

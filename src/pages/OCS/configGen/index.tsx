@@ -12,7 +12,7 @@ import { urlOf } from '@/services/call';
 import { fetchOcsScriptInfo } from '@/services/ocsScript';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
-import { Alert, Card, Empty, Form, Grid, Radio, Skeleton, Space, Typography } from 'antd';
+import { Alert, Card, Empty, Form, Grid, Radio, Skeleton, Space, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import ConfigOutput from './components/ConfigOutput';
 import ConfigTester from './components/ConfigTester';
@@ -30,6 +30,8 @@ export default function ConfigGenPage() {
   const [token, setToken] = useState(() => peekHandedOffToken().trim());
   const [requestType, setRequestType] = useState<OcsRequestType>('GM_xmlhttpRequest');
   const [method, setMethod] = useState<OcsMethod>('get');
+  // OCS's answer panel shows the handler's question text: the source and confidence can ride on it.
+  const [detail, setDetail] = useState(false);
   // On a phone the request-type buttons (GM_xmlhttpRequest（推荐）| fetch) are wider than the card:
   // labels go above the switches and the request types become a stacked radio list.
   const narrow = !Grid.useBreakpoint().sm;
@@ -50,8 +52,8 @@ export default function ConfigGenPage() {
   const subscriptionBase = info.data?.data.subscriptionBase ?? `${baseUrl}${urlOf(ocsApi.config)}`;
 
   const config = useMemo(
-    () => (baseUrl && token ? buildAnswererConfig({ baseUrl, token, requestType, method }) : null),
-    [baseUrl, token, requestType, method],
+    () => (baseUrl && token ? buildAnswererConfig({ baseUrl, token, requestType, method, detail }) : null),
+    [baseUrl, token, requestType, method, detail],
   );
 
   return (
@@ -95,6 +97,12 @@ export default function ConfigGenPage() {
                 ]}
               />
             </Form.Item>
+            <Form.Item
+              label="答案面板显示来源与置信度"
+              tooltip="在 OCS 的答案面板中，题目后面会显示答案来源（题库、已核实、AI、上游题库）与置信度，例如“〔已核实 98%〕”；填入的答案不受影响。"
+            >
+              <Switch aria-label="答案面板显示来源与置信度" checked={detail} onChange={setDetail} />
+            </Form.Item>
           </Form>
           {baseUrl && (
             <Alert
@@ -117,9 +125,9 @@ export default function ConfigGenPage() {
             <Space direction="vertical" size="large" style={{ width: '100%' }}>
               <ConfigOutput
                 json={JSON.stringify(config, null, 2)}
-                subscription={subscriptionUrl(subscriptionBase, { token, type: requestType, method })}
+                subscription={subscriptionUrl(subscriptionBase, { token, type: requestType, method, detail })}
               />
-              <ConfigTester wrapper={config[0]} />
+              <ConfigTester wrapper={config[0]} detail={detail} />
             </Space>
           )}
         </Card>

@@ -46,7 +46,7 @@ const aiOne = q(2, '光在真空中的传播速度约为每秒 30 万千米。',
 
 const stats = {
   total: 1234,
-  bySource: { import: 1000, manual: 34, ai: 200 },
+  bySource: { import: 1000, manual: 34, ai: 200, corrected: 0, upstream: 0 },
   byStatus: { verified: 1100, unverified: 120, wrong: 14 },
   topHits: [capital, aiOne].map(({ id, title, type, source, status, hitCount }) => ({
     id,

@@ -10,6 +10,7 @@ export function question(id: number, title: string, extra: Partial<BankQuestion>
     answer: ['北京'],
     source: 'import',
     status: 'verified',
+    disputed: false,
     hitCount: 0,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-02T04:05:00.000Z',

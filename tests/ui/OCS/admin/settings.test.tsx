@@ -5,7 +5,17 @@ import { renderAt } from '../../helpers';
 
 jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSettings: jest.fn(), saveOcsSettings: jest.fn() }));
 
-const current = { bankPrice: 1, freeDaily: 10, fuzzyThreshold: 0.5, ratePerSecond: 10, rateBurst: 20 };
+const current = {
+  bankPrice: 1,
+  freeDaily: 10,
+  fuzzyThreshold: 0.5,
+  ratePerSecond: 10,
+  rateBurst: 20,
+  latencyBudgetSeconds: 15,
+  disputedMode: 'lower' as const,
+  disputeThreshold: 3,
+  reportDailyLimit: 20,
+};
 
 beforeEach(() => {
   jest.mocked(fetchOcsSettings).mockResolvedValue({ success: true, data: current });
@@ -23,6 +33,11 @@ describe('OCS service settings', () => {
     expect(field('每日免费领取（积分）')).toHaveValue('10');
     expect(field('每个令牌每秒查询次数')).toHaveValue('10');
     expect(field('突发额度')).toHaveValue('20');
+    expect(field('作答时限（秒）')).toHaveValue('15');
+    expect(field('存疑门槛（反馈权重）')).toHaveValue('3.0');
+    expect(field('每人每天最多反馈')).toHaveValue('20');
+    expect((screen.getByLabelText('降低置信度后照常作答') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText(/之后得到的答案仍会存入题库/)).toBeInTheDocument();
     expect(
       screen.getByText(/调高：更少误答、但更多“未找到”；调低：能匹配改动更大的题目，但更容易答错/),
     ).toBeInTheDocument();
@@ -40,6 +55,22 @@ describe('OCS service settings', () => {
     await save();
     await waitFor(() =>
       expect(saveOcsSettings).toHaveBeenCalledWith({ ...current, bankPrice: 2, fuzzyThreshold: 0.6 }),
+    );
+  });
+
+  it('saves the latency budget and how 存疑 answers are served; refuses a budget past 25 s', async () => {
+    jest.mocked(saveOcsSettings).mockResolvedValue({ success: true, data: current });
+    renderAt('/OCS/OCSAdmin/settings', <OcsSettingsPage />);
+    await waitFor(() => expect(field('作答时限（秒）')).toHaveValue('15'));
+    fireEvent.change(field('作答时限（秒）'), { target: { value: '30' } });
+    await save();
+    expect(await screen.findByText('不能超过 25 秒（部分脚本管理器约 30 秒后丢弃响应）')).toBeInTheDocument();
+    expect(saveOcsSettings).not.toHaveBeenCalled();
+    fireEvent.change(field('作答时限（秒）'), { target: { value: '10' } });
+    fireEvent.click(screen.getByLabelText('审核前不作答（视为未找到）'));
+    await save();
+    await waitFor(() =>
+      expect(saveOcsSettings).toHaveBeenCalledWith({ ...current, latencyBudgetSeconds: 10, disputedMode: 'refuse' }),
     );
   });
 

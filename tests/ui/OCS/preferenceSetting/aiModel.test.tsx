@@ -52,7 +52,10 @@ it('saves a chosen model, strategy and cap', async () => {
   fireEvent.change(screen.getByLabelText('每日上限'), { target: { value: '30' } });
   await save();
   await waitFor(() => expect(saveMock).toHaveBeenCalled());
-  expect(saveMock.mock.calls[0]).toEqual([{ modelId: 1, strategy: 'ai', dailyAiCap: 30 }, { skipErrorHandler: true }]);
+  expect(saveMock.mock.calls[0]).toEqual([
+    { modelId: 1, strategy: 'ai', dailyAiCap: 30, minConfidence: 0 },
+    { skipErrorHandler: true },
+  ]);
 });
 
 it('asks for a cap once 不限 is unchecked, and sends null for 自动 and 不限', async () => {
@@ -69,7 +72,23 @@ it('asks for a cap once 不限 is unchecked, and sends null for 自动 and 不�
   fireEvent.click(radio('不限'));
   await save();
   await waitFor(() => expect(saveMock).toHaveBeenCalled());
-  expect(saveMock.mock.calls[0][0]).toEqual({ modelId: null, strategy: 'bank', dailyAiCap: null });
+  expect(saveMock.mock.calls[0][0]).toEqual({ modelId: null, strategy: 'bank', dailyAiCap: null, minConfidence: 0 });
+});
+
+it('sets the lowest confidence accepted, in percent, and refuses one above 100', async () => {
+  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs({ minConfidence: 0.6 }));
+  renderAt('/OCS/preferenceSetting/aiModel', <AiModelPage />);
+  await screen.findByText('DeepSeek V3');
+  const input = screen.getByLabelText('答案最低置信度') as HTMLInputElement;
+  expect(input.value).toBe('60');
+  fireEvent.change(input, { target: { value: '120' } });
+  await save();
+  expect(await screen.findByText('请输入 0 到 100 之间的数')).toBeInTheDocument();
+  expect(saveMock).not.toHaveBeenCalled();
+  fireEvent.change(input, { target: { value: '85' } });
+  await save();
+  await waitFor(() => expect(saveMock).toHaveBeenCalled());
+  expect(saveMock.mock.calls[0][0]).toMatchObject({ minConfidence: 0.85 });
 });
 
 it('says so when no model is enabled, or when the chosen one was disabled', async () => {

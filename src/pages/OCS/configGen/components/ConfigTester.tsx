@@ -14,10 +14,10 @@ const SAMPLE_OPTIONS = 'A. 北京\nB. 上海\nC. 广州\nD. 深圳';
 
 const show = (v: unknown) => (v === undefined ? 'undefined' : JSON.stringify(v));
 
-function Outcome({ result }: { result: WrapperTestResult }) {
+function Outcome({ result, detail }: { result: WrapperTestResult; detail: boolean }) {
   const json =
     typeof result.body === 'object' && result.body !== null ? (result.body as { code?: unknown; msg?: unknown }) : null;
-  const [question, answer] = applyOcsHandler(result.body);
+  const [question, answer] = applyOcsHandler(result.body, detail);
   let alert = <Alert type="error" showIcon message={`接口返回 HTTP ${result.status}，OCS 无法使用这个答复`} />;
   if (result.status === 200 && json?.code === 1)
     alert = <Alert type="success" showIcon message="配置可用：查到了答案" />;
@@ -41,7 +41,7 @@ function Outcome({ result }: { result: WrapperTestResult }) {
   );
 }
 
-export default function ConfigTester({ wrapper }: { wrapper: AnswererWrapper }) {
+export default function ConfigTester({ wrapper, detail = false }: { wrapper: AnswererWrapper; detail?: boolean }) {
   const [title, setTitle] = useState('中华人民共和国的首都是哪座城市？');
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<WrapperTestResult | null>(null);
@@ -75,7 +75,7 @@ export default function ConfigTester({ wrapper }: { wrapper: AnswererWrapper }) 
         </Button>
       </Space.Compact>
       {error && <Alert type="error" showIcon message="测试失败" description={error} />}
-      {result && <Outcome result={result} />}
+      {result && <Outcome result={result} detail={detail} />}
     </Space>
   );
 }

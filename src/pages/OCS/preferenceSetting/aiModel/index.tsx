@@ -1,6 +1,6 @@
 /**
- * /OCS/preferenceSetting/aiModel: which AI model answers (with its price), the answer strategy, and
- * the daily AI spending cap (enforced by the server).
+ * /OCS/preferenceSetting/aiModel: which AI model answers (with its price), the answer strategy, the
+ * daily AI spending cap (enforced by the server) and the lowest confidence the user accepts.
  */
 import {
   OCS_STRATEGIES,
@@ -22,6 +22,8 @@ interface Values {
   strategy: OcsStrategy;
   unlimited: boolean;
   dailyAiCap: number | null;
+  /** Percent (0–100) on the form, 0–1 on the wire. */
+  minConfidence: number;
 }
 
 const STRATEGY_HINTS: Record<OcsStrategy, string> = {
@@ -48,7 +50,12 @@ export default function AiModelPage() {
     setSaving(true);
     try {
       const res = await saveAiPreferences(
-        { modelId: v.modelId || null, strategy: v.strategy, dailyAiCap: v.unlimited ? null : (v.dailyAiCap ?? 0) },
+        {
+          modelId: v.modelId || null,
+          strategy: v.strategy,
+          dailyAiCap: v.unlimited ? null : (v.dailyAiCap ?? 0),
+          minConfidence: Math.round(v.minConfidence ?? 0) / 100,
+        },
         { skipErrorHandler: true },
       );
       prefs.mutate(res.data);
@@ -56,7 +63,7 @@ export default function AiModelPage() {
     } catch (e) {
       const fields = fieldErrorsOf(e);
       form.setFields(
-        (['modelId', 'strategy', 'dailyAiCap'] as const)
+        (['modelId', 'strategy', 'dailyAiCap', 'minConfidence'] as const)
           .filter((f) => fields[f])
           .map((name) => ({ name, errors: fields[name] })),
       );
@@ -70,7 +77,10 @@ export default function AiModelPage() {
   const chosenGone = p && list && p.modelId !== null && !list.some((m) => m.id === p.modelId);
   const cheapest = list && [...list].sort((a, b) => a.price - b.price)[0];
   return (
-    <PageContainer title="AI 模型" content="选择由哪个模型作答、何时使用 AI，以及每天最多在 AI 上花多少积分。">
+    <PageContainer
+      title="AI 模型"
+      content="选择由哪个模型作答、何时使用 AI、每天最多在 AI 上花多少积分，以及接受多低置信度的答案。"
+    >
       {failed && (
         <Alert
           type="error"
@@ -102,6 +112,7 @@ export default function AiModelPage() {
               strategy: p.strategy,
               unlimited: p.dailyAiCap === null,
               dailyAiCap: p.dailyAiCap,
+              minConfidence: Math.round(p.minConfidence * 100),
             }}
           >
             <Form.Item name="strategy" label="答题策略" extra={strategy && STRATEGY_HINTS[strategy]}>
@@ -160,6 +171,17 @@ export default function AiModelPage() {
                   />
                 </Form.Item>
               </Space>
+            </Form.Item>
+            <Form.Item
+              name="minConfidence"
+              label="答案最低置信度"
+              extra="每个答案都带有置信度（来源可靠程度、题目相似程度、多个来源是否一致、是否被多人反馈有误）。低于此值的答案按“未找到”处理，不扣费；0 表示接受所有答案。建议 0–80。"
+              rules={[
+                { required: true, message: '请输入最低置信度' },
+                { type: 'number', min: 0, max: 100, message: '请输入 0 到 100 之间的数' },
+              ]}
+            >
+              <InputNumber aria-label="答案最低置信度" precision={0} step={5} suffix="%" style={{ width: 140 }} />
             </Form.Item>
             <Button type="primary" htmlType="submit" loading={saving}>
               保存

@@ -12,7 +12,7 @@ export default function BankStats({ stats, loading }: { stats?: Stats; loading: 
             <Col span={8}>
               <Statistic title="题目总数" value={s?.total ?? 0} />
             </Col>
-            {(['import', 'manual', 'ai'] as const).map((k) => (
+            {(['import', 'manual', 'ai', 'corrected', 'upstream'] as const).map((k) => (
               <Col span={8} key={k}>
                 <Statistic title={`来源：${BANK_SOURCE_LABELS[k]}`} value={s?.bySource[k] ?? 0} />
               </Col>

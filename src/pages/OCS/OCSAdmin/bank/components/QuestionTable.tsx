@@ -1,11 +1,18 @@
 /** Search the bank (title keyword, type, source, status), sort by hits or update, edit, verify, mark wrong, delete. */
 import { formatTime } from '@/components/time';
-import type { BankQuestion, BankQuestionListQuery, BankSource, BankStatus, BankType } from '@/contract';
+import {
+  bankSourceLabel,
+  type BankQuestion,
+  type BankQuestionListQuery,
+  type BankSource,
+  type BankStatus,
+  type BankType,
+} from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
 import { bankExportUrl, deleteBankQuestion, fetchBankQuestions, setBankQuestionStatus } from '@/services/ocsAdmin';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { Button, message, Popconfirm } from 'antd';
+import { Button, message, Popconfirm, Space, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { SOURCE_ENUM, STATUS_ENUM, TYPE_ENUM } from './labels';
 import QuestionEditDrawer from './QuestionEditDrawer';
@@ -60,8 +67,25 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
       render: (_, q) => q.options.join(' / ') || '-',
     },
     { title: '答案', dataIndex: 'answer', search: false, ellipsis: true, render: (_, q) => q.answer.join('#') },
-    { title: '来源', dataIndex: 'source', valueType: 'select', valueEnum: SOURCE_ENUM },
-    { title: '状态', dataIndex: 'status', valueType: 'select', valueEnum: STATUS_ENUM },
+    {
+      title: '来源',
+      dataIndex: 'source',
+      valueType: 'select',
+      valueEnum: SOURCE_ENUM,
+      render: (_, q) => bankSourceLabel(q.source),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      valueType: 'select',
+      valueEnum: STATUS_ENUM,
+      render: (dom, q) => (
+        <Space size={4}>
+          {dom}
+          {q.disputed && <Tag color="orange">存疑</Tag>}
+        </Space>
+      ),
+    },
     { title: '命中', dataIndex: 'hitCount', search: false, sorter: true },
     {
       title: '更新时间',

@@ -1,8 +1,11 @@
-/** The OCS service settings with what each one does; the server audits every change. */
+/**
+ * The OCS service settings with what each one does (price, free points, matching, rate limit, the
+ * latency budget, reports and 存疑 answers); the server audits every change.
+ */
 import { zodRule } from '@/components/zodRule';
-import { OcsSettingsBody } from '@/contract';
+import { OCS_DISPUTED_MODE_LABELS, OcsSettingsBody } from '@/contract';
 import { fetchOcsSettings, saveOcsSettings } from '@/services/ocsAdmin';
-import { ProForm, ProFormDigit } from '@ant-design/pro-components';
+import { ProForm, ProFormDigit, ProFormRadio } from '@ant-design/pro-components';
 import { message } from 'antd';
 import { refreshOcsSetup } from '../../components/SetupChecklist';
 
@@ -63,7 +66,35 @@ export default function SettingsForm() {
         label="突发额度"
         fieldProps={{ precision: 0 }}
         rules={rule('rateBurst', '突发额度')}
-        extra="在每秒限额之外允许短时间内额外发出的请求数，便于脚本一次提交一整页题目。"
+        extra="在每秒限额之外允许短时间内额外发出的请求数，便于脚本一次提交一整页题目。批量查询每 10 道题计为 1 次请求。"
+      />
+      <ProFormDigit
+        name="latencyBudgetSeconds"
+        label="作答时限（秒）"
+        fieldProps={{ precision: 0 }}
+        rules={rule('latencyBudgetSeconds', '作答时限')}
+        extra="无论答案来自题库、上游题库还是 AI，超过这个时间就回答“未找到”且不扣费；之后得到的答案仍会存入题库，下次直接命中。部分脚本管理器约 30 秒后丢弃响应，建议 15。"
+      />
+      <ProFormRadio.Group
+        name="disputedMode"
+        label="存疑答案"
+        options={Object.entries(OCS_DISPUTED_MODE_LABELS).map(([value, label]) => ({ value, label }))}
+        rules={[{ required: true, message: '请选择存疑答案的处理方式' }]}
+        extra="多位用户独立反馈有误、尚未审核的答案为“存疑”：可降低置信度（减半）后照常作答，也可在审核前不作答。"
+      />
+      <ProFormDigit
+        name="disputeThreshold"
+        label="存疑门槛（反馈权重）"
+        fieldProps={{ step: 0.5, precision: 1 }}
+        rules={rule('disputeThreshold', '存疑门槛')}
+        extra="每位反馈者的权重为 1，被驳回过的反馈者权重更低；同一答案的待审核反馈权重之和达到此值即标为存疑。"
+      />
+      <ProFormDigit
+        name="reportDailyLimit"
+        label="每人每天最多反馈"
+        fieldProps={{ precision: 0 }}
+        rules={rule('reportDailyLimit', '每天反馈次数')}
+        extra="超过后当天不能再反馈，防止滥用。"
       />
     </ProForm>
   );

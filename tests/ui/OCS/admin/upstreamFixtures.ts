@@ -1,0 +1,60 @@
+/** Upstream-bank test data as the server sends it. */
+import type { Upstream } from '@/contract';
+
+export const upstream = (id: number, name: string, over: Partial<Upstream> = {}): Upstream => ({
+  id,
+  name,
+  enabled: true,
+  position: id,
+  url: `https://${name}.example/q`,
+  method: 'get',
+  bodyType: 'json',
+  headers: {},
+  data: { title: '${title}' },
+  answerPath: '$.data.answer',
+  secretMasked: null,
+  timeoutMs: 5000,
+  price: 1,
+  dailyBudget: null,
+  breakerThreshold: 5,
+  breakerCooldownSeconds: 30,
+  stats: {
+    calls: 0,
+    answered: 0,
+    notFound: 0,
+    failures: 0,
+    successRate: null,
+    answerRate: null,
+    avgLatencyMs: null,
+    lastLatencyMs: null,
+    lastError: null,
+    lastErrorAt: null,
+    lastOkAt: null,
+    budgetUsedToday: 0,
+  },
+  breaker: { state: 'closed', consecutiveFailures: 0, openUntil: null },
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-02T00:00:00.000Z',
+  ...over,
+});
+export const GOOD = upstream(1, 'good', {
+  dailyBudget: 500,
+  secretMasked: 'tk-a…9f2a',
+  stats: {
+    calls: 200,
+    answered: 150,
+    notFound: 40,
+    failures: 10,
+    successRate: 0.95,
+    answerRate: 0.75,
+    avgLatencyMs: 420,
+    lastLatencyMs: 380,
+    lastError: 'HTTP 502',
+    lastErrorAt: '2025-01-02T04:05:00.000Z',
+    lastOkAt: '2025-01-02T04:06:00.000Z',
+    budgetUsedToday: 31,
+  },
+});
+export const BROKEN = upstream(2, 'broken', {
+  breaker: { state: 'open', consecutiveFailures: 5, openUntil: '2025-01-02T04:07:00.000Z' },
+});
