@@ -2,16 +2,26 @@
  * Dev mocks of UMS (`npm run dev`), typed by src/contract/ums.ts and validating bodies with its
  * schemas. A queued message "arrives" a couple of seconds after it is due, unless its content
  * contains 失败 (then DingTalk's 310000 keyword error). Channel 2's robot rejects test messages.
- * tests/mock validates every answer.
+ * Channels of every kind can be added (e-mail as if SMTP_URL were set). tests/mock validates every answer.
  */
 import type { z } from 'zod';
 import {
+  CHANNEL_KIND_LABELS,
+  CHANNEL_KINDS,
   ChannelBody,
+  channelFieldIssues,
   ChannelPatchBody,
+  DEFAULT_SUCCESS_STATUS,
+  DEFAULT_WEBHOOK_TEMPLATE,
+  fillMessageTemplate,
+  messageTemplateVariables,
+  TemplateBody,
+  TemplatePatchBody,
   NewMessageBody,
   SendApiInput,
   UMS_MAX_MESSAGE_BYTES,
   type Channel,
+  type ChannelKindListResponse,
   type ChannelListResponse,
   type ChannelResponse,
   type ChannelTestResponse,
@@ -21,7 +31,15 @@ import {
   type MessageCreatedResponse,
   type MessageDetail,
   type MessageDetailResponse,
+  type MarkReadResponse,
   type MessageListResponse,
+  type CallbackSecretResponse,
+  type Template,
+  type TemplateListResponse,
+  type TemplateResponse,
+  type Priority,
+  type PushPlusAnswer,
+  type ServerChanAnswer,
   type UmsStatsResponse,
 } from '../src/contract';
 import { fail, parse, type Req, type Res } from './_lib/http';
@@ -37,9 +55,12 @@ const WEBHOOK = /^https:\/\/oapi\.dingtalk\.com\/robot\/send\?access_token=([A-Z
 const maskWebhook = (w: string) =>
   w.replace(WEBHOOK, (_m, t: string) => `https://oapi.dingtalk.com/robot/send?access_token=${mask(t)}`);
 
+const NO_HEALTH = { attempts: 0, delivered: 0, successRate: null };
+
 let channels: Channel[] = [
   {
     id: 1,
+    kind: 'dingtalk',
     name: '我的提醒群',
     webhookMasked: 'https://oapi.dingtalk.com/robot/send?access_token=3f9a…c1d2',
     hasSecret: true,
@@ -51,9 +72,14 @@ let channels: Channel[] = [
     lastSuccessAt: ago(30),
     lastErrorAt: null,
     lastError: null,
+    webhookSettings: null,
+    health: { attempts: 25, delivered: 24, successRate: 0.96 },
+    quietHours: null,
+    digestAfterSeconds: null,
   },
   {
     id: 2,
+    kind: 'dingtalk',
     name: '值班群',
     webhookMasked: 'https://oapi.dingtalk.com/robot/send?access_token=88ab…07ef',
     hasSecret: false,
@@ -65,6 +91,10 @@ let channels: Channel[] = [
     lastSuccessAt: null,
     lastErrorAt: ago(90),
     lastError: '消息中没有机器人安全设置里的关键词（310000）',
+    webhookSettings: null,
+    health: { attempts: 1, delivered: 0, successRate: 0 },
+    quietHours: { start: '22:00', end: '07:00' },
+    digestAfterSeconds: 120,
   },
 ];
 let nextChannelId = 3;
@@ -84,6 +114,8 @@ const attempt = (
   errmsg,
   detail,
   durationMs: 120 + id * 7,
+  channelId: 1,
+  channelKind: 'dingtalk',
   outcome,
 });
 
@@ -104,6 +136,13 @@ const seed = (
   deliveredAt: null,
   attemptLog: [],
   userId: 1,
+  priority: 'normal',
+  groupId: null,
+  fallbackChannelIds: [],
+  readAt: null,
+  digestId: null,
+  callbackUrl: null,
+  callback: null,
   ...m,
 });
 let messages: Stored[] = [
@@ -194,6 +233,8 @@ function advance() {
       errmsg: bad ? 'keywords not in content' : 'ok',
       detail: null,
       durationMs: 150,
+      channelId: m.channelId,
+      channelKind: channels.find((c) => c.id === m.channelId)?.kind ?? null,
       outcome: bad ? 'permanent' : 'delivered',
     };
     return {
@@ -215,12 +256,61 @@ const messageOf = (req: Req) => messages.find((m) => m.id === Number(req.params?
 const bytes = (title: string, content: string) => Buffer.byteLength(title, 'utf8') + Buffer.byteLength(content, 'utf8');
 const dayOf = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(ms));
 
+let templates: Template[] = [
+  {
+    id: 1,
+    name: '构建结果',
+    title: '{{project}} 构建{{result}}',
+    content: '分支 **{{branch}}**：{{result}}',
+    type: 'markdown',
+    variables: ['project', 'result', 'branch'],
+    createdAt: ago(60 * 24 * 5),
+    updatedAt: ago(60 * 24 * 5),
+  },
+];
+let nextTemplateId = 2;
+
+let callbackSecret = { secret: 'whsec_mockS3cr3tValue0123456789abcd', createdAt: ago(60 * 24) };
+
+const seenKeys = new Map<string, z.infer<typeof MessageCreatedResponse>['data']>();
+
 function enqueue(
   res: Res,
-  input: { title: string; content: string; type: 'text' | 'markdown'; channel?: number; sendAt?: string | number },
+  input: {
+    title: string;
+    content?: string;
+    template?: string;
+    vars?: Record<string, string>;
+    type: 'text' | 'markdown';
+    channel?: number;
+    channels?: number[];
+    fallback?: number[];
+    priority?: Priority;
+    idempotencyKey?: string;
+    sendAt?: string | number;
+  },
   source: 'ui' | 'api',
 ) {
-  const size = bytes(input.title, input.content);
+  const seen = input.idempotencyKey ? seenKeys.get(input.idempotencyKey) : undefined;
+  if (seen) return res.json({ success: true, data: { ...seen, duplicate: true } });
+  if (input.template) {
+    const t = templates.find((x) => String(x.id) === input.template || x.name === input.template);
+    if (!t) return fail(res, 400, 'BAD_REQUEST', `没有名为「${input.template}」的模板`, { template: ['模板不存在'] });
+    const title = fillMessageTemplate(t.title, input.vars ?? {});
+    const content = fillMessageTemplate(t.content, input.vars ?? {});
+    const missing = [...new Set([...title.missing, ...content.missing])];
+    if (missing.length)
+      return fail(res, 400, 'BAD_REQUEST', `模板「${t.name}」缺少变量：${missing.join('、')}`, {
+        vars: [`缺少变量：${missing.join('、')}`],
+      });
+    input = { ...input, title: input.title || title.text, content: content.text, type: t.type };
+  }
+  const text = input.content ?? '';
+  const named = input.channels ?? input.fallback;
+  if (named && !named.every((id) => channels.some((c) => c.id === id)))
+    return fail(res, 400, 'BAD_REQUEST', '渠道不存在', { [input.channels ? 'channels' : 'fallback']: ['渠道不存在'] });
+  if (named) input = { ...input, channel: named[0] };
+  const size = bytes(input.title, text);
   if (size > UMS_MAX_MESSAGE_BYTES) {
     return fail(res, 400, 'BAD_REQUEST', `消息过大：${size} 字节，最多 ${UMS_MAX_MESSAGE_BYTES} 字节（UTF-8）`, {
       content: [`消息最多 ${UMS_MAX_MESSAGE_BYTES} 字节`],
@@ -231,8 +321,8 @@ function enqueue(
   if (!channel) {
     return input.channel !== undefined
       ? fail(res, 400, 'BAD_REQUEST', '渠道不存在', { channel: ['渠道不存在'] })
-      : fail(res, 400, 'BAD_REQUEST', '还没有绑定钉钉机器人，请先在“我的推送”中添加渠道', {
-          channel: ['请先绑定渠道'],
+      : fail(res, 400, 'BAD_REQUEST', '还没有推送渠道，请先在“我的推送”中添加渠道', {
+          channel: ['请先添加渠道'],
         });
   }
   const sendAt =
@@ -241,22 +331,36 @@ function enqueue(
       : new Date(typeof input.sendAt === 'number' ? input.sendAt : input.sendAt);
   if (sendAt && Number.isNaN(sendAt.getTime()))
     return fail(res, 400, 'BAD_REQUEST', '定时发送时间格式不正确', { sendAt: ['时间格式不正确'] });
-  const m = seed(
-    {
-      id: nextMessageId++,
-      title: input.title,
-      content: input.content,
-      type: input.type,
-      status: 'queued',
-      source,
-      channelId: channel.id,
-      channelName: channel.name,
-      sendAt: sendAt && sendAt.getTime() > Date.now() ? sendAt.toISOString() : null,
-    },
-    0,
+  const targets = input.channels ? input.channels.map((id) => channels.find((c) => c.id === id)!) : [channel];
+  const groupId = targets.length > 1 ? nextMessageId : null;
+  const created = targets.map((c) =>
+    seed(
+      {
+        id: nextMessageId++,
+        title: input.title,
+        content: text,
+        type: input.type,
+        status: 'queued',
+        source,
+        channelId: c.id,
+        channelName: c.name,
+        priority: input.priority ?? 'normal',
+        groupId,
+        fallbackChannelIds: input.fallback?.slice(1) ?? [],
+        sendAt: sendAt && sendAt.getTime() > Date.now() ? sendAt.toISOString() : null,
+      },
+      0,
+    ),
   );
-  messages = [m, ...messages];
-  const body: z.infer<typeof MessageCreatedResponse> = { success: true, data: { id: m.id, status: m.status } };
+  messages = [...created.reverse(), ...messages];
+  created.reverse();
+  const data: z.infer<typeof MessageCreatedResponse>['data'] = {
+    id: created[0].id,
+    status: 'queued',
+    ...(groupId ? { deliveries: created.map((m) => ({ id: m.id, channelId: m.channelId! })) } : {}),
+  };
+  if (input.idempotencyKey) seenKeys.set(input.idempotencyKey, data);
+  const body: z.infer<typeof MessageCreatedResponse> = { success: true, data };
   res.json(body);
 }
 
@@ -267,15 +371,70 @@ function sendApi(req: Req, res: Res) {
   if (input) enqueue(res, input, 'api');
 }
 
+/** ServerChan's /<sendkey>.send: any key works in the mock; refusals in ServerChan's shape. */
+function serverChan(req: Req, res: Res) {
+  const f = { ...(req.query ?? {}), ...(req.body ?? {}) } as Record<string, string | undefined>;
+  const title = f.title || f.text || '';
+  const answer = (status: number, body: z.infer<typeof ServerChanAnswer>) => res.status(status).json(body);
+  if (!title && !f.desp?.trim()) return answer(400, { code: 400, message: '缺少 title', data: null });
+  const m = seed(
+    {
+      id: nextMessageId++,
+      title: f.desp ? title : '',
+      content: f.desp || title,
+      type: f.desp ? 'markdown' : 'text',
+      status: 'queued',
+      source: 'api',
+    },
+    0,
+  );
+  messages = [m, ...messages];
+  answer(200, { code: 0, message: '', data: { pushid: String(m.id), readkey: '', error: 'SUCCESS', errno: 0 } });
+}
+
+/** PushPlus's /send: a token is required (any value); refusals in PushPlus's codes. */
+function pushPlus(req: Req, res: Res) {
+  const f = { ...(req.query ?? {}), ...(req.body ?? {}) } as Record<string, string | undefined>;
+  const answer = (status: number, body: z.infer<typeof PushPlusAnswer>) => res.status(status).json(body);
+  if (!f.token && !req.params?.token) return answer(401, { code: 903, msg: '缺少访问令牌', data: null });
+  if (!f.content) return answer(400, { code: 999, msg: '输入有误：缺少 content', data: null });
+  const m = seed(
+    {
+      id: nextMessageId++,
+      title: f.title ?? '',
+      content: f.content,
+      type: f.template === 'txt' ? 'text' : 'markdown',
+      status: 'queued',
+      source: 'api',
+    },
+    0,
+  );
+  messages = [m, ...messages];
+  answer(200, { code: 200, msg: '请求成功', data: String(m.id) });
+}
+
 export default defineMocks(
   on(umsApi.listChannels, (_req, res) => {
     const body: z.infer<typeof ChannelListResponse> = { success: true, data: channels };
     res.json(body);
   }),
+  on(umsApi.channelKinds, (_req, res) => {
+    const body: z.infer<typeof ChannelKindListResponse> = {
+      success: true,
+      data: CHANNEL_KINDS.map((kind) => ({
+        kind,
+        label: CHANNEL_KIND_LABELS[kind],
+        available: true,
+        reason: null,
+        pacing: kind === 'feishu' ? '每个机器人每分钟最多 100 条、每秒最多 5 条' : '每分钟最多 20 条',
+      })),
+    };
+    res.json(body);
+  }),
   on(umsApi.createChannel, (req, res) => {
     const b = parse(ChannelBody, req.body, res);
     if (!b) return;
-    if (!WEBHOOK.test(b.webhook))
+    if (b.kind === 'dingtalk' && !WEBHOOK.test(b.webhook ?? ''))
       return fail(res, 400, 'BAD_REQUEST', '只接受钉钉机器人地址 https://oapi.dingtalk.com/robot/send?access_token=…', {
         webhook: ['只接受钉钉机器人 Webhook 地址'],
       });
@@ -283,8 +442,9 @@ export default defineMocks(
     if (makeDefault) channels = channels.map((c) => ({ ...c, isDefault: false }));
     const ch: Channel = {
       id: nextChannelId++,
+      kind: b.kind,
       name: b.name,
-      webhookMasked: maskWebhook(b.webhook),
+      webhookMasked: b.kind === 'email' ? (b.email ?? '') : maskWebhook(b.webhook ?? ''),
       hasSecret: Boolean(b.secret),
       secretMasked: b.secret ? mask(b.secret) : null,
       keyword: b.keyword || null,
@@ -294,6 +454,21 @@ export default defineMocks(
       lastSuccessAt: null,
       lastErrorAt: null,
       lastError: null,
+      webhookSettings:
+        b.kind === 'webhook'
+          ? {
+              method: b.method ?? 'POST',
+              headers: (b.headers ?? []).map((h) => ({ name: h.name, valueMasked: mask(h.value) })),
+              bodyTemplate: b.bodyTemplate ?? DEFAULT_WEBHOOK_TEMPLATE,
+              successStatus: b.successStatus || DEFAULT_SUCCESS_STATUS,
+              successPath: b.successPath || null,
+              successValue: b.successValue || null,
+              perMinute: b.perMinute ?? 60,
+            }
+          : null,
+      health: NO_HEALTH,
+      quietHours: b.quietStart && b.quietEnd ? { start: b.quietStart, end: b.quietEnd } : null,
+      digestAfterSeconds: b.digestAfterSeconds ?? null,
     };
     channels = [...channels, ch];
     const body: z.infer<typeof ChannelResponse> = { success: true, data: ch };
@@ -304,7 +479,12 @@ export default defineMocks(
     if (!ch) return fail(res, 404, 'NOT_FOUND', '渠道不存在');
     const b = parse(ChannelPatchBody, req.body, res);
     if (!b) return;
-    if (b.webhook !== undefined && !WEBHOOK.test(b.webhook))
+    const issues = channelFieldIssues(ch.kind, b, 'update');
+    if (issues.length)
+      return fail(res, 400, 'BAD_REQUEST', `输入有误：${issues[0].message}`, {
+        [issues[0].path]: [issues[0].message],
+      });
+    if (ch.kind === 'dingtalk' && b.webhook !== undefined && !WEBHOOK.test(b.webhook))
       return fail(res, 400, 'BAD_REQUEST', 'Webhook 地址格式不正确', { webhook: ['只接受钉钉机器人 Webhook 地址'] });
     const next: Channel = {
       ...ch,
@@ -314,7 +494,24 @@ export default defineMocks(
         ? { hasSecret: Boolean(b.secret), secretMasked: b.secret ? mask(b.secret) : null }
         : {}),
       ...(b.keyword !== undefined ? { keyword: b.keyword || null } : {}),
+      ...(ch.kind === 'email' && b.email !== undefined ? { webhookMasked: b.email } : {}),
+      ...(b.quietStart !== undefined && b.quietEnd !== undefined
+        ? { quietHours: b.quietStart ? { start: b.quietStart, end: b.quietEnd } : null }
+        : {}),
+      ...(b.digestAfterSeconds !== undefined ? { digestAfterSeconds: b.digestAfterSeconds } : {}),
     };
+    if (next.webhookSettings) {
+      const w = next.webhookSettings;
+      next.webhookSettings = {
+        method: b.method ?? w.method,
+        headers: b.headers ? b.headers.map((h) => ({ name: h.name, valueMasked: mask(h.value) })) : w.headers,
+        bodyTemplate: b.bodyTemplate ?? w.bodyTemplate,
+        successStatus: b.successStatus || w.successStatus,
+        successPath: b.successPath !== undefined ? b.successPath || null : w.successPath,
+        successValue: b.successValue !== undefined ? b.successValue || null : w.successValue,
+        perMinute: b.perMinute ?? w.perMinute,
+      };
+    }
     if (b.isDefault) channels = channels.map((c) => ({ ...c, isDefault: false }));
     if (b.isDefault) next.isDefault = true;
     channels = channels.map((c) => (c.id === ch.id ? next : c));
@@ -375,6 +572,7 @@ export default defineMocks(
     const to = q.to ? new Date(q.to).getTime() : Infinity;
     const rows = messages
       .filter((m) => !q.status || m.status === q.status)
+      .filter((m) => !q.read || (q.read === 'read') === Boolean(m.readAt))
       .filter((m) => !q.channel || m.channelId === Number(q.channel))
       .filter((m) => !keyword || m.title.toLowerCase().includes(keyword) || m.content.toLowerCase().includes(keyword))
       .filter((m) => new Date(m.createdAt).getTime() >= from && new Date(m.createdAt).getTime() <= to)
@@ -395,6 +593,23 @@ export default defineMocks(
     const m = messageOf(req);
     if (!m) return fail(res, 404, 'NOT_FOUND', '消息不存在');
     const body: z.infer<typeof MessageDetailResponse> = { success: true, data: detail(m) };
+    res.json(body);
+  }),
+  on(umsApi.markRead, (req, res) => {
+    const m = messageOf(req);
+    if (!m) return fail(res, 404, 'NOT_FOUND', '消息不存在');
+    const updated = m.readAt ? 0 : 1;
+    messages = messages.map((x) => (x === m ? { ...m, readAt: x.readAt ?? iso(Date.now()) } : x));
+    const body: z.infer<typeof MarkReadResponse> = {
+      success: true,
+      data: { updated, unread: messages.filter((x) => !x.readAt).length },
+    };
+    res.json(body);
+  }),
+  on(umsApi.markAllRead, (_req, res) => {
+    const updated = messages.filter((x) => !x.readAt).length;
+    messages = messages.map((x) => ({ ...x, readAt: x.readAt ?? iso(Date.now()) }));
+    const body: z.infer<typeof MarkReadResponse> = { success: true, data: { updated, unread: 0 } };
     res.json(body);
   }),
   on(umsApi.resendMessage, (req, res) => {
@@ -433,11 +648,14 @@ export default defineMocks(
       success: true,
       data: {
         byStatus,
+        unread: messages.filter((m) => !m.readAt).length,
         daily,
         total: messages.length,
-        channels: channels.map(({ id, name, lastSuccessAt, lastErrorAt, lastError, throttledUntil }) => ({
+        channels: channels.map(({ id, kind, name, health, lastSuccessAt, lastErrorAt, lastError, throttledUntil }) => ({
           id,
+          kind,
           name,
+          health,
           lastSuccessAt,
           lastErrorAt,
           lastError,
@@ -448,6 +666,59 @@ export default defineMocks(
     res.json(body);
   }),
 
+  on(umsApi.listTemplates, (_req, res) => {
+    const body: z.infer<typeof TemplateListResponse> = { success: true, data: templates };
+    res.json(body);
+  }),
+  on(umsApi.createTemplate, (req, res) => {
+    const b = parse(TemplateBody, req.body, res);
+    if (!b) return;
+    if (templates.some((t) => t.name === b.name))
+      return fail(res, 409, 'CONFLICT', `已有名为「${b.name}」的模板`, { name: ['模板名称已存在'] });
+    const t: Template = {
+      id: nextTemplateId++,
+      ...b,
+      variables: messageTemplateVariables(b.title, b.content),
+      createdAt: iso(Date.now()),
+      updatedAt: iso(Date.now()),
+    };
+    templates = [...templates, t];
+    const body: z.infer<typeof TemplateResponse> = { success: true, data: t };
+    res.json(body);
+  }),
+  on(umsApi.updateTemplate, (req, res) => {
+    const t = templates.find((x) => x.id === Number(req.params?.id));
+    if (!t) return fail(res, 404, 'NOT_FOUND', '模板不存在');
+    const b = parse(TemplatePatchBody, req.body, res);
+    if (!b) return;
+    const next = { ...t, ...b, updatedAt: iso(Date.now()) };
+    next.variables = messageTemplateVariables(next.title, next.content);
+    templates = templates.map((x) => (x.id === t.id ? next : x));
+    const body: z.infer<typeof TemplateResponse> = { success: true, data: next };
+    res.json(body);
+  }),
+  on(umsApi.deleteTemplate, (req, res) => {
+    const t = templates.find((x) => x.id === Number(req.params?.id));
+    if (!t) return fail(res, 404, 'NOT_FOUND', '模板不存在');
+    templates = templates.filter((x) => x !== t);
+    const body: z.infer<typeof DeleteChannelResponse> = { success: true };
+    res.json(body);
+  }),
+  on(umsApi.callbackSecret, (_req, res) => {
+    const body: z.infer<typeof CallbackSecretResponse> = { success: true, data: callbackSecret };
+    res.json(body);
+  }),
+  on(umsApi.rotateCallbackSecret, (_req, res) => {
+    callbackSecret = { secret: `whsec_mock${Math.random().toString(36).slice(2, 14)}`, createdAt: iso(Date.now()) };
+    const body: z.infer<typeof CallbackSecretResponse> = { success: true, data: callbackSecret };
+    res.json(body);
+  }),
   on(umsApi.sendGet, sendApi),
   on(umsApi.sendPost, sendApi),
+  on(umsApi.serverChanGet, serverChan),
+  on(umsApi.serverChanPost, serverChan),
+  on(umsApi.pushPlusGet, pushPlus),
+  on(umsApi.pushPlusPost, pushPlus),
+  on(umsApi.pushPlusTokenGet, pushPlus),
+  on(umsApi.pushPlusTokenPost, pushPlus),
 );

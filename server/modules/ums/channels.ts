@@ -1,23 +1,31 @@
 /**
- * DingTalk robot channels: the webhook and signing secret are stored encrypted and only ever leave
- * the server masked.
+ * Channels of every kind (DingTalk, WeCom, Feishu, generic webhook, e-mail). Addresses and secrets
+ * (webhooks, signing secrets, a webhook's headers) are stored encrypted and only ever leave the server
+ * masked; each kind's adapter (./kinds) checks its own address and settings.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Channel, ChannelBody, ChannelPatchBody, ChannelTestResult } from '../../../src/contract';
+import {
+  CHANNEL_KIND_LABELS,
+  CHANNEL_KINDS,
+  channelFieldIssues,
+  type Channel,
+  type ChannelBody,
+  type ChannelKind,
+  type ChannelKindInfo,
+  type ChannelPatchBody,
+  type ChannelTestResult,
+  type WebhookHeader,
+} from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
-import { maskSecret, type SecretBox } from '../../lib/secretbox';
-import { robotBody, sendToRobot } from './dingtalk';
+import { maskSecret } from '../../lib/secretbox';
+import { adapterOf, type ChannelTarget, type UmsContext, type WebhookConfig } from './kinds';
+import { maskHeaders, webhookConfig } from './kinds/webhook';
 
-export const DINGTALK_WEBHOOK = 'https://oapi.dingtalk.com/robot/send';
+export type { UmsContext };
+
 const MAX_CHANNELS = 20;
-
-export interface UmsContext {
-  secrets: SecretBox;
-  /** Extra accepted webhook base URLs (UMS_WEBHOOK_ALLOWLIST). */
-  allowlist: string[];
-  timeoutMs: number;
-}
+const HEALTH_DAYS = 7;
 
 export function parseAllowlist(raw: string): string[] {
   return raw
@@ -26,40 +34,13 @@ export function parseAllowlist(raw: string): string[] {
     .filter(Boolean);
 }
 
-/** Accepts DingTalk's robot endpoint with an access_token, or a URL under an allow-listed base. */
-export function validateWebhook(raw: string, allowlist: string[]): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badRequest('Webhook 地址格式不正确', { webhook: ['Webhook 地址格式不正确'] });
-  }
-  const base = `${url.origin}${url.pathname}`;
-  if (base === DINGTALK_WEBHOOK) {
-    if (!/^[A-Za-z0-9]{16,128}$/.test(url.searchParams.get('access_token') ?? '')) {
-      throw badRequest('Webhook 缺少有效的 access_token', { webhook: ['Webhook 缺少有效的 access_token'] });
-    }
-    return url.toString();
-  }
-  if (allowlist.some((allowed) => raw.startsWith(allowed))) return url.toString();
-  throw badRequest('只接受钉钉机器人地址 https://oapi.dingtalk.com/robot/send?access_token=…', {
-    webhook: ['只接受钉钉机器人 Webhook 地址'],
-  });
-}
-
-function maskWebhook(webhook: string): string {
-  const url = new URL(webhook);
-  const token = url.searchParams.get('access_token');
-  if (token) url.searchParams.set('access_token', maskSecret(token));
-  return decodeURIComponent(url.toString());
-}
-
 type Row = Awaited<ReturnType<typeof selectChannels>>[number];
 function selectChannels(db: Kysely<DB> | Transaction<DB>, userId: number) {
   return db
     .selectFrom('ums_channels')
     .select([
       'id',
+      'kind',
       'name',
       'webhook_masked',
       'secret_masked',
@@ -70,15 +51,62 @@ function selectChannels(db: Kysely<DB> | Transaction<DB>, userId: number) {
       'last_success_at',
       'last_error_at',
       'last_error',
+      'config',
+      'config_enc',
+      'quiet_start',
+      'quiet_end',
+      'digest_after_seconds',
     ])
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
 }
 
-function toChannel(r: Row): Channel {
+/** `22:30` <-> 1350 minutes after midnight. */
+export const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+export const fromMinutes = (m: number) =>
+  `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+
+/** Quiet hours as stored: both minutes, or both null ('' clears them). */
+function quietColumns(body: ChannelPatchBody): { quiet_start: number | null; quiet_end: number | null } | null {
+  if (body.quietStart === undefined || body.quietEnd === undefined) return null;
+  return body.quietStart
+    ? { quiet_start: toMinutes(body.quietStart), quiet_end: toMinutes(body.quietEnd) }
+    : { quiet_start: null, quiet_end: null };
+}
+
+type Health = Channel['health'];
+
+/** Attempts of the last 7 days per channel: how many ended, how many delivered. */
+export async function channelHealth(db: Kysely<DB> | Transaction<DB>, ids: number[]): Promise<Map<number, Health>> {
+  const out = new Map<number, Health>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('ums_attempts')
+    .select((eb) => [
+      'channel_id',
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.count<number>('id').filterWhere('outcome', '=', 'delivered').as('delivered'),
+    ])
+    .where('channel_id', 'in', ids)
+    .where('outcome', '!=', 'pending')
+    .where('at', '>', sql<Date>`now() - make_interval(days => ${HEALTH_DAYS})`)
+    .groupBy('channel_id')
+    .execute();
+  for (const r of rows) {
+    const attempts = Number(r.attempts);
+    const delivered = Number(r.delivered);
+    out.set(r.channel_id!, { attempts, delivered, successRate: attempts ? delivered / attempts : null });
+  }
+  return out;
+}
+
+function toChannel(r: Row, health: Health | undefined, ctx: UmsContext): Channel {
+  const cfg = r.config as WebhookConfig | null;
+  const headers: WebhookHeader[] = r.config_enc ? JSON.parse(ctx.secrets.decrypt(r.config_enc)) : [];
   return {
     id: r.id,
+    kind: r.kind as ChannelKind,
     name: r.name,
     webhookMasked: r.webhook_masked,
     hasSecret: r.secret_masked !== null,
@@ -90,17 +118,108 @@ function toChannel(r: Row): Channel {
     lastSuccessAt: r.last_success_at?.toISOString() ?? null,
     lastErrorAt: r.last_error_at?.toISOString() ?? null,
     lastError: r.last_error,
+    webhookSettings:
+      r.kind === 'webhook' && cfg
+        ? {
+            method: cfg.method,
+            headers: maskHeaders(headers),
+            bodyTemplate: cfg.bodyTemplate,
+            successStatus: cfg.successStatus,
+            successPath: cfg.successPath,
+            successValue: cfg.successValue,
+            perMinute: cfg.perMinute,
+          }
+        : null,
+    health: health ?? { attempts: 0, delivered: 0, successRate: null },
+    quietHours:
+      r.quiet_start !== null && r.quiet_end !== null
+        ? { start: fromMinutes(r.quiet_start), end: fromMinutes(r.quiet_end) }
+        : null,
+    digestAfterSeconds: r.digest_after_seconds,
   };
 }
 
-export async function listChannels(db: Kysely<DB>, userId: number): Promise<Channel[]> {
-  return (await selectChannels(db, userId)).map(toChannel);
+export async function listChannels(db: Kysely<DB>, ctx: UmsContext, userId: number): Promise<Channel[]> {
+  const rows = await selectChannels(db, userId);
+  const health = await channelHealth(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toChannel(r, health.get(r.id), ctx));
 }
 
-async function getChannel(db: Kysely<DB> | Transaction<DB>, userId: number, id: number): Promise<Channel> {
+async function getChannel(
+  db: Kysely<DB> | Transaction<DB>,
+  ctx: UmsContext,
+  userId: number,
+  id: number,
+): Promise<Channel> {
   const row = (await selectChannels(db, userId)).find((r) => r.id === id);
   if (!row) throw notFound('渠道不存在');
-  return toChannel(row);
+  return toChannel(row, (await channelHealth(db, [id])).get(id), ctx);
+}
+
+/** Per kind: offered on this server or not, and the pacing the worker keeps. */
+export function channelKinds(ctx: UmsContext): ChannelKindInfo[] {
+  const perMinute = (n: number, what: string) => (n > 0 ? `每${what}每分钟最多 ${n} 条` : '不限速');
+  const pacing: Record<ChannelKind, string> = {
+    dingtalk: `${perMinute(ctx.pacing.robotPerMinute, '个机器人')}；被钉钉限流时暂停 10 分钟`,
+    wecom: `${perMinute(ctx.pacing.robotPerMinute, '个机器人')}；被企业微信限流时暂停 1 分钟`,
+    feishu:
+      ctx.pacing.feishuPerMinute > 0
+        ? `每个机器人每分钟最多 ${ctx.pacing.feishuPerMinute} 条、每秒最多 5 条；被飞书限流时暂停 1 分钟`
+        : '不限速',
+    webhook: '每个 Webhook 可单独设置每分钟条数；目标返回 429 时按 Retry-After 暂停',
+    email: `${perMinute(ctx.pacing.emailPerMinute, '个收件地址')}；邮件服务器限流时暂停 5 分钟`,
+  };
+  return CHANNEL_KINDS.map((kind) => ({
+    kind,
+    label: CHANNEL_KIND_LABELS[kind],
+    available: kind !== 'email' || ctx.mailer !== null,
+    reason: kind === 'email' && !ctx.mailer ? '服务器没有配置 SMTP_URL，管理员配置后才能使用邮件渠道' : null,
+    pacing: pacing[kind],
+  }));
+}
+
+/** The kind's own rules over the fields given (which fields it has, the format of its secret). */
+function checkFields(kind: ChannelKind, body: ChannelPatchBody, mode: 'create' | 'update'): void {
+  const issues = channelFieldIssues(kind, body, mode);
+  if (issues.length === 0) return;
+  const data: Record<string, string[]> = {};
+  for (const i of issues) (data[i.path] ??= []).push(i.message);
+  throw badRequest(`输入有误：${issues[0].message}`, data);
+}
+
+interface Stored {
+  webhook_enc: string;
+  webhook_masked: string;
+  config: string | null;
+  config_enc: string | null;
+}
+
+/** Address and webhook settings, checked by the kind and sealed for storage. */
+function sealed(
+  kind: ChannelKind,
+  ctx: UmsContext,
+  body: ChannelPatchBody,
+  previous: { config: WebhookConfig | null; headers: WebhookHeader[] } | null,
+): Partial<Stored> {
+  const adapter = adapterOf(kind);
+  const out: Partial<Stored> = {};
+  const raw = kind === 'email' ? body.email : body.webhook;
+  if (raw !== undefined) {
+    const address = adapter.address(raw, ctx);
+    out.webhook_enc = ctx.secrets.encrypt(address);
+    out.webhook_masked = adapter.mask(address);
+  }
+  if (kind === 'webhook') {
+    const headers = body.headers ?? previous?.headers ?? [];
+    const cfg = webhookConfig(body, headers, previous?.config ?? undefined);
+    out.config = JSON.stringify(cfg);
+    if (body.headers !== undefined)
+      out.config_enc = headers.length ? ctx.secrets.encrypt(JSON.stringify(headers)) : null;
+  }
+  return out;
 }
 
 export async function createChannel(
@@ -109,7 +228,9 @@ export async function createChannel(
   userId: number,
   body: ChannelBody,
 ): Promise<Channel> {
-  const webhook = validateWebhook(body.webhook, ctx.allowlist);
+  const kind = body.kind ?? 'dingtalk';
+  checkFields(kind, body, 'create');
+  const stored = sealed(kind, ctx, body, null) as Stored;
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     const existing = await trx.selectFrom('ums_channels').select(['id']).where('user_id', '=', userId).execute();
@@ -121,17 +242,22 @@ export async function createChannel(
       .insertInto('ums_channels')
       .values({
         user_id: userId,
+        kind,
         name: body.name,
-        webhook_enc: ctx.secrets.encrypt(webhook),
-        webhook_masked: maskWebhook(webhook),
+        webhook_enc: stored.webhook_enc,
+        webhook_masked: stored.webhook_masked,
         secret_enc: body.secret ? ctx.secrets.encrypt(body.secret) : null,
         secret_masked: body.secret ? maskSecret(body.secret) : null,
         keyword: body.keyword || null,
+        config: stored.config ?? null,
+        config_enc: stored.config_enc ?? null,
+        ...(quietColumns(body) ?? {}),
+        digest_after_seconds: body.digestAfterSeconds ?? null,
         is_default: makeDefault,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return getChannel(trx, userId, id);
+    return getChannel(trx, ctx, userId, id);
   });
 }
 
@@ -143,14 +269,27 @@ export async function updateChannel(
   body: ChannelPatchBody,
 ): Promise<Channel> {
   return db.transaction().execute(async (trx) => {
-    await getChannel(trx, userId, id);
-    const set: Record<string, unknown> = { updated_at: sql`now()` };
+    const current = await trx
+      .selectFrom('ums_channels')
+      .select(['kind', 'config', 'config_enc'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) throw notFound('渠道不存在');
+    const kind = current.kind as ChannelKind;
+    checkFields(kind, body, 'update');
+    const previous = {
+      config: current.config as WebhookConfig | null,
+      headers: current.config_enc ? (JSON.parse(ctx.secrets.decrypt(current.config_enc)) as WebhookHeader[]) : [],
+    };
+    const set: Record<string, unknown> = {
+      updated_at: sql`now()`,
+      ...sealed(kind, ctx, body, previous),
+      ...(quietColumns(body) ?? {}),
+      ...(body.digestAfterSeconds !== undefined ? { digest_after_seconds: body.digestAfterSeconds } : {}),
+    };
     if (body.name !== undefined) set.name = body.name;
-    if (body.webhook !== undefined) {
-      const webhook = validateWebhook(body.webhook, ctx.allowlist);
-      set.webhook_enc = ctx.secrets.encrypt(webhook);
-      set.webhook_masked = maskWebhook(webhook);
-    }
     if (body.secret !== undefined) {
       set.secret_enc = body.secret ? ctx.secrets.encrypt(body.secret) : null;
       set.secret_masked = body.secret ? maskSecret(body.secret) : null;
@@ -161,13 +300,19 @@ export async function updateChannel(
       set.is_default = true;
     }
     await trx.updateTable('ums_channels').set(set).where('id', '=', id).execute();
-    return getChannel(trx, userId, id);
+    return getChannel(trx, ctx, userId, id);
   });
 }
 
 export async function deleteChannel(db: Kysely<DB>, userId: number, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const ch = await getChannel(trx, userId, id);
+    const ch = await trx
+      .selectFrom('ums_channels')
+      .select(['id', 'is_default'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!ch) throw notFound('渠道不存在');
     const pending = await trx
       .selectFrom('ums_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -176,7 +321,7 @@ export async function deleteChannel(db: Kysely<DB>, userId: number, id: number):
       .executeTakeFirstOrThrow();
     if (Number(pending.n) > 0) throw conflict(`该渠道还有 ${pending.n} 条待发送的消息，请先取消它们`);
     await trx.deleteFrom('ums_channels').where('id', '=', id).execute();
-    if (ch.isDefault) {
+    if (ch.is_default) {
       const next = await trx
         .selectFrom('ums_channels')
         .select('id')
@@ -188,40 +333,53 @@ export async function deleteChannel(db: Kysely<DB>, userId: number, id: number):
   });
 }
 
-/** Decrypted delivery parameters of a channel; server-side only. */
-export async function channelSecrets(
+/** A channel with its secrets opened, for delivery; server-side only. */
+export async function loadTarget(
   db: Kysely<DB>,
   ctx: UmsContext,
   channelId: number,
-): Promise<{ webhook: string; secret: string | null; keyword: string | null; throttledUntil: Date | null } | null> {
+): Promise<(ChannelTarget & { name: string; throttledUntil: Date | null }) | null> {
   const row = await db
     .selectFrom('ums_channels')
-    .select(['webhook_enc', 'secret_enc', 'keyword', 'throttled_until'])
+    .select(['id', 'kind', 'name', 'webhook_enc', 'secret_enc', 'keyword', 'throttled_until', 'config', 'config_enc'])
     .where('id', '=', channelId)
     .executeTakeFirst();
   if (!row) return null;
   return {
-    webhook: ctx.secrets.decrypt(row.webhook_enc),
+    id: row.id,
+    kind: row.kind as ChannelKind,
+    name: row.name,
+    address: ctx.secrets.decrypt(row.webhook_enc),
     secret: row.secret_enc ? ctx.secrets.decrypt(row.secret_enc) : null,
     keyword: row.keyword,
+    webhook: row.kind === 'webhook' ? (row.config as WebhookConfig | null) : null,
+    headers: row.config_enc ? JSON.parse(ctx.secrets.decrypt(row.config_enc)) : [],
     throttledUntil: row.throttled_until,
   };
 }
 
-/** "Send test message": one synchronous attempt, answered with DingTalk's own errcode and errmsg. */
+/** "Send test message": one synchronous attempt, answered with the service's own code and message. */
 export async function testChannel(
   db: Kysely<DB>,
   ctx: UmsContext,
   userId: number,
   id: number,
+  now = new Date(),
 ): Promise<ChannelTestResult> {
-  const ch = await getChannel(db, userId, id);
-  const s = (await channelSecrets(db, ctx, id))!;
-  const body = robotBody(
-    { type: 'markdown', title: '统一门户测试消息', content: `#### 统一门户测试消息\n\n渠道「${ch.name}」配置正确。` },
-    s.keyword,
+  const ch = await getChannel(db, ctx, userId, id);
+  const target = (await loadTarget(db, ctx, id))!;
+  const r = await adapterOf(ch.kind).send(
+    target,
+    {
+      id: 0,
+      type: 'markdown',
+      title: '统一门户测试消息',
+      content: `#### 统一门户测试消息\n\n渠道「${ch.name}」配置正确。`,
+      extra: null,
+      createdAt: now,
+    },
+    ctx,
   );
-  const r = await sendToRobot(s.webhook, s.secret, body, ctx.timeoutMs);
   await recordChannelHealth(db, id, r.outcome === 'delivered', r.hint ?? r.errmsg);
   return {
     ok: r.outcome === 'delivered',

@@ -1,18 +1,25 @@
 /**
  * The UMS delivery worker: one round (`runOnce`) per call; the scheduler (server/scheduler.ts) runs the
  * rounds and wakes them when a message arrives. Claims due messages with FOR UPDATE SKIP LOCKED (so two instances never
- * take the same attempt), enforces the per-robot limit and the 10-minute throttle through the
- * database (so they hold across instances), sends, records every attempt, and schedules retries with
+ * take the same attempt), enforces each kind's pacing windows (per robot, per e-mail address) and the
+ * throttle after a rate-limit answer through the database (so they hold across instances), sends
+ * through the channel's adapter (./kinds), records every attempt, and schedules retries with
  * exponential backoff and jitter. Time comes from an injectable clock so tests never sleep.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../db/schema';
-import { channelSecrets, recordChannelHealth, type UmsContext } from './channels';
-import { robotBody, sendToRobot, type Outcome, type RobotMessage, type SendResult } from './dingtalk';
+import { callbackDue, sendDueCallbacks } from './callbacks';
+import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
+import { settleMerged, sweepDigests } from './digest';
+import type { Outcome, RobotMessage, SendResult } from './dingtalk';
+import { adapterOf, type ChannelAdapter, type ChannelTarget } from './kinds';
+import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
 
-export const THROTTLE_MS = 10 * 60_000;
-const LIMIT_WINDOW_MS = 60_000;
+/** DingTalk's pause after a rate-limit errcode (each kind has its own, see ./kinds). */
+export const THROTTLE_MS = DINGTALK_THROTTLE_MS;
+/** A service asking for a longer pause than this is not believed. */
+const MAX_THROTTLE_MS = 60 * 60_000;
 
 /** What became of one claimed message in a round (metrics): DingTalk's answer, or why none was asked. */
 export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'error';
@@ -23,8 +30,8 @@ export interface DeliveryOptions {
   log: FastifyBaseLogger;
   maxAttempts: number;
   retryBaseSeconds: number;
-  /** Per-robot messages per minute; 0 = no limit. */
-  robotPerMinute: number;
+  /** PORTAL_TZ: the zone of channels' quiet hours. */
+  timeZone: string;
   clock?: () => Date;
   random?: () => number;
   batchSize?: number;
@@ -41,6 +48,32 @@ interface Claimed {
   content: string;
   extra: RobotMessage['extra'];
   attempts: number;
+  created_at: Date;
+  priority: number;
+  /** Channels still to try after this one. */
+  fallback: number[];
+  /** 'digest' for a merge of held-back messages (digest.ts). */
+  source: string;
+}
+
+const URGENT = 3;
+
+/** Minutes after midnight of `at` in `timeZone`. */
+export function localMinutes(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .formatToParts(at)
+    .reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
+  return Number(parts.hour) * 60 + Number(parts.minute);
+}
+
+/** When quiet hours [start, end) (minutes, may wrap midnight) hold at `now`, the instant they end; else null. */
+export function quietUntil(now: Date, timeZone: string, start: number, end: number): Date | null {
+  const m = localMinutes(now, timeZone);
+  const quiet = start < end ? m >= start && m < end : m >= start || m < end;
+  if (!quiet) return null;
+  const wait = (end - m + 1440) % 1440;
+  const minuteStart = now.getTime() - (now.getTime() % 60_000);
+  return new Date(minuteStart + wait * 60_000);
 }
 
 export class DeliveryWorker {
@@ -81,78 +114,171 @@ export class DeliveryWorker {
         from (select id from ums_messages
                where (status in ('queued', 'retrying') and next_attempt_at <= ${now})
                   or (status = 'sending' and locked_until < ${now})
-               order by next_attempt_at, id
+               order by priority desc, next_attempt_at, id
                limit ${limit}
                for update skip locked) due
        where m.id = due.id
-   returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts`.execute(this.o.db);
+   returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at, m.priority,
+             m.fallback, m.source`.execute(this.o.db);
     return res.rows;
   }
 
-  /** Processes every message due now (in batches); returns how many were attempted or deferred. */
-  async runOnce(): Promise<number> {
+  /**
+   * Processes every message due now (in batches); returns how many were attempted or deferred. Tests
+   * pass `{ batchSize: 1, concurrency: 1 }` to watch the claim order one message at a time.
+   */
+  async runOnce(opts: { batchSize?: number; concurrency?: number } = {}): Promise<number> {
     let total = 0;
     for (;;) {
-      const batch = await this.claim(this.o.batchSize ?? 50);
-      if (batch.length === 0) return total;
+      const batch = await this.claim(opts.batchSize ?? this.o.batchSize ?? 50);
+      if (batch.length === 0) {
+        await sweepDigests(this.o.db, this.clock(), this.o.timeZone);
+        await this.callbacks();
+        return total;
+      }
       total += batch.length;
       const queue = [...batch];
-      const workers = Array.from({ length: Math.min(this.o.concurrency ?? 8, queue.length) }, async () => {
+      const concurrency = opts.concurrency ?? this.o.concurrency ?? 8;
+      const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
         for (let m = queue.shift(); m; m = queue.shift()) await this.deliver(m);
       });
       await Promise.all(workers);
     }
   }
 
-  private async defer(m: Claimed, until: Date): Promise<void> {
+  /** Sends the callbacks of messages that reached their final state (callbacks.ts). */
+  private async callbacks(): Promise<void> {
+    const o = {
+      db: this.o.db,
+      secrets: this.o.ums.secrets,
+      allowlist: this.o.ums.allowlist,
+      timeoutMs: this.o.ums.timeoutMs,
+      maxAttempts: this.o.maxAttempts,
+      backoffMs: (n: number) => this.backoffMs(n),
+      now: this.clock,
+    };
+    while ((await sendDueCallbacks(o)) > 0) {
+      // until no callback is due
+    }
+  }
+
+  /** Not now (pacing, a pause, quiet hours): back in line at `until`, the attempt not counted. */
+  private async defer(m: Claimed, until: Date, note?: string): Promise<void> {
     await this.o.db
       .updateTable('ums_messages')
-      .set({ status: 'retrying', next_attempt_at: until, locked_until: null, attempts: m.attempts - 1 })
+      .set({
+        status: note ? 'queued' : 'retrying',
+        next_attempt_at: until,
+        locked_until: null,
+        attempts: m.attempts - 1,
+        ...(note ? { last_error: note } : {}),
+      })
       .where('id', '=', m.id)
       .where('status', '=', 'sending')
       .execute();
   }
 
+  /**
+   * The current channel has failed for good (or is gone): a chain moves on to its next channel, with a
+   * fresh retry budget and at once, the timeline going on across channels. Returns false at the end of
+   * the chain.
+   */
+  private async fallBack(m: Claimed, reason: string, db: Kysely<DB> | Transaction<DB> = this.o.db): Promise<boolean> {
+    if (m.fallback.length === 0) return false;
+    // Channels deleted since the message was sent are skipped.
+    const alive = new Set(
+      (await db.selectFrom('ums_channels').select('id').where('id', 'in', m.fallback).execute()).map((r) => r.id),
+    );
+    const at = m.fallback.findIndex((id) => alive.has(id));
+    if (at < 0) return false;
+    const next = m.fallback[at];
+    const rest = m.fallback.slice(at + 1);
+    await db
+      .updateTable('ums_messages')
+      .set({
+        status: 'queued',
+        channel_id: next,
+        fallback: rest,
+        attempts: 0,
+        next_attempt_at: this.clock(),
+        locked_until: null,
+        last_error: `${reason}（改用下一个渠道）`,
+      })
+      .where('id', '=', m.id)
+      .where('status', '=', 'sending')
+      .execute();
+    return true;
+  }
+
   private async fail(m: Claimed, reason: string): Promise<void> {
     await this.o.db
       .updateTable('ums_messages')
-      .set({ status: 'failed', last_error: reason, locked_until: null, next_attempt_at: null })
+      .set({
+        status: 'failed',
+        last_error: reason,
+        locked_until: null,
+        next_attempt_at: null,
+        ...callbackDue(this.clock()),
+      })
       .where('id', '=', m.id)
       .execute();
+    if (m.source === 'digest') await settleMerged(this.o.db, m.id, { status: 'failed', reason }, this.clock());
   }
 
   /**
-   * Reserves a slot in the robot's per-minute window: the channel row is locked while the window is
-   * counted and the pending attempt row is written, so concurrent workers cannot overshoot.
+   * Reserves a slot in the pacing windows of the target's pace key: the channel row is locked to read
+   * its throttle, and a transaction-scoped advisory lock on the pace key is held while the windows are
+   * counted and the pending attempt row is written, so concurrent workers (and several channels to one
+   * e-mail address) cannot overshoot.
    */
-  private async reserve(m: Claimed, channelId: number): Promise<{ attemptId: number } | { deferUntil: Date }> {
+  private async reserve(
+    m: Claimed,
+    target: ChannelTarget,
+    adapter: ChannelAdapter,
+  ): Promise<{ attemptId: number } | { deferUntil: Date; quiet?: boolean }> {
     const now = this.clock();
+    const paceKey = adapter.paceKey(target);
+    const windows = adapter.windows(target, this.o.ums);
     return this.o.db.transaction().execute(async (trx) => {
       const ch = await trx
         .selectFrom('ums_channels')
-        .select('throttled_until')
-        .where('id', '=', channelId)
+        .select(['throttled_until', 'quiet_start', 'quiet_end'])
+        .where('id', '=', target.id)
         .forUpdate()
         .executeTakeFirst();
       if (ch?.throttled_until && ch.throttled_until.getTime() > now.getTime())
         return { deferUntil: ch.throttled_until };
-      if (this.o.robotPerMinute > 0) {
-        const recent = await trx
-          .selectFrom('ums_attempts')
-          .select('at')
-          .where('channel_id', '=', channelId)
-          .where('at', '>', new Date(now.getTime() - LIMIT_WINDOW_MS))
-          .orderBy('at', 'desc')
-          .limit(this.o.robotPerMinute)
-          .execute();
-        if (recent.length >= this.o.robotPerMinute) {
-          const oldest = recent[recent.length - 1].at.getTime();
-          return { deferUntil: new Date(oldest + LIMIT_WINDOW_MS) };
+      // Quiet hours: the message waits them out, unless it is urgent.
+      if (ch && ch.quiet_start !== null && ch.quiet_end !== null && m.priority < URGENT) {
+        const until = quietUntil(now, this.o.timeZone, ch.quiet_start, ch.quiet_end);
+        if (until) return { deferUntil: until, quiet: true };
+      }
+      if (windows.length > 0) {
+        await sql`select pg_advisory_xact_lock(hashtext(${paceKey}))`.execute(trx);
+        let deferUntil = 0;
+        for (const w of windows) {
+          const recent = await trx
+            .selectFrom('ums_attempts')
+            .select('at')
+            .where('pace_key', '=', paceKey)
+            .where('at', '>', new Date(now.getTime() - w.ms))
+            .orderBy('at', 'desc')
+            .limit(w.max)
+            .execute();
+          if (recent.length >= w.max) deferUntil = Math.max(deferUntil, recent[recent.length - 1].at.getTime() + w.ms);
         }
+        if (deferUntil > 0) return { deferUntil: new Date(deferUntil) };
       }
       const row = await trx
         .insertInto('ums_attempts')
-        .values({ message_id: m.id, channel_id: channelId, at: now, duration_ms: 0, outcome: 'pending' })
+        .values({
+          message_id: m.id,
+          channel_id: target.id,
+          pace_key: paceKey,
+          at: now,
+          duration_ms: 0,
+          outcome: 'pending',
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return { attemptId: row.id };
@@ -162,24 +288,30 @@ export class DeliveryWorker {
   private async deliver(m: Claimed): Promise<void> {
     const count = (outcome: DeliveryOutcome) => this.o.onOutcome?.(outcome);
     try {
-      const secrets = m.channel_id === null ? null : await channelSecrets(this.o.db, this.o.ums, m.channel_id);
-      if (m.channel_id === null || !secrets) {
-        await this.fail(m, '渠道已被删除');
+      const target = m.channel_id === null ? null : await loadTarget(this.o.db, this.o.ums, m.channel_id);
+      if (!target) {
+        if (!(await this.fallBack(m, '渠道已被删除'))) await this.fail(m, '渠道已被删除');
         return count('channel_deleted');
       }
-      const slot = await this.reserve(m, m.channel_id);
+      const adapter = adapterOf(target.kind);
+      const slot = await this.reserve(m, target, adapter);
       if ('deferUntil' in slot) {
-        await this.defer(m, slot.deferUntil);
+        const at = new Intl.DateTimeFormat('zh-CN', {
+          timeZone: this.o.timeZone,
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        }).format(slot.deferUntil);
+        await this.defer(m, slot.deferUntil, slot.quiet ? `免打扰时段，推迟到 ${at} 发送` : undefined);
         return count('deferred');
       }
 
-      const result = await sendToRobot(
-        secrets.webhook,
-        secrets.secret,
-        robotBody(m, secrets.keyword),
-        this.o.ums.timeoutMs,
+      const result = await adapter.send(
+        target,
+        { id: m.id, type: m.type, title: m.title, content: m.content, extra: m.extra, createdAt: m.created_at },
+        this.o.ums,
       );
-      await this.record(m, m.channel_id, slot.attemptId, result);
+      await this.record(m, target.id, adapter, slot.attemptId, result);
       count(result.outcome);
     } catch (err) {
       // A database or decryption problem: leave the message to be retried after its lease.
@@ -188,7 +320,13 @@ export class DeliveryWorker {
     }
   }
 
-  private async record(m: Claimed, channelId: number, attemptId: number, r: SendResult): Promise<void> {
+  private async record(
+    m: Claimed,
+    channelId: number,
+    adapter: ChannelAdapter,
+    attemptId: number,
+    r: SendResult,
+  ): Promise<void> {
     const now = this.clock();
     const reason = [r.hint, r.errcode !== null ? `errcode ${r.errcode}` : null, r.errmsg].filter(Boolean).join('；');
     await this.o.db.transaction().execute(async (trx) => {
@@ -207,12 +345,32 @@ export class DeliveryWorker {
       const base = trx.updateTable('ums_messages').where('id', '=', m.id).where('status', '=', 'sending');
       if (r.outcome === 'delivered') {
         await base
-          .set({ status: 'delivered', delivered_at: now, locked_until: null, last_error: null, next_attempt_at: null })
+          .set({
+            status: 'delivered',
+            delivered_at: now,
+            locked_until: null,
+            last_error: null,
+            next_attempt_at: null,
+            ...callbackDue(now),
+          })
           .execute();
+        if (m.source === 'digest') await settleMerged(trx, m.id, { status: 'delivered', reason: null }, now);
       } else if (r.outcome === 'permanent') {
-        await base.set({ status: 'failed', last_error: reason, locked_until: null, next_attempt_at: null }).execute();
+        if (!(await this.fallBack(m, reason, trx)))
+          await base
+            .set({
+              status: 'failed',
+              last_error: reason,
+              locked_until: null,
+              next_attempt_at: null,
+              ...callbackDue(now),
+            })
+            .execute();
+        if (m.source === 'digest' && !m.fallback.length)
+          await settleMerged(trx, m.id, { status: 'failed', reason }, now);
       } else if (r.outcome === 'rate_limited') {
-        const until = new Date(now.getTime() + THROTTLE_MS);
+        const pause = Math.min(MAX_THROTTLE_MS, Math.max(1000, r.retryAfterMs ?? adapter.throttleMs));
+        const until = new Date(now.getTime() + pause);
         await trx.updateTable('ums_channels').set({ throttled_until: until }).where('id', '=', channelId).execute();
         // A throttled attempt does not count against the message's retry budget.
         await base
@@ -225,14 +383,19 @@ export class DeliveryWorker {
           })
           .execute();
       } else if (m.attempts >= this.o.maxAttempts) {
-        await base
-          .set({
-            status: 'failed',
-            last_error: `重试 ${m.attempts} 次后仍失败：${reason}`,
-            locked_until: null,
-            next_attempt_at: null,
-          })
-          .execute();
+        const gaveUp = `重试 ${m.attempts} 次后仍失败：${reason}`;
+        if (!(await this.fallBack(m, gaveUp, trx)))
+          await base
+            .set({
+              status: 'failed',
+              last_error: gaveUp,
+              locked_until: null,
+              next_attempt_at: null,
+              ...callbackDue(now),
+            })
+            .execute();
+        if (m.source === 'digest' && !m.fallback.length)
+          await settleMerged(trx, m.id, { status: 'failed', reason: gaveUp }, now);
       } else {
         const next = new Date(now.getTime() + this.backoffMs(m.attempts));
         await base.set({ status: 'retrying', next_attempt_at: next, locked_until: null, last_error: reason }).execute();

@@ -96,6 +96,8 @@ export interface SendResult {
   hint: string | null;
   /** The technical detail behind errmsg (error code and Node's message, or the body of a non-JSON answer). */
   detail: string | null;
+  /** rate_limited: how long the service asked us to wait (Retry-After); else the kind's own pause. */
+  retryAfterMs?: number | null;
 }
 
 /** A failure before DingTalk answered, in words a user reads, and the detail an operator needs. */
@@ -151,8 +153,9 @@ function seconds(ms: number): string {
  * Node's fetch rejects every transport failure with the same TypeError('fetch failed'): the reason
  * is in its `cause` chain. Users get a Chinese sentence per kind of failure; the code and Node's
  * message stay in `detail` for whoever has to debug the network. Neither carries the webhook URL.
+ * `service` names who did not answer (钉钉, 企业微信, 飞书, 目标).
  */
-export function describeFetchError(err: unknown, timeoutMs: number): TransportFailure {
+export function describeFetchError(err: unknown, timeoutMs: number, service = '钉钉'): TransportFailure {
   const top = (err ?? {}) as ErrorLike;
   const cause = rootCause(err);
   const code = typeof cause.code === 'string' ? cause.code : '';
@@ -164,15 +167,15 @@ export function describeFetchError(err: unknown, timeoutMs: number): TransportFa
   const detail = (code && !oneLine.includes(code) ? `${code}: ${oneLine}` : oneLine).slice(0, 300);
 
   if (top.name === 'TimeoutError' || top.name === 'AbortError') {
-    return { message: `请求超时（${seconds(timeoutMs)} 秒）：钉钉服务器没有及时应答`, detail };
+    return { message: `请求超时（${seconds(timeoutMs)} 秒）：${service}服务器没有及时应答`, detail };
   }
-  if (DNS_CODES.has(code)) return { message: '域名解析失败：找不到钉钉服务器的地址', detail };
-  if (UNREACHABLE_CODES.has(code)) return { message: '网络错误：无法连接钉钉服务器', detail };
-  if (CONNECT_TIMEOUT_CODES.has(code)) return { message: '网络错误：连接钉钉服务器超时', detail };
-  if (DROPPED_CODES.has(code)) return { message: '网络错误：与钉钉服务器的连接被中断', detail };
-  if (code && isTlsCode(code)) return { message: '安全连接失败：钉钉服务器的证书无效或 TLS 握手失败', detail };
+  if (DNS_CODES.has(code)) return { message: `域名解析失败：找不到${service}服务器的地址`, detail };
+  if (UNREACHABLE_CODES.has(code)) return { message: `网络错误：无法连接${service}服务器`, detail };
+  if (CONNECT_TIMEOUT_CODES.has(code)) return { message: `网络错误：连接${service}服务器超时`, detail };
+  if (DROPPED_CODES.has(code)) return { message: `网络错误：与${service}服务器的连接被中断`, detail };
+  if (code && isTlsCode(code)) return { message: `安全连接失败：${service}服务器的证书无效或 TLS 握手失败`, detail };
   if (/redirect/i.test(causeMessage)) return { message: 'Webhook 地址发生了重定向，已拒绝发送', detail };
-  return { message: '网络错误：无法连接钉钉服务器', detail };
+  return { message: `网络错误：无法连接${service}服务器`, detail };
 }
 
 export function classify(

@@ -1,16 +1,21 @@
 /**
- * The UMS module: DingTalk robot channels, the durable outbox and its delivery worker, statistics and
- * the token API for scripts. Background work: delivery rounds (woken when a message is queued) and the
- * daily pruning of old messages, both only where UMS_WORKER is on.
+ * The UMS module: channels of five kinds (DingTalk, WeCom, Feishu, generic webhook, e-mail through
+ * SMTP_URL), the durable outbox and its delivery worker, statistics, the token API for scripts and the
+ * ServerChan- and PushPlus-compatible endpoints.
+ * Background work: delivery rounds (woken when a message is queued) and the daily pruning of old
+ * messages, both only where UMS_WORKER is on.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
 import { parseAllowlist, type UmsContext } from './channels';
 import { DeliveryWorker } from './delivery';
+import { createMailer } from './kinds/email';
 import { pruneMessages } from './messages';
 import { umsMetrics } from './metrics';
+import compatRoutes from './compat-routes';
 import umsRoutes from './routes';
+import { sendLimit } from './send-limit';
 
 const DAY_MS = 86_400_000;
 /** How often the worker looks for due messages when nothing wakes it. */
@@ -30,7 +35,14 @@ export default fp(
       secrets: deps.secrets,
       allowlist: parseAllowlist(config.UMS_WEBHOOK_ALLOWLIST),
       timeoutMs: config.UMS_SEND_TIMEOUT_MS,
+      mailer: config.SMTP_URL ? createMailer(config.SMTP_URL, config.SMTP_FROM, config.UMS_SEND_TIMEOUT_MS) : null,
+      pacing: {
+        robotPerMinute: config.UMS_ROBOT_PER_MINUTE,
+        feishuPerMinute: config.UMS_FEISHU_PER_MINUTE,
+        emailPerMinute: config.UMS_EMAIL_PER_MINUTE,
+      },
     };
+    app.addHook('onClose', async () => ums.mailer?.transport.close());
     const metrics = umsMetrics(app.metrics, db, app.log);
     const worker = new DeliveryWorker({
       db,
@@ -38,7 +50,7 @@ export default fp(
       log: app.log,
       maxAttempts: config.UMS_MAX_ATTEMPTS,
       retryBaseSeconds: config.UMS_RETRY_BASE_SECONDS,
-      robotPerMinute: config.UMS_ROBOT_PER_MINUTE,
+      timeZone: config.PORTAL_TZ,
       clock: deps.clock,
       onOutcome: metrics.delivery,
     });
@@ -54,7 +66,10 @@ export default fp(
       app.scheduler.every('ums.prune', DAY_MS, () => pruneMessages(db, config.UMS_RETENTION_DAYS));
     }
 
-    await app.register(umsRoutes, { ...deps, ums, wake });
+    const routeDeps = { ...deps, ums, wake: () => wake(), limit: sendLimit(app, config) };
+    await app.register(umsRoutes, routeDeps);
+    // ServerChan's /<sendkey>.send and PushPlus's /send, outside /api at the paths those services fixed.
+    await app.register(compatRoutes, routeDeps);
   },
   { name: 'ums', dependencies: ['limits', 'auth', 'scheduler', 'metrics'] },
 );

@@ -6,6 +6,8 @@ import { sql, type Kysely } from 'kysely';
 import {
   UMS_MAX_MESSAGE_BYTES,
   UMS_MAX_SCHEDULE_DAYS,
+  type ChannelKind,
+  type Priority,
   type MessageDetail,
   type MessageStatus,
   type MessageSummary,
@@ -15,16 +17,40 @@ import {
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
 import { escapeLike } from '../../lib/sql';
+import { callbackDue, validateCallbackUrl } from './callbacks';
+import { channelHealth } from './channels';
+import { settleMerged } from './digest';
+import { renderTemplate } from './templates';
 
 export interface NewMessage {
   title: string;
-  content: string;
+  /** Required unless `template` is given. */
+  content?: string;
   type: 'text' | 'markdown';
+  /** A template of the sender's (name or id), filled with `vars` (templates.ts). */
+  template?: string;
+  vars?: Record<string, string>;
+  /** One channel; the default one when no routing is given. */
   channel?: number;
+  /** Fan-out: one message per channel, sent side by side. */
+  channels?: number[];
+  /** A chain: the first channel, then the next whenever one fails for good. */
+  fallback?: number[];
+  priority?: Priority;
+  /** The same key again (per user) returns the first message instead of queueing another. */
+  idempotencyKey?: string;
+  /** POSTed the final outcome, signed (callbacks.ts). */
+  callbackUrl?: string;
   sendAt?: string | number;
   atMobiles?: string[];
   isAtAll?: boolean;
 }
+
+export const PRIORITY_VALUE: Record<Priority, number> = { low: 0, normal: 1, high: 2, urgent: 3 };
+const PRIORITY_NAME = Object.fromEntries(Object.entries(PRIORITY_VALUE).map(([k, v]) => [v, k])) as Record<
+  number,
+  Priority
+>;
 
 function parseSendAt(raw: string | number | undefined, now: Date): Date | null {
   if (raw === undefined || raw === '') return null;
@@ -43,53 +69,146 @@ export function messageBytes(title: string, content: string): number {
   return Buffer.byteLength(title, 'utf8') + Buffer.byteLength(content, 'utf8');
 }
 
+interface Route {
+  /** One message per entry; `fallback` is what that message tries after its channel. */
+  deliveries: { channel: number; fallback: number[] }[];
+}
+
+/** Checks that every channel named is the sender's; the default channel when none is named. */
+async function resolveRoute(db: Kysely<DB>, userId: number, input: NewMessage): Promise<Route> {
+  const named = input.channels ?? input.fallback ?? (input.channel !== undefined ? [input.channel] : null);
+  const field = input.channels ? 'channels' : input.fallback ? 'fallback' : 'channel';
+  if (!named) {
+    const def = await db
+      .selectFrom('ums_channels')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('is_default', '=', true)
+      .executeTakeFirst();
+    if (!def) {
+      throw badRequest('还没有推送渠道，请先在“我的推送”中添加渠道', { channel: ['请先添加渠道'] });
+    }
+    return { deliveries: [{ channel: def.id, fallback: [] }] };
+  }
+  const owned = await db
+    .selectFrom('ums_channels')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', 'in', named)
+    .execute();
+  if (owned.length !== named.length) throw badRequest('渠道不存在', { [field]: ['渠道不存在'] });
+  if (input.channels) return { deliveries: named.map((channel) => ({ channel, fallback: [] })) };
+  return { deliveries: [{ channel: named[0], fallback: named.slice(1) }] };
+}
+
+export interface Created {
+  id: number;
+  status: MessageStatus;
+  duplicate?: boolean;
+  deliveries?: { id: number; channelId: number }[];
+}
+
+/** The first message of a key (and its fan-out siblings), as created. */
+async function existing(db: Kysely<DB>, userId: number, key: string): Promise<Created | null> {
+  const first = await db
+    .selectFrom('ums_messages')
+    .select(['id', 'status', 'group_id'])
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  if (!first) return null;
+  const created: Created = { id: first.id, status: first.status as MessageStatus, duplicate: true };
+  if (first.group_id !== null) {
+    const rows = await db
+      .selectFrom('ums_messages')
+      .select(['id', 'channel_id'])
+      .where('group_id', '=', first.group_id)
+      .orderBy('id')
+      .execute();
+    created.deliveries = rows.map((r) => ({ id: r.id, channelId: r.channel_id ?? 0 }));
+  }
+  return created;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
 export async function createMessage(
   db: Kysely<DB>,
   userId: number,
   input: NewMessage,
   source: 'ui' | 'api',
   now = new Date(),
-): Promise<{ id: number; status: MessageStatus }> {
-  const bytes = messageBytes(input.title, input.content);
+  allowlist: string[] = [],
+): Promise<Created> {
+  if (input.template) {
+    const filled = await renderTemplate(db, userId, input.template, input.vars ?? {});
+    input = { ...input, ...filled, title: input.title || filled.title };
+  }
+  if (!input.content) throw badRequest('缺少 content', { content: ['缺少 content'] });
+  const content = input.content;
+  const bytes = messageBytes(input.title, content);
+  const callbackUrl = input.callbackUrl ? validateCallbackUrl(input.callbackUrl, allowlist) : null;
   if (bytes > UMS_MAX_MESSAGE_BYTES) {
     throw badRequest(`消息过大：${bytes} 字节，最多 ${UMS_MAX_MESSAGE_BYTES} 字节（UTF-8）`, {
       content: [`消息最多 ${UMS_MAX_MESSAGE_BYTES} 字节`],
     });
   }
   const sendAt = parseSendAt(input.sendAt, now);
-  const channel = await db
-    .selectFrom('ums_channels')
-    .select('id')
-    .where('user_id', '=', userId)
-    .$if(input.channel !== undefined, (q) => q.where('id', '=', input.channel!))
-    .$if(input.channel === undefined, (q) => q.where('is_default', '=', true))
-    .executeTakeFirst();
-  if (!channel) {
-    throw input.channel !== undefined
-      ? badRequest('渠道不存在', { channel: ['渠道不存在'] })
-      : badRequest('还没有绑定钉钉机器人，请先在“我的推送”中添加渠道', { channel: ['请先绑定渠道'] });
+  if (input.idempotencyKey) {
+    const seen = await existing(db, userId, input.idempotencyKey);
+    if (seen) return seen;
   }
+  const route = await resolveRoute(db, userId, input);
   const extra =
     input.atMobiles?.length || input.isAtAll
       ? { atMobiles: input.atMobiles ?? [], isAtAll: Boolean(input.isAtAll) }
       : null;
-  const row = await db
-    .insertInto('ums_messages')
-    .values({
-      user_id: userId,
-      channel_id: channel.id,
-      type: input.type,
-      title: input.title,
-      content: input.content,
-      extra: extra ? JSON.stringify(extra) : null,
-      status: 'queued',
-      send_at: sendAt,
-      next_attempt_at: sendAt ?? now,
-      source,
-    })
-    .returning(['id', 'status'])
-    .executeTakeFirstOrThrow();
-  return { id: row.id, status: row.status as MessageStatus };
+  const row = (channel: number, fallback: number[]) => ({
+    user_id: userId,
+    channel_id: channel,
+    type: input.type,
+    title: input.title,
+    content,
+    extra: extra ? JSON.stringify(extra) : null,
+    status: 'queued',
+    send_at: sendAt,
+    next_attempt_at: sendAt ?? now,
+    source,
+    priority: PRIORITY_VALUE[input.priority ?? 'normal'],
+    fallback,
+    callback_url: callbackUrl,
+  });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const [head, ...rest] = route.deliveries;
+      const first = await trx
+        .insertInto('ums_messages')
+        .values({ ...row(head.channel, head.fallback), idempotency_key: input.idempotencyKey ?? null })
+        .returning(['id', 'status'])
+        .executeTakeFirstOrThrow();
+      const created: Created = { id: first.id, status: first.status as MessageStatus };
+      if (rest.length === 0) return created;
+      // A fan-out: every message of the send points at the first, which holds the key.
+      await trx.updateTable('ums_messages').set({ group_id: first.id }).where('id', '=', first.id).execute();
+      const others = await trx
+        .insertInto('ums_messages')
+        .values(rest.map((d) => ({ ...row(d.channel, d.fallback), group_id: first.id })))
+        .returning(['id', 'channel_id'])
+        .execute();
+      created.deliveries = [
+        { id: first.id, channelId: head.channel },
+        ...others.map((o) => ({ id: o.id, channelId: o.channel_id! })),
+      ];
+      return created;
+    });
+  } catch (err) {
+    // The same key sent twice at once: the other request's message is the one.
+    if (input.idempotencyKey && isUniqueViolation(err)) {
+      const seen = await existing(db, userId, input.idempotencyKey);
+      if (seen) return seen;
+    }
+    throw err;
+  }
 }
 
 function summaryQuery(db: Kysely<DB>) {
@@ -111,6 +230,17 @@ function summaryQuery(db: Kysely<DB>) {
       'm.source',
       'm.created_at',
       'm.delivered_at',
+      'm.priority',
+      'm.group_id',
+      'm.fallback',
+      'm.callback_url',
+      'm.callback_status',
+      'm.callback_attempts',
+      'm.callback_error',
+      'm.callback_sent_at',
+      'm.callback_next_at',
+      'm.read_at',
+      'm.digest_id',
     ]);
 }
 
@@ -130,9 +260,24 @@ function toSummary(r: SummaryRow): MessageSummary {
     sendAt: r.send_at?.toISOString() ?? null,
     nextAttemptAt: waiting ? (r.next_attempt_at?.toISOString() ?? null) : null,
     lastError: r.last_error,
-    source: r.source as 'ui' | 'api',
+    source: r.source as MessageSummary['source'],
     createdAt: r.created_at.toISOString(),
     deliveredAt: r.delivered_at?.toISOString() ?? null,
+    priority: PRIORITY_NAME[r.priority] ?? 'normal',
+    groupId: r.group_id,
+    fallbackChannelIds: r.fallback ?? [],
+    readAt: r.read_at?.toISOString() ?? null,
+    digestId: r.digest_id,
+    callbackUrl: r.callback_url,
+    callback: r.callback_status
+      ? {
+          status: r.callback_status,
+          attempts: r.callback_attempts,
+          error: r.callback_error,
+          sentAt: r.callback_sent_at?.toISOString() ?? null,
+          nextAt: r.callback_status === 'pending' ? (r.callback_next_at?.toISOString() ?? null) : null,
+        }
+      : null,
   };
 }
 
@@ -143,6 +288,7 @@ export async function listMessages(
     current: number;
     pageSize: number;
     status?: MessageStatus;
+    read?: 'read' | 'unread';
     channel?: number;
     keyword?: string;
     from?: string;
@@ -160,6 +306,8 @@ export async function listMessages(
     b
       .where('m.user_id', '=', userId)
       .$if(!!q.status, (x) => x.where('m.status', '=', q.status!))
+      .$if(q.read === 'read', (x) => x.where('m.read_at', 'is not', null))
+      .$if(q.read === 'unread', (x) => x.where('m.read_at', 'is', null))
       .$if(!!q.channel, (x) => x.where('m.channel_id', '=', q.channel!))
       .$if(!!q.keyword, (x) =>
         x.where((eb) =>
@@ -188,7 +336,15 @@ export async function listMessages(
 export async function getMessage(db: Kysely<DB>, userId: number, id: number): Promise<MessageDetail> {
   const row = await summaryQuery(db).where('m.id', '=', id).where('m.user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound('消息不存在');
-  const attempts = await db.selectFrom('ums_attempts').selectAll().where('message_id', '=', id).orderBy('id').execute();
+  const attempts = await db
+    .selectFrom('ums_attempts as a')
+    .leftJoin('ums_channels as c', 'c.id', 'a.channel_id')
+    .selectAll('a')
+    .select('c.kind as channel_kind')
+    // A message merged into a digest shows the digest's attempts: they carried it.
+    .where('a.message_id', 'in', row.digest_id !== null ? [id, row.digest_id] : [id])
+    .orderBy('a.id')
+    .execute();
   return {
     ...toSummary(row),
     attemptLog: attempts.map((a) => ({
@@ -199,42 +355,91 @@ export async function getMessage(db: Kysely<DB>, userId: number, id: number): Pr
       errmsg: a.errmsg,
       detail: a.detail,
       durationMs: a.duration_ms,
+      channelId: a.channel_id,
+      channelKind: (a.channel_kind as ChannelKind | null) ?? null,
       outcome: a.outcome as MessageDetail['attemptLog'][number]['outcome'],
     })),
   };
+}
+
+async function unreadCount(db: Kysely<DB>, userId: number): Promise<number> {
+  const { n } = await db
+    .selectFrom('ums_messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** The inbox: one message read (404 when it is not the user's), or all of them. */
+export async function markRead(db: Kysely<DB>, userId: number, id: number | 'all', now = new Date()) {
+  const res = await db
+    .updateTable('ums_messages')
+    .set({ read_at: now })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .$if(id !== 'all', (q) => q.where('id', '=', id as number))
+    .executeTakeFirst();
+  if (id !== 'all' && Number(res.numUpdatedRows) === 0) await getMessage(db, userId, id);
+  return { updated: Number(res.numUpdatedRows), unread: await unreadCount(db, userId) };
 }
 
 /** Failed messages go back to the queue for a fresh round of attempts. */
 export async function resendMessage(db: Kysely<DB>, userId: number, id: number, now = new Date()) {
   const row = await db
     .updateTable('ums_messages')
-    .set({ status: 'queued', attempts: 0, next_attempt_at: now, last_error: null, updated_at: sql`now()` })
+    .set({
+      status: 'queued',
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: null,
+      updated_at: sql`now()`,
+      // A new outcome will come: its callback is sent again.
+      callback_status: null,
+      callback_attempts: 0,
+      callback_error: null,
+      callback_next_at: null,
+      // Resent on its own, out of the digest that failed it.
+      digest_id: null,
+    })
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('status', '=', 'failed')
-    .returning(['id', 'status'])
+    .returning(['id', 'status', 'source'])
     .executeTakeFirst();
   if (!row) {
     await getMessage(db, userId, id); // 404 when it is not ours
     throw conflict('只有发送失败的消息可以重新发送');
   }
+  if (row.source === 'digest') {
+    // A digest resent carries again the messages it failed (not those resent on their own since).
+    await db
+      .updateTable('ums_messages')
+      .set({ status: 'merged', last_error: null, callback_status: null, callback_attempts: 0, callback_error: null })
+      .where('digest_id', '=', id)
+      .where('status', '=', 'failed')
+      .execute();
+  }
   return { id: row.id, status: row.status as MessageStatus };
 }
 
 /** Queued, scheduled or retrying messages can be cancelled; one being sent right now cannot. */
-export async function cancelMessage(db: Kysely<DB>, userId: number, id: number) {
+export async function cancelMessage(db: Kysely<DB>, userId: number, id: number, now = new Date()) {
   const row = await db
     .updateTable('ums_messages')
-    .set({ status: 'cancelled', next_attempt_at: null, updated_at: sql`now()` })
+    .set({ status: 'cancelled', next_attempt_at: null, updated_at: sql`now()`, ...callbackDue(now) })
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('status', 'in', ['queued', 'retrying'])
-    .returning(['id', 'status'])
+    .returning(['id', 'status', 'source'])
     .executeTakeFirst();
   if (!row) {
     await getMessage(db, userId, id);
     throw conflict('只有排队中、定时或等待重试的消息可以取消');
   }
+  // Cancelling a digest cancels what was merged into it.
+  if (row.source === 'digest') await settleMerged(db, row.id, { status: 'cancelled', reason: '摘要已取消' }, now);
   return { id: row.id, status: row.status as MessageStatus };
 }
 
@@ -263,17 +468,24 @@ export async function stats(db: Kysely<DB>, userId: number, tz: string): Promise
     order by d.day`.execute(db);
   const channels = await db
     .selectFrom('ums_channels')
-    .select(['id', 'name', 'last_success_at', 'last_error_at', 'last_error', 'throttled_until'])
+    .select(['id', 'kind', 'name', 'last_success_at', 'last_error_at', 'last_error', 'throttled_until'])
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
+  const health = await channelHealth(
+    db,
+    channels.map((c) => c.id),
+  );
   return {
     byStatus,
+    unread: await unreadCount(db, userId),
     total,
     daily: daily.rows.map((r) => ({ day: r.day, delivered: Number(r.delivered), failed: Number(r.failed) })),
     channels: channels.map((c) => ({
       id: c.id,
+      kind: c.kind as ChannelKind,
       name: c.name,
+      health: health.get(c.id) ?? { attempts: 0, delivered: 0, successRate: null },
       lastSuccessAt: c.last_success_at?.toISOString() ?? null,
       lastErrorAt: c.last_error_at?.toISOString() ?? null,
       lastError: c.last_error,

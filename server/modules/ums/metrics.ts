@@ -9,7 +9,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { DB } from '../../db/schema';
 import type { DeliveryOutcome } from './delivery';
 
-const WAITING = ['queued', 'retrying', 'sending'] as const;
+const WAITING = ['queued', 'retrying', 'sending', 'merged'] as const;
 
 export function umsMetrics(
   registry: Registry,
@@ -18,13 +18,16 @@ export function umsMetrics(
 ): { delivery: (outcome: DeliveryOutcome) => void } {
   new Gauge({
     name: 'portal_ums_outbox_messages',
-    help: 'Messages in the outbox not yet delivered, failed or cancelled, by status (queued, retrying, sending).',
+    help:
+      'Messages in the outbox not yet delivered, failed or cancelled, by status (queued, retrying, sending, ' +
+      'merged into a digest).',
     labelNames: ['status'],
     registers: [registry],
     async collect() {
       try {
         const { rows } = await sql<{ status: string; n: number }>`
-          select status, count(*)::int as n from ums_messages where status in ('queued', 'retrying') group by status
+          select status, count(*)::int as n from ums_messages where status in ('queued', 'retrying', 'merged')
+           group by status
           union all
           select 'sending', count(*)::int from ums_messages where status = 'sending'`.execute(db);
         for (const status of WAITING) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));

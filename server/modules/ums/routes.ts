@@ -1,20 +1,24 @@
-/** HTTP layer of UMS: channels, messages, statistics, and the curl-friendly token API. */
+/** HTTP layer of UMS: channels, messages, statistics, and the curl-friendly token API (compat-routes.ts: ServerChan, PushPlus). */
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { SendApiInput } from '@contract';
 import * as api from '@contract/api/ums';
 import type { AppDeps } from '../../deps';
-import { parseOr400, tooMany } from '../../errors';
+import { parseOr400 } from '../../errors';
 import { success, SUCCESS, paged } from '../../http/reply';
 import { route, type EndpointRequest } from '../../http/route';
+import * as callbacks from './callbacks';
 import * as channels from './channels';
 import type { UmsContext } from './channels';
 import * as messages from './messages';
+import type { SendLimit } from './send-limit';
+import * as templates from './templates';
 
 export interface UmsRouteDeps extends AppDeps {
   ums: UmsContext;
   /** A message was queued: run a delivery round now. */
   wake: () => void;
+  /** The per-token limit of the script APIs. */
+  limit: SendLimit;
 }
 
 export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps): Promise<void> {
@@ -22,7 +26,8 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   const now = () => deps.clock?.() ?? new Date();
 
   // ---------- channels ----------
-  route(app, api.listChannels, async (request) => success(await channels.listChannels(db, request.user!.id)));
+  route(app, api.listChannels, async (request) => success(await channels.listChannels(db, ctx, request.user!.id)));
+  route(app, api.channelKinds, async () => success(channels.channelKinds(ctx)));
   route(app, api.createChannel, async (request) =>
     success(await channels.createChannel(db, ctx, request.user!.id, request.body)),
   );
@@ -36,13 +41,13 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   route(
     app,
     api.testChannel,
-    async (request) => success(await channels.testChannel(db, ctx, request.user!.id, request.params.id)),
+    async (request) => success(await channels.testChannel(db, ctx, request.user!.id, request.params.id, now())),
     { rateLimit: { max: 10, timeWindow: '1 minute' } },
   );
 
   // ---------- messages ----------
   route(app, api.createMessage, async (request) => {
-    const created = await messages.createMessage(db, request.user!.id, request.body, 'ui', now());
+    const created = await messages.createMessage(db, request.user!.id, request.body, 'ui', now(), ctx.allowlist);
     wake();
     return success(created);
   });
@@ -53,42 +58,52 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
     const userId = request.user?.id ?? request.tokenAuth!.userId;
     return success(await messages.getMessage(db, userId, request.params.id));
   });
+  route(app, api.markRead, async (request) =>
+    success(await messages.markRead(db, request.user!.id, request.params.id, now())),
+  );
+  route(app, api.markAllRead, async (request) => success(await messages.markRead(db, request.user!.id, 'all', now())));
   route(app, api.resendMessage, async (request) => {
     const data = await messages.resendMessage(db, request.user!.id, request.params.id, now());
     wake();
     return success(data);
   });
   route(app, api.cancelMessage, async (request) =>
-    success(await messages.cancelMessage(db, request.user!.id, request.params.id)),
+    success(await messages.cancelMessage(db, request.user!.id, request.params.id, now())),
   );
   route(app, api.stats, async (request) => success(await messages.stats(db, request.user!.id, config.PORTAL_TZ)));
 
-  // ---------- the token API ----------
-  // 60 a minute with bursts of at most 20: both windows must have room, counted across instances.
-  const perMinute = app.limits.create({
-    keyPrefix: 'ums-token-min',
-    points: config.UMS_TOKEN_PER_MINUTE,
-    duration: 60,
+  // ---------- templates ----------
+  route(app, api.listTemplates, async (request) => success(await templates.listTemplates(db, request.user!.id)));
+  route(app, api.createTemplate, async (request) =>
+    success(await templates.createTemplate(db, request.user!.id, request.body)),
+  );
+  route(app, api.updateTemplate, async (request) =>
+    success(await templates.updateTemplate(db, request.user!.id, request.params.id, request.body)),
+  );
+  route(app, api.deleteTemplate, async (request) => {
+    await templates.deleteTemplate(db, request.user!.id, request.params.id);
+    return SUCCESS;
   });
-  const burst =
-    config.UMS_TOKEN_BURST > 0
-      ? app.limits.create({ keyPrefix: 'ums-token-burst', points: config.UMS_TOKEN_BURST, duration: 20 })
-      : null;
-  const limit = async (key: string) => {
-    try {
-      if (burst) await burst.consume(key);
-      await perMinute.consume(key);
-    } catch (err) {
-      if (err instanceof RateLimiterRes) throw tooMany('发送过于频繁，请稍后再试', err.msBeforeNext / 1000);
-      throw err;
-    }
-  };
 
+  // ---------- delivery callbacks ----------
+  route(app, api.callbackSecret, async (request) =>
+    success(await callbacks.callbackSecret(db, ctx.secrets, request.user!.id)),
+  );
+  route(app, api.rotateCallbackSecret, async (request) =>
+    success(await callbacks.rotateCallbackSecret(db, ctx.secrets, request.user!.id)),
+  );
+
+  // ---------- the token API ----------
   const send = async (request: EndpointRequest<typeof api.sendGet>) => {
     const auth = request.tokenAuth!;
-    await limit(String(auth.tokenId));
-    const input = parseOr400(SendApiInput, { ...(request.query as object), ...((request.body as object) ?? {}) });
-    const created = await messages.createMessage(db, auth.userId, input, 'api', now());
+    await deps.limit(auth.tokenId);
+    const header = request.headers['idempotency-key'];
+    const input = parseOr400(SendApiInput, {
+      ...(typeof header === 'string' ? { idempotencyKey: header } : {}),
+      ...(request.query as object),
+      ...((request.body as object) ?? {}),
+    });
+    const created = await messages.createMessage(db, auth.userId, input, 'api', now(), ctx.allowlist);
     wake();
     return success(created);
   };

@@ -1,4 +1,7 @@
-/** UMS endpoints: DingTalk robot channels, messages in the outbox, statistics and the token API for scripts. */
+/**
+ * UMS endpoints: channels (DingTalk, WeCom, Feishu, generic webhook, e-mail), messages in the outbox,
+ * statistics and the token API for scripts.
+ */
 import { endpoint } from '../endpoint';
 
 const tags = ['ums'];
@@ -10,17 +13,27 @@ export const listChannels = endpoint({
   path: '/api/ums/channels',
   access: 'user',
   tags,
-  summary: '我的钉钉渠道',
+  summary: '我的推送渠道（含近 7 天成功率）',
   schema: (c) => ({ response: c.ChannelListResponse }),
 });
 
-/** 400 for a webhook that is not a DingTalk robot, 409 past 20 channels. */
+/** The channel kinds, whether this server offers each (e-mail needs SMTP_URL) and their pacing. */
+export const channelKinds = endpoint({
+  method: 'GET',
+  path: '/api/ums/channel-kinds',
+  access: 'user',
+  tags,
+  summary: '可用的渠道类型',
+  schema: (c) => ({ response: c.ChannelKindListResponse }),
+});
+
+/** 400 for an address the kind does not accept, 409 past 20 channels. */
 export const createChannel = endpoint({
   method: 'POST',
   path: '/api/ums/channels',
   access: 'user',
   tags,
-  summary: '绑定钉钉机器人',
+  summary: '添加渠道（钉钉、企业微信、飞书、Webhook、邮件）',
   schema: (c) => ({ body: c.ChannelBody, response: c.ChannelResponse }),
 });
 
@@ -44,13 +57,13 @@ export const deleteChannel = endpoint({
   schema: (c) => ({ params: c.IdParams, response: c.DeleteChannelResponse }),
 });
 
-/** One real attempt; the answer carries DingTalk's errcode/errmsg. */
+/** One real attempt; the answer carries the service's own code and message. */
 export const testChannel = endpoint({
   method: 'POST',
   path: '/api/ums/channels/:id/test',
   access: 'user',
   tags,
-  summary: '发送测试消息（返回钉钉的真实应答）',
+  summary: '发送测试消息（返回对方的真实应答）',
   schema: (c) => ({ params: c.IdParams, response: c.ChannelTestResponse }),
 });
 
@@ -88,6 +101,25 @@ export const getMessage = endpoint({
   schema: (c) => ({ params: c.IdParams, query: c.TokenParamQuery, response: c.MessageDetailResponse }),
 });
 
+/** Marks one message read (opening it in 消息查询 does). */
+export const markRead = endpoint({
+  method: 'POST',
+  path: '/api/ums/messages/:id/read',
+  access: 'user',
+  tags,
+  summary: '标为已读',
+  schema: (c) => ({ params: c.IdParams, response: c.MarkReadResponse }),
+});
+
+export const markAllRead = endpoint({
+  method: 'POST',
+  path: '/api/ums/messages/read-all',
+  access: 'user',
+  tags,
+  summary: '全部标为已读',
+  schema: (c) => ({ response: c.MarkReadResponse }),
+});
+
 /** Failed messages only, 409 otherwise. */
 export const resendMessage = endpoint({
   method: 'POST',
@@ -118,6 +150,67 @@ export const stats = endpoint({
   schema: (c) => ({ response: c.UmsStatsResponse }),
 });
 
+// ---------- templates ----------
+
+export const listTemplates = endpoint({
+  method: 'GET',
+  path: '/api/ums/templates',
+  access: 'user',
+  tags,
+  summary: '我的消息模板',
+  schema: (c) => ({ response: c.TemplateListResponse }),
+});
+
+/** 409 for a name already used, or past 50 templates. */
+export const createTemplate = endpoint({
+  method: 'POST',
+  path: '/api/ums/templates',
+  access: 'user',
+  tags,
+  summary: '新建消息模板（{{变量}}）',
+  schema: (c) => ({ body: c.TemplateBody, response: c.TemplateResponse }),
+});
+
+export const updateTemplate = endpoint({
+  method: 'PATCH',
+  path: '/api/ums/templates/:id',
+  access: 'user',
+  tags,
+  summary: '修改消息模板',
+  schema: (c) => ({ params: c.IdParams, body: c.TemplatePatchBody, response: c.TemplateResponse }),
+});
+
+export const deleteTemplate = endpoint({
+  method: 'DELETE',
+  path: '/api/ums/templates/:id',
+  access: 'user',
+  tags,
+  summary: '删除消息模板',
+  schema: (c) => ({ params: c.IdParams, response: c.DeleteChannelResponse }),
+});
+
+// ---------- delivery callbacks ----------
+
+/** The user's callback signing secret (created on first view). */
+export const callbackSecret = endpoint({
+  method: 'GET',
+  path: '/api/ums/callback-secret',
+  access: 'user',
+  tags,
+  summary: '回调签名密钥（仅本人可见）',
+  schema: (c) => ({ response: c.CallbackSecretResponse }),
+});
+
+/** A new secret: callbacks sent from now on are signed with it. */
+export const rotateCallbackSecret = endpoint({
+  method: 'POST',
+  path: '/api/ums/callback-secret/rotate',
+  access: 'user',
+  tags,
+  summary: '更换回调签名密钥',
+  schema: (c) => ({ response: c.CallbackSecretResponse }),
+});
+
 // ---------- the token API for scripts ----------
 
 const sendDoc = {
@@ -142,4 +235,72 @@ export const sendPost = endpoint({
   path: '/api/ums/send',
   ...sendDoc,
   schema: (c) => ({ response: c.MessageCreatedResponse }),
+});
+
+// ---------- drop-in compatible endpoints: scripts written for ServerChan or PushPlus change only their base URL ----------
+
+const compatTags = ['ums-compat'];
+
+const serverChanDoc = {
+  access: 'token',
+  scope: 'ums:send',
+  tokenParam: 'sendkey',
+  tags: compatTags,
+  summary: 'Server酱兼容接口（SendKey 为 ums:send 令牌；title/text 与 desp）',
+  description:
+    'curl "http://HOST/pt_xxx.send?title=标题&desp=**内容**"\n\n' +
+    '成功：{"code":0,"message":"","data":{"pushid":"42","readkey":"","error":"SUCCESS","errno":0}}',
+} as const;
+
+/** Query, form or JSON input (ServerChanInput over the merged query and body); every refusal in ServerChan's shape. */
+export const serverChanGet = endpoint({
+  method: 'GET',
+  path: '/:sendkey.send',
+  ...serverChanDoc,
+  schema: (c) => ({ params: c.SendKeyParams, response: c.ServerChanAnswer }),
+});
+export const serverChanPost = endpoint({
+  method: 'POST',
+  path: '/:sendkey.send',
+  ...serverChanDoc,
+  schema: (c) => ({ params: c.SendKeyParams, response: c.ServerChanAnswer }),
+});
+
+const pushPlusDoc = {
+  access: 'token',
+  scope: 'ums:send',
+  tags: compatTags,
+  summary: 'PushPlus 兼容接口（token 为 ums:send 令牌；title、content、template、topic）',
+  description:
+    'curl "http://HOST/send?token=pt_xxx&title=标题&content=内容&template=txt"\n\n' +
+    '成功：{"code":200,"msg":"请求成功","data":"42"}',
+} as const;
+
+/** Query, form or JSON input (PushPlusInput); every refusal in PushPlus's shape. */
+export const pushPlusGet = endpoint({
+  method: 'GET',
+  path: '/send',
+  ...pushPlusDoc,
+  schema: (c) => ({ response: c.PushPlusAnswer }),
+});
+export const pushPlusPost = endpoint({
+  method: 'POST',
+  path: '/send',
+  ...pushPlusDoc,
+  schema: (c) => ({ response: c.PushPlusAnswer }),
+});
+/** PushPlus also takes the token in the path: `/send/<token>`. */
+export const pushPlusTokenGet = endpoint({
+  method: 'GET',
+  path: '/send/:token',
+  ...pushPlusDoc,
+  tokenParam: 'token',
+  schema: (c) => ({ params: c.PushPlusTokenParams, response: c.PushPlusAnswer }),
+});
+export const pushPlusTokenPost = endpoint({
+  method: 'POST',
+  path: '/send/:token',
+  ...pushPlusDoc,
+  tokenParam: 'token',
+  schema: (c) => ({ params: c.PushPlusTokenParams, response: c.PushPlusAnswer }),
 });

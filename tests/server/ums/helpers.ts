@@ -1,5 +1,13 @@
-/** UMS test rig: the app with an injectable clock, a fake DingTalk, a user with a channel and a token. */
+/**
+ * UMS test rigs: the app with an injectable clock and a fake DingTalk (startUmsRig), or with a fake of
+ * every channel kind — DingTalk, WeCom, Feishu, a webhook receiver and a real SMTP server
+ * (startKindsRig) — and users with channels and tokens.
+ */
 import { FakeDingTalk, type RobotConfig } from '../../fixtures/fake-dingtalk';
+import { FakeFeishu } from '../../fixtures/fake-feishu';
+import { FakeSmtp } from '../../fixtures/fake-smtp';
+import { FakeWebhook } from '../../fixtures/fake-webhook';
+import { FakeWeCom } from '../../fixtures/fake-wecom';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 
 export class TestClock {
@@ -62,4 +70,55 @@ export async function sendUi(client: Client, body: Record<string, unknown>): Pro
 
 export async function message(client: Client, id: number) {
   return (await client.get(`/api/ums/messages/${id}`)).json().data;
+}
+
+export interface KindsRig extends UmsRig {
+  wecom: FakeWeCom;
+  feishu: FakeFeishu;
+  hook: FakeWebhook;
+  smtp: FakeSmtp;
+}
+
+/** Every fake on loopback, allow-listed, SMTP_URL pointing at the fake SMTP server; one clock for all. */
+export async function startKindsRig(env: Record<string, string> = {}): Promise<KindsRig> {
+  const [fake, wecom, feishu, hook, smtp] = await Promise.all([
+    new FakeDingTalk().start(),
+    new FakeWeCom().start(),
+    new FakeFeishu().start(),
+    new FakeWebhook().start(),
+    new FakeSmtp().start(),
+  ]);
+  const clock = new TestClock();
+  for (const f of [fake, wecom, feishu, hook, smtp]) f.now = () => clock.t;
+  const allowlist = [
+    `${fake.url}/robot/send`,
+    `${wecom.url}/cgi-bin/webhook/send`,
+    `${feishu.url}/open-apis/bot/v2/hook/`,
+    `${hook.url}/hook/`,
+  ].join(',');
+  const ctx = await startTestApp(
+    { UMS_SEND_TIMEOUT_MS: '500', UMS_WEBHOOK_ALLOWLIST: allowlist, SMTP_URL: smtp.url, ...env },
+    undefined,
+    { clock: clock.now },
+  );
+  return {
+    ctx,
+    fake,
+    wecom,
+    feishu,
+    hook,
+    smtp,
+    clock,
+    async close() {
+      await ctx.close();
+      await Promise.all([fake.stop(), wecom.stop(), feishu.stop(), hook.stop(), smtp.stop()]);
+    },
+  };
+}
+
+/** Adds a channel for the client; throws with the answer when it is refused. */
+export async function addChannel(client: Client, body: Record<string, unknown>): Promise<number> {
+  const res = await client.post('/api/ums/channels', body);
+  if (res.statusCode !== 200) throw new Error(`channel: ${res.body}`);
+  return res.json().data.id;
 }

@@ -1,16 +1,17 @@
 import CreateMessagePage from '@/pages/UMS/createMessage';
-import { createMessage, fetchChannels } from '@/services/ums';
+import { createMessage, fetchChannels, fetchTemplates } from '@/services/ums';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
-import { channelList } from './fixtures';
+import { channelList, template } from './fixtures';
 
-jest.mock('@/services/ums', () => ({ createMessage: jest.fn(), fetchChannels: jest.fn() }));
+jest.mock('@/services/ums', () => ({ createMessage: jest.fn(), fetchChannels: jest.fn(), fetchTemplates: jest.fn() }));
 
 const createMock = jest.mocked(createMessage);
 
 beforeEach(() => {
   createMock.mockReset();
   jest.mocked(fetchChannels).mockResolvedValue(channelList());
+  jest.mocked(fetchTemplates).mockResolvedValue({ success: true, data: [template] });
 });
 
 const sendButton = () =>
@@ -43,16 +44,79 @@ describe('create message', () => {
     createMock.mockResolvedValue({ success: true, data: { id: 42, status: 'queued' } });
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     await screen.findByLabelText('内容');
-    expect(screen.getByText('我的提醒群（默认）')).toBeInTheDocument();
+    expect(screen.getByText('我的提醒群（钉钉机器人，默认）')).toBeInTheDocument();
     type('标题', '构建完成');
     type('内容', '**全部**测试通过');
     await act(async () => fireEvent.click(sendButton()));
     await waitFor(() => expect(createMock).toHaveBeenCalled());
     expect(createMock).toHaveBeenCalledWith(
-      { title: '构建完成', content: '**全部**测试通过', type: 'markdown', channel: 1, sendAt: undefined },
+      {
+        title: '构建完成',
+        content: '**全部**测试通过',
+        type: 'markdown',
+        channel: 1,
+        priority: 'normal',
+        idempotencyKey: expect.stringMatching(/^ui-/),
+        sendAt: undefined,
+      },
       { skipErrorHandler: true },
     );
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/UMS/queryMessage?id=42'));
+  });
+
+  it('fans out to several channels, or chains them in the order picked, with a priority', async () => {
+    createMock.mockResolvedValue({ success: true, data: { id: 7, status: 'queued' } });
+    renderAt('/UMS/createMessage', <CreateMessagePage />);
+    await screen.findByLabelText('内容');
+    type('内容', '停电通知');
+    const pick = async (label: string, option: string) => {
+      const item = screen.getByText(label).closest('.ant-form-item') as HTMLElement;
+      fireEvent.mouseDown(item.querySelector('.ant-select-selector') as HTMLElement);
+      const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content' });
+      await act(async () => fireEvent.click(options[options.length - 1]));
+    };
+    fireEvent.click(screen.getByText('依次尝试（失败换下一个）'));
+    await screen.findByText('渠道（按尝试顺序选择）');
+    await pick('渠道（按尝试顺序选择）', '值班群（钉钉机器人）');
+    await act(async () => fireEvent.click(sendButton()));
+    expect(await screen.findByText('依次尝试至少选择两个渠道')).toBeInTheDocument();
+    expect(createMock).not.toHaveBeenCalled();
+    await pick('渠道（按尝试顺序选择）', '我的提醒群（钉钉机器人，默认）');
+    await pick('优先级', '紧急');
+    await act(async () => fireEvent.click(sendButton()));
+    await waitFor(() => expect(createMock).toHaveBeenCalled());
+    expect(createMock.mock.calls[0][0]).toMatchObject({ fallback: [2, 1], priority: 'urgent' });
+    expect(createMock.mock.calls[0][0]).not.toHaveProperty('channel');
+
+    fireEvent.click(screen.getByText('同时发到多个渠道'));
+    await act(async () => fireEvent.click(sendButton()));
+    await waitFor(() => expect(createMock).toHaveBeenCalledTimes(2));
+    expect(createMock.mock.calls[1][0]).toMatchObject({ channels: [2, 1] });
+    // A new message, a new key: the second send is not a duplicate of the first.
+    expect(createMock.mock.calls[1][0].idempotencyKey).not.toBe(createMock.mock.calls[0][0].idempotencyKey);
+  });
+
+  it('sends with a template: its variables are filled in the preview and sent as vars', async () => {
+    createMock.mockResolvedValue({ success: true, data: { id: 9, status: 'queued' } });
+    renderAt('/UMS/createMessage', <CreateMessagePage />);
+    await screen.findByLabelText('内容');
+    const item = screen.getByText('使用模板').closest('.ant-form-item') as HTMLElement;
+    fireEvent.mouseDown(item.querySelector('.ant-select-selector') as HTMLElement);
+    const options = await screen.findAllByText('构建结果', { selector: '.ant-select-item-option-content' });
+    await act(async () => fireEvent.click(options[options.length - 1]));
+    expect(screen.queryByLabelText('内容')).not.toBeInTheDocument();
+    type('变量 project', 'portal');
+    type('变量 result', '成功');
+    type('变量 branch', 'main');
+    expect(screen.getByTestId('template-preview')).toHaveTextContent('portal 构建成功');
+    await act(async () => fireEvent.click(sendButton()));
+    await waitFor(() => expect(createMock).toHaveBeenCalled());
+    expect(createMock.mock.calls[0][0]).toMatchObject({
+      template: '5',
+      vars: { project: 'portal', result: '成功', branch: 'main' },
+      channel: 1,
+    });
+    expect(createMock.mock.calls[0][0]).not.toHaveProperty('content');
   });
 
   it('shows the server error and stays on the form', async () => {
@@ -80,7 +144,7 @@ describe('create message', () => {
     jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     expect(await screen.findByTestId('no-channel')).toBeInTheDocument();
-    expect(screen.getByText('绑定钉钉机器人').closest('a')).toHaveAttribute('href', '/UMS/self');
+    expect(screen.getByText('添加推送渠道').closest('a')).toHaveAttribute('href', '/UMS/self');
     expect(screen.queryByLabelText('内容')).not.toBeInTheDocument();
   });
 });

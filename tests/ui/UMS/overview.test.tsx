@@ -29,12 +29,15 @@ beforeEach(() => {
     success: true,
     data: {
       byStatus: { delivered: 12, failed: 3, retrying: 1 },
+      unread: 4,
       total: 16,
       daily,
       channels: [
         {
           id: 1,
+          kind: 'dingtalk',
           name: '我的提醒群',
+          health: { attempts: 25, delivered: 24, successRate: 0.96 },
           lastSuccessAt: '2025-01-02T04:05:00.000Z',
           lastErrorAt: null,
           lastError: null,
@@ -42,7 +45,9 @@ beforeEach(() => {
         },
         {
           id: 2,
+          kind: 'email',
           name: '值班群',
+          health: { attempts: 0, delivered: 0, successRate: null },
           lastSuccessAt: null,
           lastErrorAt: '2025-01-02T04:06:00.000Z',
           lastError: '关键词不匹配（310000）',
@@ -61,7 +66,8 @@ describe('UMS overview', () => {
     expect(stat('已送达')).toHaveTextContent('12');
     expect(stat('失败')).toHaveTextContent('3');
     expect(stat('已取消')).toHaveTextContent('0');
-    expect(within(counts).getByText('共 16 条')).toBeInTheDocument();
+    expect(counts).toHaveTextContent('共 16 条，4 条未读');
+    expect(within(counts).getByText('4 条未读').closest('a')).toHaveAttribute('href', '/UMS/queryMessage');
     expect(screen.getByRole('img', { name: '近 14 天已送达与失败的消息数' })).toBeInTheDocument();
     const option = chartOption();
     expect(option.xAxis.data).toEqual(daily.map((d) => d.day));
@@ -80,7 +86,12 @@ describe('UMS overview', () => {
     const duty = screen.getByText('值班群').closest('tr') as HTMLElement;
     expect(duty).toHaveTextContent('关键词不匹配（310000）');
     expect(duty).toHaveTextContent('限流至');
-    expect(screen.getByText('我的提醒群').closest('tr')).toHaveTextContent('2025-01-02 12:05');
+    expect(duty).toHaveTextContent('电子邮件');
+    expect(duty).toHaveTextContent('暂无');
+    const mine = screen.getByText('我的提醒群').closest('tr') as HTMLElement;
+    expect(mine).toHaveTextContent('2025-01-02 12:05');
+    expect(mine).toHaveTextContent('钉钉机器人');
+    expect(mine).toHaveTextContent('96%（24/25）');
   });
 
   it('gives copy-paste curl commands for this portal’s own address and explains the rate limits', async () => {
@@ -93,6 +104,9 @@ describe('UMS overview', () => {
     expect(commands[1]).toContain('-d content=');
     expect(commands[2]).toContain('"sendAt":"');
     expect(commands[2]).toContain('Content-Type: application/json');
+    // Scripts written for ServerChan and PushPlus change only their base URL.
+    expect(commands[4]).toContain(`curl "${origin}/pt_xxx.send?title=构建完成&desp=**全部**测试通过"`);
+    expect(commands[5]).toContain(`curl "${origin}/send?token=pt_xxx&title=日报&content=完成3项&template=txt"`);
     expect(screen.getAllByLabelText('复制').length).toBeGreaterThanOrEqual(4);
     expect(screen.getByText(/Retry-After/)).toBeInTheDocument();
     expect(screen.getByText('生成 ums:send 令牌').closest('a')).toHaveAttribute(
@@ -101,14 +115,20 @@ describe('UMS overview', () => {
     );
   });
 
-  it('points to /UMS/self when no robot is bound', async () => {
+  it('points to /UMS/self when there is no channel', async () => {
     jest.mocked(fetchUmsStats).mockResolvedValue({
       success: true,
-      data: { byStatus: {}, total: 0, daily: daily.map((d) => ({ ...d, delivered: 0, failed: 0 })), channels: [] },
+      data: {
+        unread: 0,
+        byStatus: {},
+        total: 0,
+        daily: daily.map((d) => ({ ...d, delivered: 0, failed: 0 })),
+        channels: [],
+      },
     });
     renderAt('/UMS/overview', <OverviewPage />);
-    expect(await screen.findByText('还没有绑定钉钉机器人，消息无处可发。')).toBeInTheDocument();
-    expect(screen.getByText('去绑定').closest('a')).toHaveAttribute('href', '/UMS/self');
+    expect(await screen.findByText('还没有推送渠道，消息无处可发。')).toBeInTheDocument();
+    expect(screen.getByText('去添加').closest('a')).toHaveAttribute('href', '/UMS/self');
     expect(screen.getByText('近 14 天没有已送达或失败的消息')).toBeInTheDocument();
     expect(EChart).not.toHaveBeenCalled();
   });

@@ -1,6 +1,14 @@
 import { dayEnd, dayStart } from '@/pages/UMS/components/days';
 import QueryMessagePage from '@/pages/UMS/queryMessage';
-import { cancelMessage, fetchChannels, fetchMessage, fetchMessages, resendMessage } from '@/services/ums';
+import {
+  cancelMessage,
+  fetchChannels,
+  fetchMessage,
+  fetchMessages,
+  markAllRead,
+  markRead,
+  resendMessage,
+} from '@/services/ums';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { channelList, failedDetail, page, summary, unreachableDetail } from './fixtures';
@@ -11,6 +19,8 @@ jest.mock('@/services/ums', () => ({
   fetchMessage: jest.fn(),
   resendMessage: jest.fn(),
   cancelMessage: jest.fn(),
+  markRead: jest.fn(() => Promise.resolve({ success: true, data: { updated: 1, unread: 0 } })),
+  markAllRead: jest.fn(() => Promise.resolve({ success: true, data: { updated: 3, unread: 0 } })),
 }));
 
 const listMock = jest.mocked(fetchMessages);
@@ -34,6 +44,40 @@ beforeEach(() => {
 });
 
 const row = (title: string) => screen.getByText(title).closest('tr') as HTMLElement;
+
+describe('inbox', () => {
+  it('marks unread messages; opening one reads it; 全部标为已读 reads the rest', async () => {
+    listMock.mockResolvedValue(
+      page([{ ...summary(2, 'failed', '服务器告警'), readAt: null }, summary(1, 'delivered', '构建完成')]),
+    );
+    detailMock.mockResolvedValue({ success: true, data: { ...failedDetail, readAt: null } });
+    renderAt('/UMS/queryMessage', <QueryMessagePage />);
+    await screen.findByText('构建完成');
+    expect(within(row('服务器告警')).getByTestId('unread')).toHaveTextContent('未读');
+    expect(within(row('构建完成')).queryByTestId('unread')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByText('服务器告警'));
+    await waitFor(() => expect(markRead).toHaveBeenCalledWith(2, { skipErrorHandler: true }));
+    await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2)); // the list learns of it
+    await new Promise((r) => setTimeout(r, 50));
+    expect(markRead).toHaveBeenCalledTimes(1); // once, however often the page renders
+    await act(async () => fireEvent.click(screen.getByText('全部标为已读', { selector: 'button span' })));
+    expect(markAllRead).toHaveBeenCalled();
+    expect(await screen.findByText('已将 3 条消息标为已读')).toBeInTheDocument();
+  });
+});
+
+describe('digest', () => {
+  it('a message merged into a digest says so and links to the digest', async () => {
+    detailMock.mockResolvedValue({
+      success: true,
+      data: { ...failedDetail, status: 'merged', digestId: 77, lastError: null, attemptLog: [] },
+    });
+    renderAt('/UMS/queryMessage?id=2', <QueryMessagePage />);
+    const link = await screen.findByText('摘要 #77');
+    expect(link.closest('a')).toHaveAttribute('href', '/UMS/queryMessage?id=77');
+    expect(screen.getAllByText('已合并到摘要').length).toBeGreaterThan(0);
+  });
+});
 
 describe('message list', () => {
   it('asks for page 1 of 10 and offers resend only for failed, cancel only for queued or retrying', async () => {

@@ -1,16 +1,27 @@
 import SelfPage from '@/pages/UMS/self';
-import { createChannel, deleteChannel, fetchChannels, fetchUmsStats, testChannel, updateChannel } from '@/services/ums';
+import {
+  createChannel,
+  deleteChannel,
+  fetchChannelKinds,
+  fetchChannels,
+  fetchUmsStats,
+  testChannel,
+  updateChannel,
+} from '@/services/ums';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
-import { channelList, defaultChannel, dutyChannel } from './fixtures';
+import { channelKinds, channelList, defaultChannel, dutyChannel } from './fixtures';
 
 jest.mock('@/services/ums', () => ({
   fetchChannels: jest.fn(),
+  fetchChannelKinds: jest.fn(),
   createChannel: jest.fn(),
   updateChannel: jest.fn(),
   deleteChannel: jest.fn(),
   testChannel: jest.fn(),
   fetchUmsStats: jest.fn(),
+  fetchCallbackSecret: jest.fn(() => Promise.resolve({ success: true, data: { secret: 'whsec_x', createdAt: '' } })),
+  rotateCallbackSecret: jest.fn(),
 }));
 
 const updateMock = jest.mocked(updateChannel);
@@ -21,9 +32,10 @@ const deleteMock = jest.mocked(deleteChannel);
 beforeEach(() => {
   jest.clearAllMocks();
   jest.mocked(fetchChannels).mockResolvedValue(channelList());
+  jest.mocked(fetchChannelKinds).mockResolvedValue(channelKinds());
   jest.mocked(fetchUmsStats).mockResolvedValue({
     success: true,
-    data: { byStatus: { delivered: 7, failed: 2, queued: 1 }, daily: [], channels: [], total: 10 },
+    data: { unread: 0, byStatus: { delivered: 7, failed: 2, queued: 1 }, daily: [], channels: [], total: 10 },
   });
   updateMock.mockResolvedValue({ success: true, data: defaultChannel });
 });
@@ -79,11 +91,11 @@ describe('channel list', () => {
     expect(row('值班群')).toHaveTextContent('=88ab…07ef');
   });
 
-  it('offers to bind a first robot when there is none', async () => {
+  it('offers to add a first channel when there is none', async () => {
     jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
     renderAt('/UMS/self', <SelfPage />);
-    expect(await screen.findByText(/还没有绑定钉钉机器人/)).toBeInTheDocument();
-    expect(screen.getByText('绑定钉钉机器人', { selector: 'button span' })).toBeInTheDocument();
+    expect(await screen.findByText(/还没有推送渠道/)).toBeInTheDocument();
+    expect(screen.getByText('添加渠道', { selector: 'button span' })).toBeInTheDocument();
   });
 
   it('shows DingTalk’s own errcode and errmsg for a test message, with our hint', async () => {
@@ -199,12 +211,12 @@ describe('channel form', () => {
     ]);
   });
 
-  it('binds a new robot and checks the secret format first', async () => {
+  it('adds a DingTalk robot (the default kind) and checks the secret format first', async () => {
     createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('我的提醒群');
-    fireEvent.click(screen.getByText('绑定钉钉机器人', { selector: 'button span' }));
-    const modal = (await screen.findByText('绑定钉钉机器人', { selector: '.ant-modal-title' })).closest(
+    fireEvent.click(screen.getByText('添加渠道', { selector: 'button span' }));
+    const modal = (await screen.findByText('添加推送渠道', { selector: '.ant-modal-title' })).closest(
       '.ant-modal',
     ) as HTMLElement;
     fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '新群' } });
@@ -212,13 +224,14 @@ describe('channel form', () => {
       target: { value: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789' },
     });
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'abc' } });
-    await submitModal(/^绑\s?定$/);
+    await submitModal(/^添\s?加$/);
     expect(await within(modal).findByText('加签密钥应以 SEC 开头')).toBeInTheDocument();
     expect(createMock).not.toHaveBeenCalled();
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'SECabc123' } });
-    await submitModal(/^绑\s?定$/);
+    await submitModal(/^添\s?加$/);
     await waitFor(() => expect(createMock).toHaveBeenCalled());
     expect(createMock.mock.calls[0][0]).toEqual({
+      kind: 'dingtalk',
       name: '新群',
       webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789',
       secret: 'SECabc123',

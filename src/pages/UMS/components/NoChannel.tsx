@@ -1,8 +1,8 @@
-/** What UMS pages show before the user has bound a DingTalk robot: a way to /UMS/self. */
+/** What UMS pages show before the user has a channel: a way to /UMS/self. */
 import { Link } from '@umijs/max';
 import { Alert, Button, Empty } from 'antd';
 
-const TEXT = '还没有绑定钉钉机器人，消息无处可发。';
+const TEXT = '还没有推送渠道，消息无处可发。';
 
 export default function NoChannel({ variant = 'empty' }: { variant?: 'empty' | 'alert' }) {
   if (variant === 'alert') {
@@ -12,14 +12,14 @@ export default function NoChannel({ variant = 'empty' }: { variant?: 'empty' | '
         showIcon
         style={{ marginBottom: 16 }}
         message={TEXT}
-        action={<Link to="/UMS/self">去绑定</Link>}
+        action={<Link to="/UMS/self">去添加</Link>}
       />
     );
   }
   return (
     <Empty description={TEXT} data-testid="no-channel">
       <Link to="/UMS/self">
-        <Button type="primary">绑定钉钉机器人</Button>
+        <Button type="primary">添加推送渠道</Button>
       </Link>
     </Empty>
   );

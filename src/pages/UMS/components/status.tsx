@@ -6,6 +6,7 @@ const STATUS_COLORS: Record<MessageStatus, string> = {
   queued: 'blue',
   sending: 'processing',
   retrying: 'warning',
+  merged: 'purple',
   delivered: 'success',
   failed: 'error',
   cancelled: 'default',
@@ -16,13 +17,14 @@ export const STATUS_VALUE_ENUM = {
   queued: { text: MESSAGE_STATUS_LABELS.queued, status: 'Processing' },
   sending: { text: MESSAGE_STATUS_LABELS.sending, status: 'Processing' },
   retrying: { text: MESSAGE_STATUS_LABELS.retrying, status: 'Warning' },
+  merged: { text: MESSAGE_STATUS_LABELS.merged, status: 'Processing' },
   delivered: { text: MESSAGE_STATUS_LABELS.delivered, status: 'Success' },
   failed: { text: MESSAGE_STATUS_LABELS.failed, status: 'Error' },
   cancelled: { text: MESSAGE_STATUS_LABELS.cancelled, status: 'Default' },
 } as const;
 
 /** Statuses in which a message may still be delivered: pages poll these. */
-export const PENDING_STATUSES: MessageStatus[] = ['queued', 'sending', 'retrying'];
+export const PENDING_STATUSES: MessageStatus[] = ['queued', 'sending', 'retrying', 'merged'];
 export const canResend = (s: MessageStatus) => s === 'failed';
 export const canCancel = (s: MessageStatus) => s === 'queued' || s === 'retrying';
 

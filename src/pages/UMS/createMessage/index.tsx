@@ -16,7 +16,7 @@ export default function CreateMessagePage() {
   };
 
   return (
-    <PageContainer title="创建消息" content="消息先写入发件箱，再由后台逐条投递到钉钉；每次投递都有记录。">
+    <PageContainer title="创建消息" content="消息先写入发件箱，再由后台逐条投递到所选渠道；每次投递都有记录。">
       <Card>
         <ChannelsGate state={channels}>
           {(defaultChannel) => (

@@ -14,7 +14,10 @@ export default function OverviewPage() {
   const { data, error, loading, refresh } = useRequest(() => fetchUmsStats({ skipErrorHandler: true }));
   const s = data?.data;
   return (
-    <PageContainer title="UMS 概览" content="把消息从网页或脚本推送到你的钉钉，每条消息都有完整的投递记录。">
+    <PageContainer
+      title="UMS 概览"
+      content="把消息从网页或脚本推送到钉钉、企业微信、飞书、Webhook 或邮箱，每条消息都有完整的投递记录。"
+    >
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         {error && !s && (
           <Alert
@@ -30,7 +33,7 @@ export default function OverviewPage() {
         )}
         {!s && !error && <Skeleton active />}
         {s && s.channels.length === 0 && <NoChannel variant="alert" />}
-        {s && <StatusCounts byStatus={s.byStatus} total={s.total} />}
+        {s && <StatusCounts byStatus={s.byStatus} total={s.total} unread={s.unread} />}
         {s && <DailyChart daily={s.daily} />}
         {s && s.channels.length > 0 && <ChannelHealth channels={s.channels} />}
         <QuickStart origin={window.location.origin} />

@@ -1,8 +1,8 @@
 /** Columns and search fields of the message list. */
 import { formatTime } from '@/components/time';
-import type { Channel, MessageSummary } from '@/contract';
+import { PRIORITY_LABELS, type Channel, type MessageSummary } from '@/contract';
 import type { ProColumns } from '@ant-design/pro-components';
-import { Button, Typography } from 'antd';
+import { Button, Tag, Typography } from 'antd';
 import { dayEnd, dayStart } from '../components/days';
 import MessageActions from '../components/MessageActions';
 import { STATUS_VALUE_ENUM } from '../components/status';
@@ -22,9 +22,19 @@ export function messageColumns({ channels, onOpen, onChanged }: Options): ProCol
       search: false,
       ellipsis: true,
       render: (_, m) => (
-        <Typography.Link onClick={() => onOpen(m.id)}>
-          {m.title || m.content.slice(0, 30) || '（无标题）'}
-        </Typography.Link>
+        <>
+          {!m.readAt && (
+            <Tag color="blue" data-testid="unread">
+              未读
+            </Tag>
+          )}
+          {(m.priority === 'urgent' || m.priority === 'high') && (
+            <Tag color={m.priority === 'urgent' ? 'red' : 'orange'}>{PRIORITY_LABELS[m.priority]}</Tag>
+          )}
+          <Typography.Link onClick={() => onOpen(m.id)} strong={!m.readAt}>
+            {m.title || m.content.slice(0, 30) || '（无标题）'}
+          </Typography.Link>
+        </>
       ),
     },
     {
@@ -41,6 +51,13 @@ export function messageColumns({ channels, onOpen, onChanged }: Options): ProCol
       render: (_, m) => m.channelName ?? <Typography.Text type="secondary">（已删除）</Typography.Text>,
     },
     { title: '状态', dataIndex: 'status', valueType: 'select', valueEnum: STATUS_VALUE_ENUM },
+    {
+      title: '阅读',
+      dataIndex: 'read',
+      valueType: 'select',
+      hideInTable: true,
+      valueEnum: { unread: { text: '未读' }, read: { text: '已读' } },
+    },
     { title: '尝试', dataIndex: 'attempts', search: false, width: 64 },
     { title: '创建时间', dataIndex: 'createdAt', search: false, render: (_, m) => formatTime(m.createdAt) },
     {

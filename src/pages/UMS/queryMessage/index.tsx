@@ -1,14 +1,15 @@
 /**
- * /UMS/queryMessage: the user's messages (page size 10) filtered by status, channel, creation
- * date and a keyword; `?id=` opens that message's detail drawer (createMessage lands here).
+ * /UMS/queryMessage: the user's inbox — every message, delivered or not, with read/unread state — (page
+ * size 10) filtered by status, read state, channel, creation date and a keyword; `?id=` opens that
+ * message's detail drawer (createMessage lands here), which marks it read.
  */
 import type { MessageStatus, MessageSummary } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchMessages } from '@/services/ums';
+import { fetchMessages, markAllRead } from '@/services/ums';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
 import { Link, useLocation, useNavigate } from '@umijs/max';
-import { Button, Empty } from 'antd';
+import { Button, Empty, message } from 'antd';
 import { useRef } from 'react';
 import MessageDetailDrawer from '../components/MessageDetailDrawer';
 import NoChannel from '../components/NoChannel';
@@ -18,6 +19,7 @@ import { messageColumns } from './columns';
 interface Query {
   keyword?: string;
   status?: MessageStatus;
+  read?: 'read' | 'unread';
   channel?: number;
   from?: string;
   to?: string;
@@ -39,6 +41,15 @@ export default function QueryMessagePage() {
   const open = (id: number) => navigate(`${location.pathname}?id=${id}`);
   const close = () => navigate(location.pathname, { replace: true });
   const reload = () => actionRef.current?.reload();
+  const readAll = async () => {
+    try {
+      const res = await markAllRead();
+      message.success(res.data.updated ? `已将 ${res.data.updated} 条消息标为已读` : '没有未读消息');
+      reload();
+    } catch {
+      // The request layer has shown the error.
+    }
+  };
 
   return (
     <PageContainer title="消息查询" content="每条消息的状态与每一次投递记录。点击标题查看详情。">
@@ -48,8 +59,8 @@ export default function QueryMessagePage() {
         headerTitle="我的消息"
         actionRef={actionRef}
         columns={messageColumns({ channels, onOpen: open, onChanged: reload })}
-        request={({ current, pageSize, keyword, status, channel, from, to }) =>
-          fetchMessages({ current, pageSize, keyword: keyword?.trim() || undefined, status, channel, from, to })
+        request={({ current, pageSize, keyword, status, read, channel, from, to }) =>
+          fetchMessages({ current, pageSize, keyword: keyword?.trim() || undefined, status, read, channel, from, to })
         }
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
@@ -63,6 +74,9 @@ export default function QueryMessagePage() {
           ),
         }}
         toolBarRender={() => [
+          <Button key="read-all" onClick={readAll}>
+            全部标为已读
+          </Button>,
           <Link key="new" to="/UMS/createMessage">
             <Button type="primary" icon={<PlusOutlined />}>
               创建消息
@@ -70,7 +84,7 @@ export default function QueryMessagePage() {
           </Link>,
         ]}
       />
-      <MessageDetailDrawer id={openId} onClose={close} onChanged={reload} />
+      <MessageDetailDrawer id={openId} onClose={close} onChanged={reload} channels={channels} />
     </PageContainer>
   );
 }

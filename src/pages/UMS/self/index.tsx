@@ -1,29 +1,36 @@
 /**
- * /UMS/self: bind, edit, test and delete DingTalk robots (secrets are write-only), pick the
+ * /UMS/self: add, edit, test and delete push channels of every kind — DingTalk, WeCom and Feishu
+ * robots, generic webhooks, e-mail (secrets are write-only) — with each channel's health, pick the
  * default, and the user's own UMS statistics with the way to a ums:send token.
  */
+import { fetchChannelKinds } from '@/services/ums';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
+import { useRequest } from 'ahooks';
 import { Button, Card, Empty, Space } from 'antd';
 import { useState } from 'react';
 import { useChannels } from '../components/useChannels';
+import CallbackSecretCard from './components/CallbackSecretCard';
 import ChannelForm from './components/ChannelForm';
 import ChannelTable from './components/ChannelTable';
 import MyStatsCard from './components/MyStatsCard';
 
 export default function SelfPage() {
   const { channels, loaded, loading, refresh } = useChannels();
+  const { data: kindsAnswer } = useRequest(() => fetchChannelKinds({ skipErrorHandler: true }));
+  const kinds = kindsAnswer?.data;
   const [version, setVersion] = useState(0);
   const changed = () => {
     refresh();
     setVersion((v) => v + 1);
   };
-  const bindButton = (
+  const addButton = (
     <ChannelForm
+      kinds={kinds}
       onSaved={changed}
       trigger={
         <Button type="primary" icon={<PlusOutlined />}>
-          绑定钉钉机器人
+          添加渠道
         </Button>
       }
     />
@@ -32,19 +39,20 @@ export default function SelfPage() {
   return (
     <PageContainer
       title="我的推送"
-      content="绑定钉钉自定义机器人后，就能从网页或脚本把消息推送到钉钉。Webhook 与加签密钥加密保存，不会再显示。"
+      content="添加钉钉、企业微信、飞书群机器人，通用 Webhook 或邮箱后，就能从网页或脚本把消息推送过去。Webhook 地址中的密钥、加签密钥和请求头加密保存，不会再显示。"
     >
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-        <Card title="钉钉机器人" extra={channels.length > 0 && bindButton}>
+        <Card title="推送渠道" extra={channels.length > 0 && addButton}>
           {loaded && channels.length === 0 ? (
-            <Empty description="还没有绑定钉钉机器人。在钉钉群里添加一个自定义机器人，把它的 Webhook 地址填到这里。">
-              {bindButton}
+            <Empty description="还没有推送渠道。添加一个钉钉、企业微信或飞书群机器人，或者一个 Webhook、邮箱地址。">
+              {addButton}
             </Empty>
           ) : (
-            <ChannelTable channels={channels} loading={loading} onChanged={changed} />
+            <ChannelTable channels={channels} kinds={kinds} loading={loading} onChanged={changed} />
           )}
         </Card>
         <MyStatsCard version={version} />
+        <CallbackSecretCard />
       </Space>
     </PageContainer>
   );

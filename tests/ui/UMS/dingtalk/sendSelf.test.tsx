@@ -37,7 +37,7 @@ describe('send to my DingTalk', () => {
     listMock.mockResolvedValue(page([]));
     renderAt('/UMS/dingtalk/sendSelf', <SendSelfPage />);
     expect(await screen.findByTestId('no-channel')).toBeInTheDocument();
-    expect(screen.getByText('绑定钉钉机器人').closest('a')).toHaveAttribute('href', '/UMS/self');
+    expect(screen.getByText('添加推送渠道').closest('a')).toHaveAttribute('href', '/UMS/self');
     expect(screen.queryByText('发送到我的钉钉')).not.toBeInTheDocument();
     expect(await screen.findByText('还没有发送过消息')).toBeInTheDocument();
   });

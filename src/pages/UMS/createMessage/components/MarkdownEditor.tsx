@@ -27,7 +27,7 @@ export default function MarkdownEditor({ value = '', onChange, type, id }: Props
               onChange={(e) => onChange?.(e.target.value)}
               rows={10}
               placeholder={
-                type === 'markdown' ? '支持钉钉 Markdown：# 标题、**加粗**、[链接](https://…)、- 列表' : '消息正文'
+                type === 'markdown' ? '支持 Markdown：# 标题、**加粗**、[链接](https://…)、- 列表' : '消息正文'
               }
             />
           ),

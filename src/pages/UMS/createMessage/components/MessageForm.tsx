@@ -1,24 +1,35 @@
 /**
- * The create-message form: title, type, content (editor + preview), channel, optional schedule
- * and the live size counter, which blocks sending past UMS_MAX_MESSAGE_BYTES.
+ * The create-message form: title, type, content (editor + preview), where it goes (one channel,
+ * several at once, or a fallback chain) and its priority, optional schedule and the live size counter,
+ * which blocks sending past UMS_MAX_MESSAGE_BYTES. Each attempt to send carries an idempotency key, so
+ * a double click never queues the message twice.
  */
 import { zodRule } from '@/components/zodRule';
-import { NewMessageBody, UMS_MAX_MESSAGE_BYTES, UMS_MAX_SCHEDULE_DAYS, type Channel } from '@/contract';
+import {
+  fillMessageTemplate,
+  NewMessageBody,
+  UMS_MAX_MESSAGE_BYTES,
+  UMS_MAX_SCHEDULE_DAYS,
+  type Channel,
+} from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { createMessage } from '@/services/ums';
-import { Alert, Button, DatePicker, Form, Input, Radio, Select, Space } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Radio, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { utf8Bytes } from '../../components/bytes';
 import SizeCounter from '../../components/SizeCounter';
 import MarkdownEditor from './MarkdownEditor';
+import { newIdempotencyKey, routeBody, type RouteValues } from './route';
+import RouteFields from './RouteFields';
+import TemplatePicker, { useTemplates } from './TemplatePicker';
 import { disabledScheduleDate, scheduleRule } from './schedule';
 
-interface Values {
+interface Values extends RouteValues {
+  callbackUrl?: string;
   title: string;
   type: 'markdown' | 'text';
   content: string;
-  channel: number;
   sendAt?: Dayjs | null;
 }
 
@@ -40,7 +51,17 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
   const title = Form.useWatch('title', form) ?? '';
   const content = Form.useWatch('content', form) ?? '';
   const type = Form.useWatch('type', form) ?? 'markdown';
-  const bytes = utf8Bytes(title) + utf8Bytes(content);
+  const mode = Form.useWatch('mode', form) ?? 'single';
+  // One key per message being written: a resubmit of the same form is the same message.
+  const idempotencyKey = useRef(newIdempotencyKey());
+  const templates = useTemplates();
+  const [templateId, setTemplateId] = useState<number>();
+  const [vars, setVars] = useState<Record<string, string>>({});
+  const chosen = templates.find((t) => t.id === templateId);
+  const bytes = chosen
+    ? utf8Bytes(fillMessageTemplate(chosen.title, vars).text) +
+      utf8Bytes(fillMessageTemplate(chosen.content, vars).text)
+    : utf8Bytes(title) + utf8Bytes(content);
   const tooBig = bytes > UMS_MAX_MESSAGE_BYTES;
 
   const onFinish = async (v: Values) => {
@@ -49,13 +70,26 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
     setSubmitting(true);
     try {
       const res = await createMessage(
-        { title: v.title ?? '', content: v.content, type: v.type, channel: v.channel, sendAt: v.sendAt?.toISOString() },
+        {
+          // With a template the server fills title, content and type from it and the variables.
+          ...(chosen
+            ? { template: String(chosen.id), vars }
+            : { title: v.title ?? '', content: v.content, type: v.type }),
+          ...routeBody(v),
+          idempotencyKey: idempotencyKey.current,
+          ...(v.callbackUrl?.trim() ? { callbackUrl: v.callbackUrl.trim() } : {}),
+          sendAt: v.sendAt?.toISOString(),
+        },
         { skipErrorHandler: true },
       );
+      idempotencyKey.current = newIdempotencyKey();
       onCreated(res.data.id);
     } catch (e) {
       const fields = fieldErrorsOf(e);
-      const names = (['title', 'content', 'channel', 'sendAt'] as const).filter((f) => fields[f]);
+      const names = (['title', 'content', 'channel', 'channels', 'priority', 'callbackUrl', 'sendAt'] as const).filter(
+        (f) => fields[f] && !(chosen && (f === 'title' || f === 'content')),
+      );
+      if (fields.fallback) form.setFields([{ name: 'channels', errors: fields.fallback }]);
       form.setFields(names.map((name) => ({ name, errors: fields[name] })));
       setError(errorMessageOf(e));
     } finally {
@@ -68,31 +102,45 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
       form={form}
       layout="vertical"
       style={{ maxWidth: 760 }}
-      initialValues={{ title: '', type: 'markdown', content: '', channel: defaultChannel.id, sendAt: null }}
+      initialValues={{
+        title: '',
+        type: 'markdown',
+        content: '',
+        mode: 'single',
+        channel: defaultChannel.id,
+        priority: 'normal',
+        sendAt: null,
+      }}
       onFinish={onFinish}
     >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      <Form.Item
-        label="标题"
-        name="title"
-        rules={[zodRule(NewMessageBody.shape.title)]}
-        extra="Markdown 消息的标题显示在钉钉的通知栏里；可不填。"
-      >
-        <Input placeholder="例如：构建完成" maxLength={256} />
-      </Form.Item>
-      <Form.Item label="类型" name="type">
-        <Radio.Group options={TYPE_OPTIONS} optionType="button" />
-      </Form.Item>
-      <Form.Item label="内容" name="content" rules={[{ required: true, whitespace: true, message: '请输入内容' }]}>
-        <MarkdownEditor type={type} />
-      </Form.Item>
+      <TemplatePicker
+        templates={templates}
+        value={templateId}
+        onChange={setTemplateId}
+        vars={vars}
+        onVarsChange={setVars}
+      />
+      {!chosen && (
+        <>
+          <Form.Item
+            label="标题"
+            name="title"
+            rules={[zodRule(NewMessageBody.shape.title)]}
+            extra="标题显示在通知栏或作为邮件主题；可不填。"
+          >
+            <Input placeholder="例如：构建完成" maxLength={256} />
+          </Form.Item>
+          <Form.Item label="类型" name="type">
+            <Radio.Group options={TYPE_OPTIONS} optionType="button" />
+          </Form.Item>
+          <Form.Item label="内容" name="content" rules={[{ required: true, whitespace: true, message: '请输入内容' }]}>
+            <MarkdownEditor type={type} />
+          </Form.Item>
+        </>
+      )}
+      <RouteFields channels={channels} mode={mode} />
       <Space size="large" wrap align="start">
-        <Form.Item label="渠道" name="channel" rules={[{ required: true, message: '请选择渠道' }]}>
-          <Select
-            style={{ minWidth: 220 }}
-            options={channels.map((c) => ({ value: c.id, label: c.isDefault ? `${c.name}（默认）` : c.name }))}
-          />
-        </Form.Item>
         <Form.Item
           label="定时发送"
           name="sendAt"
@@ -107,6 +155,14 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
           />
         </Form.Item>
       </Space>
+      <Form.Item
+        label="结果回调地址"
+        name="callbackUrl"
+        extra="可选。消息最终送达、失败或取消后，把结果签名后 POST 到这个地址（密钥见“我的推送”）。"
+        rules={[zodRule(NewMessageBody.shape.callbackUrl), { type: 'url', message: '请输入 http:// 或 https:// 地址' }]}
+      >
+        <Input placeholder="https://example.edu/ums-callback" style={{ maxWidth: 480 }} />
+      </Form.Item>
       <Space size="large" align="center" wrap>
         <Button type="primary" htmlType="submit" loading={submitting} disabled={tooBig}>
           发送

@@ -1,13 +1,16 @@
-/** Per channel: last success, last error (with DingTalk's reason) and any throttle in force. */
+/** Per channel: its kind, success rate over 7 days, last success, last error (with the service's reason) and any pause. */
 import { formatTime } from '@/components/time';
 import type { UmsStats } from '@/contract';
 import { Link } from '@umijs/max';
 import { Card, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { KindTag, rateText } from '../../components/kinds';
 
 type Row = UmsStats['channels'][number];
 
 const columns: TableColumnsType<Row> = [
   { title: '渠道', dataIndex: 'name' },
+  { title: '类型', dataIndex: 'kind', render: (_, c) => <KindTag kind={c.kind} /> },
+  { title: '成功率（7 天）', key: 'rate', render: (_, c) => rateText(c.health) },
   { title: '最近成功', dataIndex: 'lastSuccessAt', render: (t) => formatTime(t, '暂无') },
   {
     title: '最近错误',

@@ -31,5 +31,13 @@ export function curlExamples(origin: string, now = new Date()): CurlExample[] {
       title: '查询一条消息的状态和每次投递记录',
       command: `curl "${origin}/api/ums/messages/42?token=pt_xxx"`,
     },
+    {
+      title: 'Server酱兼容：把脚本里的 https://sctapi.ftqq.com 换成本站地址，SendKey 换成令牌',
+      command: `curl "${origin}/pt_xxx.send?title=构建完成&desp=**全部**测试通过"`,
+    },
+    {
+      title: 'PushPlus 兼容：把脚本里的 http://www.pushplus.plus 换成本站地址，token 换成令牌',
+      command: `curl "${origin}/send?token=pt_xxx&title=日报&content=完成3项&template=txt"`,
+    },
   ];
 }

@@ -1,26 +1,62 @@
 /**
- * Bind or edit a DingTalk robot in a modal. Editing never shows the webhook or secret back:
- * both fields start empty, say what is set, and are changed only if the user types anew.
+ * Add or edit a channel in a modal: a kind selector (kinds this server does not offer are shown
+ * disabled, with the reason) and the fields of that kind. Editing never shows secrets back: secret
+ * fields start empty, say what is set, and are changed only if the user types anew. The kind of an
+ * existing channel cannot change.
  */
 import { zodRule } from '@/components/zodRule';
-import { ChannelBody, type Channel } from '@/contract';
+import { CHANNEL_KIND_LABELS, ChannelBody, type Channel, type ChannelKindInfo } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { createChannel, updateChannel } from '@/services/ums';
-import { ModalForm, ProFormCheckbox, ProFormDependency, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
-import { Form, Tag, message } from 'antd';
+import {
+  ModalForm,
+  ProForm,
+  ProFormDependency,
+  ProFormDigit,
+  ProFormSelect,
+  ProFormSwitch,
+  ProFormText,
+} from '@ant-design/pro-components';
+import { Form, TimePicker, message } from 'antd';
 import type React from 'react';
-import { createBody, patchBody, type ChannelFormValues } from './channelBody';
+import { KindTag } from '../../components/kinds';
+import { createBody, initialValues, patchBody, type ChannelFormValues } from './channelBody';
+import EmailFields from './EmailFields';
+import RobotFields from './RobotFields';
+import WebhookFields from './WebhookFields';
 
 interface Props {
-  /** The channel being edited; absent to bind a new one. */
+  /** The channel being edited; absent to add a new one. */
   channel?: Channel;
+  /** What this server offers (GET /api/ums/channel-kinds); all kinds while it loads. */
+  kinds?: ChannelKindInfo[];
   trigger: React.ReactElement;
   onSaved: () => void;
 }
 
-const WEBHOOK_HINT = '钉钉群 → 群设置 → 机器人 → 自定义机器人，复制 Webhook 地址。';
+const FIELDS = [
+  'kind',
+  'name',
+  'webhook',
+  'secret',
+  'keyword',
+  'email',
+  'method',
+  'headers',
+  'bodyTemplate',
+  'successStatus',
+  'successPath',
+  'successValue',
+  'perMinute',
+] as const;
 
-export default function ChannelForm({ channel, trigger, onSaved }: Props) {
+function KindFields({ kind, channel }: { kind: ChannelFormValues['kind']; channel?: Channel }) {
+  if (kind === 'email') return <EmailFields channel={channel} />;
+  if (kind === 'webhook') return <WebhookFields channel={channel} />;
+  return <RobotFields kind={kind} channel={channel} />;
+}
+
+export default function ChannelForm({ channel, kinds, trigger, onSaved }: Props) {
   const [form] = Form.useForm<ChannelFormValues>();
   const editing = channel !== undefined;
 
@@ -28,80 +64,100 @@ export default function ChannelForm({ channel, trigger, onSaved }: Props) {
     try {
       if (channel) await updateChannel(channel.id, patchBody(v, channel), { skipErrorHandler: true });
       else await createChannel(createBody(v), { skipErrorHandler: true });
-      message.success(editing ? '渠道已保存' : '钉钉机器人已绑定');
+      message.success(editing ? '渠道已保存' : `${CHANNEL_KIND_LABELS[v.kind]}渠道已添加`);
       onSaved();
       return true;
     } catch (e) {
       const fields = fieldErrorsOf(e);
-      const names = (['name', 'webhook', 'secret', 'keyword'] as const).filter((f) => fields[f]);
+      const names = FIELDS.filter((f) => fields[f]);
       form.setFields(names.map((name) => ({ name, errors: fields[name] })));
+      const quiet = fields.quietStart ?? fields.quietEnd;
+      if (quiet) form.setFields([{ name: 'quiet', errors: quiet }]);
       message.error(errorMessageOf(e));
       return false;
     }
   };
 
+  const options = (kinds ?? []).map((k) => ({
+    value: k.kind,
+    label: k.available ? k.label : `${k.label}（${k.reason ?? '不可用'}）`,
+    disabled: !k.available,
+  }));
+
   return (
     <ModalForm<ChannelFormValues>
       form={form}
-      title={editing ? `编辑渠道「${channel.name}」` : '绑定钉钉机器人'}
+      title={editing ? `编辑渠道「${channel.name}」` : '添加推送渠道'}
       trigger={trigger}
-      width={560}
+      width={600}
       modalProps={{ destroyOnClose: true }}
-      submitter={{ searchConfig: { submitText: editing ? '保存' : '绑定', resetText: '取消' } }}
-      initialValues={{
-        name: channel?.name ?? '',
-        keyword: channel?.keyword ?? '',
-        isDefault: channel?.isDefault ?? false,
-      }}
+      submitter={{ searchConfig: { submitText: editing ? '保存' : '添加', resetText: '取消' } }}
+      initialValues={initialValues(channel)}
       onFinish={onFinish}
     >
+      {editing ? (
+        <ProForm.Item label="类型">
+          <KindTag kind={channel.kind} />
+        </ProForm.Item>
+      ) : (
+        <ProFormDependency name={['kind']}>
+          {({ kind }) => (
+            <ProFormSelect
+              name="kind"
+              label="类型"
+              allowClear={false}
+              options={
+                options.length
+                  ? options
+                  : Object.entries(CHANNEL_KIND_LABELS).map(([value, label]) => ({ value, label }))
+              }
+              extra={kinds?.find((k) => k.kind === kind)?.pacing}
+            />
+          )}
+        </ProFormDependency>
+      )}
       <ProFormText
         name="name"
         label="名称"
         placeholder="例如：我的提醒群"
         rules={[{ required: true, message: '请输入名称' }, zodRule(ChannelBody.shape.name)]}
       />
-      <ProFormText
-        name="webhook"
-        label="Webhook 地址"
-        placeholder={editing ? '留空保持不变' : 'https://oapi.dingtalk.com/robot/send?access_token=…'}
-        extra={editing ? `当前：${channel.webhookMasked}` : WEBHOOK_HINT}
-        rules={
-          editing
-            ? [zodRule(ChannelBody.shape.webhook)]
-            : [{ required: true, message: '请输入 Webhook 地址' }, zodRule(ChannelBody.shape.webhook)]
-        }
-      />
-      <ProFormDependency name={['removeSecret']}>
-        {({ removeSecret }) => (
-          <ProFormText.Password
-            name="secret"
-            label={
-              <>
-                加签密钥
-                {channel?.hasSecret && (
-                  <Tag color="green" style={{ marginLeft: 8 }}>
-                    已设置
-                  </Tag>
-                )}
-              </>
-            }
-            disabled={Boolean(removeSecret)}
-            placeholder={channel?.hasSecret ? '已设置，留空保持不变' : '可选，SEC 开头'}
-            extra="机器人安全设置选择“加签”时填写；保存后不会再显示。"
-            fieldProps={{ autoComplete: 'new-password' }}
-            rules={[zodRule(ChannelBody.shape.secret)]}
-          />
-        )}
+      <ProFormDependency name={['kind']}>
+        {({ kind }) => <KindFields kind={channel?.kind ?? kind ?? 'dingtalk'} channel={channel} />}
       </ProFormDependency>
-      {channel?.hasSecret && <ProFormCheckbox name="removeSecret">移除加签</ProFormCheckbox>}
-      <ProFormText
-        name="keyword"
-        label="自定义关键词"
-        placeholder="可选"
-        extra="机器人安全设置选择“自定义关键词”时填写，发送时会自动带上。"
-        rules={[zodRule(ChannelBody.shape.keyword)]}
+      <Form.Item
+        label="免打扰时段"
+        name="quiet"
+        extra="可选，按门户时区；时段内的消息推迟到结束时发送，紧急消息不受限制。可跨午夜，如 22:00 至 07:00。"
+      >
+        <TimePicker.RangePicker
+          format="HH:mm"
+          order={false}
+          minuteStep={5}
+          allowClear
+          placeholder={['开始', '结束']}
+          style={{ maxWidth: 260 }}
+        />
+      </Form.Item>
+      <ProFormSwitch
+        name="digestOn"
+        label="溢出摘要"
+        extra="发送频率受限时，等待超过设定时间的消息合并成一条摘要发送，而不是逐条迟到。"
       />
+      <ProFormDependency name={['digestOn']}>
+        {({ digestOn }) =>
+          digestOn && (
+            <ProFormDigit
+              name="digestAfterSeconds"
+              label="等待超过"
+              min={30}
+              max={3600}
+              fieldProps={{ precision: 0, addonAfter: '秒时合并', style: { width: 200 } }}
+              rules={[zodRule(ChannelBody.shape.digestAfterSeconds)]}
+            />
+          )
+        }
+      </ProFormDependency>
       <ProFormSwitch
         name="isDefault"
         label="设为默认渠道"

@@ -1,6 +1,9 @@
-/** The user's robots: default flag, masked webhook, signing and keyword, health, and actions. */
+/**
+ * The user's channels: kind, default flag, masked address, security settings, health (last success,
+ * last error, success rate over 7 days, any pause in force), and actions.
+ */
 import { formatTime } from '@/components/time';
-import type { Channel, ChannelTestResult } from '@/contract';
+import type { Channel, ChannelKindInfo, ChannelTestResult } from '@/contract';
 import { deleteChannel, testChannel, updateChannel } from '@/services/ums';
 import {
   Button,
@@ -16,11 +19,13 @@ import {
   type TableColumnsType,
 } from 'antd';
 import { useState } from 'react';
+import { KIND_SERVICE, KindTag, rateText } from '../../components/kinds';
 import ChannelForm from './ChannelForm';
 import TestResult from './TestResult';
 
 interface Props {
   channels: Channel[];
+  kinds?: ChannelKindInfo[];
   loading: boolean;
   onChanged: () => void;
 }
@@ -29,6 +34,7 @@ function Health({ c }: { c: Channel }) {
   const throttled = c.throttledUntil && new Date(c.throttledUntil).getTime() > Date.now();
   return (
     <Space direction="vertical" size={0}>
+      <span>成功率：{rateText(c.health)}</span>
       <span>最近成功：{formatTime(c.lastSuccessAt, '暂无')}</span>
       {c.lastErrorAt && (
         <Tooltip title={c.lastError}>
@@ -36,6 +42,14 @@ function Health({ c }: { c: Channel }) {
         </Tooltip>
       )}
       {throttled && <Typography.Text type="warning">限流至 {formatTime(c.throttledUntil)}</Typography.Text>}
+      {c.digestAfterSeconds !== null && (
+        <Typography.Text type="secondary">溢出摘要：等待超过 {c.digestAfterSeconds} 秒时合并</Typography.Text>
+      )}
+      {c.quietHours && (
+        <Typography.Text type="secondary">
+          免打扰：{c.quietHours.start}–{c.quietHours.end}
+        </Typography.Text>
+      )}
     </Space>
   );
 }
@@ -45,18 +59,35 @@ const ACTIONS_WIDTH = { wide: 310, narrow: 150 };
 /** Characters of the masked webhook always shown (`…=3f9a…c1d2`). */
 const WEBHOOK_TAIL = 10;
 /** Below this the table scrolls sideways, the action column staying in view at the right. */
-const TABLE_MIN_WIDTH = 900;
+const TABLE_MIN_WIDTH = 1000;
 
-export default function ChannelTable({ channels, loading, onChanged }: Props) {
+function Security({ c }: { c: Channel }) {
+  if (c.kind === 'webhook') {
+    const n = c.webhookSettings?.headers.length ?? 0;
+    return <Tag>{n > 0 ? `${c.webhookSettings?.method} · ${n} 个请求头` : c.webhookSettings?.method}</Tag>;
+  }
+  if (c.kind !== 'dingtalk' && c.kind !== 'feishu') return <>-</>;
+  const label = c.kind === 'feishu' ? '签名' : '加签';
+  return (
+    <Space direction="vertical" size={2}>
+      <span>
+        {label}：{c.hasSecret ? <Tag color="green">已设置</Tag> : <Tag>未设置</Tag>}
+      </span>
+      {c.keyword && <span>关键词：{c.keyword}</span>}
+    </Space>
+  );
+}
+
+export default function ChannelTable({ channels, kinds, loading, onChanged }: Props) {
   const screens = Grid.useBreakpoint();
   const [testing, setTesting] = useState<number>();
-  const [tested, setTested] = useState<{ name: string; result: ChannelTestResult }>();
+  const [tested, setTested] = useState<{ channel: Channel; result: ChannelTestResult }>();
 
   const runTest = async (c: Channel) => {
     setTesting(c.id);
     try {
       const res = await testChannel(c.id);
-      setTested({ name: c.name, result: res.data });
+      setTested({ channel: c, result: res.data });
       onChanged(); // health columns changed
     } catch {
       // The request layer has shown the error.
@@ -86,10 +117,11 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
         </Space>
       ),
     },
+    { title: '类型', dataIndex: 'kind', width: 140, render: (_, c) => <KindTag kind={c.kind} /> },
     {
       // The masked URL is long: it takes the room that is left, so it never pushes the actions out
       // of view. It is cut in the middle: its end (the masked token) tells two robots apart.
-      title: 'Webhook',
+      title: '地址',
       dataIndex: 'webhookMasked',
       render: (w: string) => (
         <Typography.Text code style={{ width: '100%' }} ellipsis={{ suffix: w.slice(-WEBHOOK_TAIL), tooltip: w }}>
@@ -97,13 +129,7 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
         </Typography.Text>
       ),
     },
-    {
-      title: '加签',
-      dataIndex: 'hasSecret',
-      width: 80,
-      render: (_, c) => (c.hasSecret ? <Tag color="green">已设置</Tag> : <Tag>未设置</Tag>),
-    },
-    { title: '关键词', dataIndex: 'keyword', width: 90, render: (k) => k ?? '-' },
+    { title: '安全设置', key: 'security', width: 150, render: (_, c) => <Security c={c} /> },
     { title: '健康状况', key: 'health', width: 230, render: (_, c) => <Health c={c} /> },
     {
       title: '操作',
@@ -117,6 +143,7 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
           </Button>
           <ChannelForm
             channel={c}
+            kinds={kinds}
             onSaved={onChanged}
             trigger={
               <Button type="link" size="small">
@@ -135,7 +162,7 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
           )}
           <Popconfirm
             title={`删除渠道「${c.name}」？`}
-            description="删除后该机器人不再接收消息；已有的消息记录会保留。"
+            description="删除后该渠道不再接收消息；已有的消息记录会保留。"
             okText="删除"
             okButtonProps={{ danger: true }}
             cancelText="取消"
@@ -160,8 +187,13 @@ export default function ChannelTable({ channels, loading, onChanged }: Props) {
         pagination={false}
         scroll={{ x: TABLE_MIN_WIDTH }}
       />
-      <Modal open={tested !== undefined} title="钉钉的应答" footer={null} onCancel={() => setTested(undefined)}>
-        {tested && <TestResult channelName={tested.name} result={tested.result} />}
+      <Modal
+        open={tested !== undefined}
+        title={tested ? `${KIND_SERVICE[tested.channel.kind]}的应答` : ''}
+        footer={null}
+        onCancel={() => setTested(undefined)}
+      >
+        {tested && <TestResult channel={tested.channel} result={tested.result} />}
       </Modal>
     </>
   );
