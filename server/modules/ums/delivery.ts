@@ -227,7 +227,9 @@ export class DeliveryWorker {
 
   /**
    * Reserves a slot in the pacing windows of the target's pace key: the channel row is locked to read
-   * its throttle, and a transaction-scoped advisory lock on the pace key is held while the windows are
+   * its throttle (FOR NO KEY UPDATE: workers queue on it, while a new message, whose foreign key takes
+   * only a KEY SHARE lock on the row, never waits for a worker; FOR UPDATE made sends deadlock with
+   * the workers of two instances on PostgreSQL), and a transaction-scoped advisory lock on the pace key is held while the windows are
    * counted and the pending attempt row is written, so concurrent workers (and several channels to one
    * e-mail address) cannot overshoot.
    */
@@ -244,7 +246,7 @@ export class DeliveryWorker {
         .selectFrom('ums_channels')
         .select(['throttled_until', 'quiet_start', 'quiet_end'])
         .where('id', '=', target.id)
-        .forUpdate()
+        .forNoKeyUpdate()
         .executeTakeFirst();
       if (ch?.throttled_until && ch.throttled_until.getTime() > now.getTime())
         return { deferUntil: ch.throttled_until };

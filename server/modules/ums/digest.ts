@@ -65,7 +65,7 @@ async function mergeChannel(db: Kysely<DB>, channelId: number, now: Date, timeZo
       .selectFrom('ums_channels')
       .select(['user_id', 'digest_after_seconds'])
       .where('id', '=', channelId)
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!ch?.digest_after_seconds) return 0;
     const heldUntil = new Date(now.getTime() + ch.digest_after_seconds * 1000);

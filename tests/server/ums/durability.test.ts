@@ -183,10 +183,16 @@ postgresOnly('two instances on one PostgreSQL', () => {
     try {
       const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30 });
       const N = 1000;
-      for (let i = 0; i < N; i += 50) {
-        await Promise.all(
-          Array.from({ length: 50 }, (_, j) => enqueue((i + j) % 2 ? a.url : b.url, token, `twin-${i + j}`)),
-        );
+      try {
+        for (let i = 0; i < N; i += 50) {
+          await Promise.all(
+            Array.from({ length: 50 }, (_, j) => enqueue((i + j) % 2 ? a.url : b.url, token, `twin-${i + j}`)),
+          );
+        }
+      } catch (err) {
+        // A refused send fails the test with what the servers logged about it.
+        const logged = [...a.stdout, ...b.stdout].join('').split('\n');
+        throw new Error(`${(err as Error).message}\n${logged.filter((l) => l.includes('"level":50')).join('\n')}`);
       }
       await waitFor(
         async () => (await call(session, 'GET', '/api/ums/stats')).data.byStatus.delivered === N,
