@@ -24,6 +24,23 @@ const routes: PortalRoute[] = [
   // Login and register sit outside the shared layout: no header, no menu.
   { path: '/user/login', name: '登录', layout: false, hideInMenu: true, component: './user/login' },
   { path: '/user/register', name: '注册', layout: false, hideInMenu: true, component: './user/register' },
+  // Signing in without a password at hand: reset by e-mail, the mailed links, a campus identity to link.
+  {
+    path: '/user/forgotPassword',
+    name: '忘记密码',
+    layout: false,
+    hideInMenu: true,
+    component: './user/forgotPassword',
+  },
+  {
+    path: '/user/resetPassword',
+    name: '重置密码',
+    layout: false,
+    hideInMenu: true,
+    component: './user/resetPassword',
+  },
+  { path: '/user/verifyEmail', name: '验证邮箱', layout: false, hideInMenu: true, component: './user/verifyEmail' },
+  { path: '/user/ssoBind', name: '关联账号', layout: false, hideInMenu: true, component: './user/ssoBind' },
   {
     path: '/user',
     name: '用户中心',
@@ -33,6 +50,7 @@ const routes: PortalRoute[] = [
     routes: [
       { path: '/user', redirect: '/user/me' },
       { path: '/user/me', name: '个人中心', menuIcon: 'idcard', component: './user/me' },
+      { path: '/user/security', name: '账号安全', menuIcon: 'lock', component: './user/security' },
       { path: '/user/tokenGen', name: '生成令牌', menuIcon: 'key', component: './user/tokenGen' },
       { path: '/user/tokenManage', name: '令牌管理', menuIcon: 'safety', component: './user/tokenManage' },
       {
@@ -109,6 +127,19 @@ const routes: PortalRoute[] = [
             component: './OCS/OCSAdmin/userManage',
           },
           { path: '/OCS/OCSAdmin/bank', name: '题库管理', menuIcon: 'database', component: './OCS/OCSAdmin/bank' },
+          { path: '/OCS/OCSAdmin/reviews', name: '纠错审核', menuIcon: 'audit', component: './OCS/OCSAdmin/reviews' },
+          {
+            path: '/OCS/OCSAdmin/misses',
+            name: '未收录题目',
+            menuIcon: 'fileSearch',
+            component: './OCS/OCSAdmin/misses',
+          },
+          {
+            path: '/OCS/OCSAdmin/upstreams',
+            name: '上游题库',
+            menuIcon: 'cloud',
+            component: './OCS/OCSAdmin/upstreams',
+          },
           // The folder is aiModels: a page folder named `models` would be loaded as Umi global models.
           { path: '/OCS/OCSAdmin/models', name: 'AI 模型管理', menuIcon: 'api', component: './OCS/OCSAdmin/aiModels' },
           { path: '/OCS/OCSAdmin/redeem', name: '兑换码', menuIcon: 'barcode', component: './OCS/OCSAdmin/redeem' },
@@ -147,6 +178,7 @@ const routes: PortalRoute[] = [
         ],
       },
       { path: '/UMS/createMessage', name: '创建消息', menuIcon: 'edit', component: './UMS/createMessage' },
+      { path: '/UMS/templates', name: '消息模板', menuIcon: 'form', component: './UMS/templates' },
     ],
   },
   {

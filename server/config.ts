@@ -3,7 +3,12 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { ROLES, type Role } from '../src/contract/common';
 import { parseIpAllowList } from './lib/ip-allow';
+
+/** An optional variable: unset and empty both mean "not configured". */
+const optional = <T extends z.ZodType<string | undefined, string>>(schema: T) =>
+  schema.optional().or(z.literal('').transform(() => undefined));
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -42,15 +47,30 @@ export const ConfigSchema = z.object({
     .min(16)
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  /** Extra webhook base URLs accepted besides https://oapi.dingtalk.com/robot/send (gateways, tests). */
+  /**
+   * Extra webhook base URLs accepted besides the robots' own (gateways, tests); generic webhooks under
+   * them may be on a private or loopback address.
+   */
   UMS_WEBHOOK_ALLOWLIST: z.string().default(''),
   UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   UMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /** Base delay of the exponential backoff for transient failures. */
   UMS_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   UMS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** Messages per minute per DingTalk robot, enforced before DingTalk does; 0 turns it off. */
+  /** Messages per minute per DingTalk or WeCom robot (both document 20), enforced before they do; 0 turns it off. */
   UMS_ROBOT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(20),
+  /** Messages per minute per Feishu robot (Feishu documents 100 a minute and 5 a second); 0 turns it off. */
+  UMS_FEISHU_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(100),
+  /** E-mails per minute per recipient address, whichever channels send them; 0 turns it off. */
+  UMS_EMAIL_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
+  /** SMTP server of the e-mail channel (smtp://user:pass@host:587, smtps://…:465); unset: no e-mail channel. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Sender of UMS e-mail (`统一门户 <portal@example.edu>`); default: the SMTP user, or portal@localhost. */
+  SMTP_FROM: z.string().max(320).optional(),
   UMS_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   UMS_TOKEN_BURST: z.coerce.number().int().min(0).max(100_000).default(20),
   /** Run the delivery worker in this instance. */
@@ -93,12 +113,90 @@ export const ConfigSchema = z.object({
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }
     }),
+
+  // ---------- institutional sign-in (issue 16): e-mail, two-factor, CAS, OIDC ----------
+  // E-mail verification and password reset send through SMTP_URL / SMTP_FROM (above).
+  /** Roles that must use two-factor sign-in: `admin,njit`, or `true` for exactly those two; empty: none. */
+  REQUIRE_2FA_ROLES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const value = v.trim();
+      if (value === '' || value === 'false') return [] as Role[];
+      if (value === 'true') return [...ROLES];
+      const roles = value.split(',').map((r) => r.trim());
+      const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
+      if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown role(s): ${unknown.join(', ')}` });
+      return [...new Set(roles)] as Role[];
+    }),
+  /** CAS server base URL (https://cas.example.edu/cas): /login, /serviceValidate, /p3/serviceValidate. */
+  CAS_URL: optional(
+    z
+      .string()
+      .regex(/^https?:\/\/[^?#]+$/, 'must be an http:// or https:// URL without query')
+      .transform((v) => v.replace(/\/+$/, '')),
+  ),
+  /** CAS protocol version: 3 validates at /p3/serviceValidate (with attributes), 2 at /serviceValidate. */
+  CAS_VERSION: z.enum(['2', '3']).default('3'),
+  /** Text of the login page's CAS button. */
+  CAS_BUTTON: z.string().trim().min(1).max(32).default('统一身份认证登录'),
+  /** OpenID Connect issuer (discovery at ISSUER/.well-known/openid-configuration). */
+  OIDC_ISSUER: optional(z.string().regex(/^https?:\/\/[^?#]+$/, 'must be an http:// or https:// URL')),
+  OIDC_CLIENT_ID: optional(z.string().min(1)),
+  OIDC_CLIENT_SECRET: optional(z.string().min(1)),
+  /** Scopes asked of the OIDC provider. */
+  OIDC_SCOPES: z.string().trim().min(1).default('openid profile email'),
+  /** Text of the login page's OIDC button. */
+  OIDC_BUTTON: z.string().trim().min(1).max(32).default('使用 OIDC 登录'),
+  /** An unknown SSO identity gets a new account at once (true) or must be linked to an existing one (false). */
+  SSO_AUTO_CREATE: bool.default(false),
+  /** `attribute=value:role` rules separated by `;` (CAS attributes, OIDC claims), e.g. `type=staff:njit`. */
+  SSO_ROLE_MAP: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      try {
+        return parseRoleMap(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return [];
+      }
+    }),
+  /** Timeout of one request to the CAS server or the OIDC provider. */
+  SSO_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; uiDir: string };
 
+/** One rule of SSO_ROLE_MAP: an identity whose `attribute` has `value` (or contains it) gets `role`. */
+export interface RoleRule {
+  attribute: string;
+  value: string;
+  role: Role;
+}
+
+/** `type=staff:njit; memberOf=cn=admins,ou=groups:admin`: the role after the last `:`, the attribute before the first `=`. */
+export function parseRoleMap(text: string): RoleRule[] {
+  return text
+    .split(';')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((rule) => {
+      const colon = rule.lastIndexOf(':');
+      const eq = rule.indexOf('=');
+      if (colon < 0 || eq <= 0 || eq > colon) throw new Error(`"${rule}" is not attribute=value:role`);
+      const role = rule.slice(colon + 1).trim();
+      if (!(ROLES as readonly string[]).includes(role)) throw new Error(`"${rule}": unknown role ${role}`);
+      return { attribute: rule.slice(0, eq).trim(), value: rule.slice(eq + 1, colon).trim(), role: role as Role };
+    });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = ConfigSchema.superRefine((c, ctx) => {
+    if (c.OIDC_ISSUER && (!c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET' });
+    }
+  }).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);

@@ -5,7 +5,7 @@
  */
 import { HomeOutlined } from '@ant-design/icons';
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history, Link } from '@umijs/max';
+import { history, Link, Navigate } from '@umijs/max';
 import React, { lazy, Suspense } from 'react';
 import defaultSettings from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
@@ -89,8 +89,16 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       </Suspense>
     ),
     ErrorBoundary: ChunkErrorBoundary,
+    // A role that requires two-factor sign-in, not set up yet: only its set-up page (the server refuses the rest).
+    childrenRender: (children: React.ReactNode) => {
+      const here = history.location.pathname;
+      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH) return children;
+      return <Navigate to={`${ENROL_PATH}?redirect=${encodeURIComponent(here + history.location.search)}`} replace />;
+    },
   };
 };
+
+const ENROL_PATH = '/user/security';
 
 /** Outside the layout too (login, register): no white screen on a failed chunk. */
 export function rootContainer(container: React.ReactNode) {

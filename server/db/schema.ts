@@ -17,6 +17,8 @@ export interface UsersTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   last_login_at: Date | null;
+  /** false: the local password is refused, the user signs in through SSO only (migration 0011c). */
+  password_login: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -30,6 +32,9 @@ export interface SessionsTable {
   expires_at: Timestamp;
   user_agent: string | null;
   ip: string | null;
+  /** The SSO login this session came from: 'cas' with the service ticket's hash, for single logout (0011c). */
+  sso_provider: string | null;
+  sso_session_hash: string | null;
 }
 
 export interface LoginFailuresTable {
@@ -47,6 +52,87 @@ export interface LoginDevicesTable {
   user_id: number;
   created_at: Generated<Date>;
   last_used_at: Generated<Date>;
+  /** "Trust this browser": until then no second factor is asked on it (migration 0011). */
+  trusted_until: Date | null;
+}
+
+/** A user's TOTP (migration 0011): the secret sealed by the SecretBox, and one being set up. */
+export interface UserTwoFactorTable {
+  user_id: number;
+  secret_enc: string | null;
+  enabled_at: Date | null;
+  pending_secret_enc: string | null;
+  pending_created_at: Date | null;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  last_step: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  updated_at: Generated<Date>;
+}
+
+export interface UserRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: Generated<Date>;
+  used_at: Date | null;
+}
+
+/** A first factor that was right, waiting for the second (migration 0011). */
+export interface LoginChallengesTable {
+  id_hash: string;
+  user_id: number;
+  remember: boolean;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  sso_provider: string | null;
+  sso_session_hash: string | null;
+}
+
+/** A user's e-mail address (migration 0011b): `email` verified, `pending_email` awaiting its link. */
+export interface UserEmailsTable {
+  user_id: number;
+  email: string | null;
+  verified_at: Date | null;
+  pending_email: string | null;
+  pending_sent_at: Date | null;
+  updated_at: Generated<Date>;
+}
+
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'verify' | 'reset';
+  email: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: Date | null;
+}
+
+/** A CAS or OIDC identity linked to an account (migration 0011c). */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: 'cas' | 'oidc';
+  subject: string;
+  display_name: string | null;
+  email: string | null;
+  attributes: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created_at: Generated<Date>;
+  last_login_at: Date | null;
+}
+
+/** A sign-in started with an identity server, or an identity waiting to be linked (migration 0011c). */
+export interface SsoStatesTable {
+  id_hash: string;
+  provider: string;
+  purpose: 'login' | 'link' | 'pending';
+  user_id: number | null;
+  redirect: string;
+  code_verifier_enc: string | null;
+  nonce: string | null;
+  identity: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
 }
 
 export interface ApiTokensTable {
@@ -101,6 +187,17 @@ export interface UmsChannelsTable {
   last_success_at: Date | null;
   last_error_at: Date | null;
   last_error: string | null;
+  /** dingtalk | wecom | feishu | webhook | email (migration 0013). */
+  kind: ColumnType<string, string | undefined, string>;
+  /** A kind's settings that are not secret (a webhook's method, template, success rule). */
+  config: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** A kind's secret settings (a webhook's request headers), sealed by the SecretBox. */
+  config_enc: string | null;
+  /** Quiet hours in minutes after midnight (PORTAL_TZ), both or neither (migration 0013b). */
+  quiet_start: number | null;
+  quiet_end: number | null;
+  /** Merge what pacing would hold longer than this into one digest; null: off (migration 0013f). */
+  digest_after_seconds: number | null;
 }
 
 export interface UmsMessagesTable {
@@ -121,6 +218,43 @@ export interface UmsMessagesTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   delivered_at: Date | null;
+  /** 0 low, 1 normal, 2 high, 3 urgent (migration 0013b). */
+  priority: Generated<number>;
+  idempotency_key: string | null;
+  /** The first row of a fan-out send; null for a message to one channel. */
+  group_id: number | null;
+  /** Channels still to try, in order, when the current one fails for good. */
+  fallback: ColumnType<number[], number[] | undefined, number[]>;
+  /** Where the final outcome is POSTed, and that callback's own state (migration 0013c). */
+  callback_url: string | null;
+  callback_status: 'pending' | 'sent' | 'failed' | null;
+  callback_attempts: Generated<number>;
+  callback_next_at: Date | null;
+  callback_error: string | null;
+  callback_sent_at: Date | null;
+  /** When its owner read it in the portal's inbox; null: unread (migration 0013e). */
+  read_at: Date | null;
+  /** The digest this message was merged into (status `merged`, migration 0013f). */
+  digest_id: number | null;
+}
+
+/** Message templates with {{variables}} (migration 0013d). */
+export interface UmsTemplatesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  title: Generated<string>;
+  content: string;
+  type: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One callback signing secret per user (migration 0013c), sealed by the SecretBox. */
+export interface UmsCallbackSecretsTable {
+  user_id: number;
+  secret_enc: string;
+  created_at: Generated<Date>;
 }
 
 export interface UmsAttemptsTable {
@@ -135,6 +269,8 @@ export interface UmsAttemptsTable {
   detail: string | null;
   duration_ms: number;
   outcome: string;
+  /** What the attempt counts against for pacing: `channel:<id>`, or `mail:<hash>` per address (0013). */
+  pace_key: string | null;
 }
 
 export type NjitStudentStatus = '在读' | '休学' | '毕业' | '退学';
@@ -198,6 +334,9 @@ type Json<T> = ColumnType<T, string, string>;
 
 export type OcsQuestionType = 'single' | 'multiple' | 'judgement' | 'completion' | 'any';
 
+/** Where a bank answer came from (migration 0012 added corrected and upstream:<name>). */
+export type OcsQuestionSource = 'import' | 'manual' | 'ai' | 'corrected' | `upstream:${string}`;
+
 export interface OcsQuestionsTable {
   id: Generated<number>;
   title_hash: string;
@@ -207,8 +346,10 @@ export interface OcsQuestionsTable {
   type: OcsQuestionType;
   options: ColumnType<string[], string | undefined, string>;
   answer: Json<string[]>;
-  source: 'import' | 'manual' | 'ai';
+  source: OcsQuestionSource;
   status: ColumnType<'verified' | 'unverified' | 'wrong', 'verified' | 'unverified' | 'wrong' | undefined>;
+  /** 存疑: reported by several independent users, not reviewed yet (migration 0012). */
+  disputed: Generated<boolean>;
   hit_count: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -249,6 +390,9 @@ export interface OcsQueriesTable {
   cost: Generated<number>;
   model_id: number | null;
   message: string | null;
+  /** The answer's provenance and confidence, when answered (migration 0012). */
+  source: string | null;
+  confidence: number | null;
   created_at: Generated<Date>;
 }
 
@@ -287,6 +431,8 @@ export interface OcsPreferencesTable {
   model_id: number | null;
   strategy: Generated<'bank_ai' | 'bank' | 'ai'>;
   daily_ai_cap: number | null;
+  /** Answers below this confidence are "not found", free (migration 0012). */
+  min_confidence: Generated<number>;
   updated_at: Generated<Date>;
 }
 
@@ -330,11 +476,104 @@ export interface OcsRedeemFailuresTable {
   at: Generated<Date>;
 }
 
+/** A user's report of a wrong answer (migration 0012b). */
+export interface OcsReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  query_id: number;
+  question_id: number | null;
+  answer: string;
+  proposed: ColumnType<string[] | null, string | null | undefined, string | null>;
+  reason: Generated<string>;
+  weight: number;
+  status: Generated<'open' | 'accepted' | 'rejected'>;
+  merged_from: number | null;
+  resolved_by: number | null;
+  resolved_at: Date | null;
+  resolution: string | null;
+  refunded: Generated<number>;
+  created_at: Generated<Date>;
+}
+
+/** What review changed on a bank question (migration 0012b). */
+export interface OcsQuestionHistoryTable {
+  id: Generated<number>;
+  question_id: number;
+  actor_id: number | null;
+  actor_name: Generated<string>;
+  action: string;
+  before: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  after: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  reason: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+/** The 未收录 queue: questions that found no answer (migration 0012c). */
+export interface OcsMissesTable {
+  id: Generated<number>;
+  title_hash: string;
+  type: OcsQuestionType;
+  options_hash: string;
+  norm_title: string;
+  title: string;
+  options: ColumnType<string[], string | undefined, string>;
+  count: Generated<number>;
+  first_at: Generated<Date>;
+  last_at: Generated<Date>;
+  status: Generated<'open' | 'answered' | 'dismissed'>;
+  draft: ColumnType<string[] | null, string | null | undefined, string | null>;
+  draft_model: string | null;
+  question_id: number | null;
+  resolved_by: number | null;
+  resolved_at: Date | null;
+}
+
+/** An upstream question bank (migration 0012d). */
+export interface OcsUpstreamsTable {
+  id: Generated<number>;
+  name: string;
+  enabled: Generated<boolean>;
+  position: Generated<number>;
+  url: string;
+  method: 'get' | 'post';
+  body_type: Generated<'json' | 'form'>;
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
+  data: ColumnType<Record<string, string>, string | undefined, string>;
+  answer_path: string;
+  secret_enc: string | null;
+  secret_masked: string | null;
+  timeout_ms: Generated<number>;
+  price: Generated<number>;
+  daily_budget: number | null;
+  breaker_threshold: Generated<number>;
+  breaker_cooldown_ms: Generated<number>;
+  calls: Generated<number>;
+  answered: Generated<number>;
+  not_found: Generated<number>;
+  failures: Generated<number>;
+  latency_ms_total: Generated<number>;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+  last_ok_at: Date | null;
+  budget_day: ColumnType<string | null, string | null | undefined, string | null>;
+  budget_used: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   login_devices: LoginDevicesTable;
+  user_two_factor: UserTwoFactorTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
+  user_emails: UserEmailsTable;
+  email_tokens: EmailTokensTable;
+  user_identities: UserIdentitiesTable;
+  sso_states: SsoStatesTable;
   api_tokens: ApiTokensTable;
   avatars: AvatarsTable;
   audit_log: AuditLogTable;
@@ -345,6 +584,8 @@ export interface DB {
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;
   ums_attempts: UmsAttemptsTable;
+  ums_callback_secrets: UmsCallbackSecretsTable;
+  ums_templates: UmsTemplatesTable;
   ocs_questions: OcsQuestionsTable;
   ocs_wallets: OcsWalletsTable;
   ocs_ledger: OcsLedgerTable;
@@ -358,4 +599,8 @@ export interface DB {
   ocs_redeem_codes: OcsRedeemCodesTable;
   ocs_redemptions: OcsRedemptionsTable;
   ocs_redeem_failures: OcsRedeemFailuresTable;
+  ocs_reports: OcsReportsTable;
+  ocs_question_history: OcsQuestionHistoryTable;
+  ocs_misses: OcsMissesTable;
+  ocs_upstreams: OcsUpstreamsTable;
 }

@@ -21,6 +21,10 @@ export interface RoutePolicy {
   errorHandler?: RouteOptions['errorHandler'];
   /** Runs before the auth check (headers every answer of this route needs, refusals included). */
   onRequest?: RouteOptions['onRequest'];
+  /** A session that must still set up two-factor sign-in may call it (plugins/auth.ts). */
+  duringEnrolment?: boolean;
+  /** Server-to-server (CAS single logout): form bodies, no browser rules (plugins/auth.ts). */
+  backChannel?: boolean;
 }
 
 export function route<E extends Endpoint>(
@@ -40,10 +44,14 @@ export function route<E extends Endpoint>(
     method: endpoint.method,
     url: endpoint.path,
     config: {
+      descriptor: true,
       auth: endpoint.access,
       ...(endpoint.scope ? { scope: endpoint.scope } : {}),
       ...(endpoint.allowSession ? { allowSession: true } : {}),
+      ...(endpoint.tokenParam ? { tokenParam: endpoint.tokenParam } : {}),
       ...(policy.rateLimit ? { rateLimit: policy.rateLimit } : {}),
+      ...(policy.duringEnrolment ? { duringEnrolment: true } : {}),
+      ...(policy.backChannel ? { backChannel: true } : {}),
     },
     schema,
     ...(policy.errorHandler ? { errorHandler: policy.errorHandler } : {}),

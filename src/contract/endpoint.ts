@@ -45,13 +45,18 @@ export type ContractModule = typeof Contract;
 
 export interface Endpoint<S extends Schemas = Schemas> {
   method: Method;
-  /** Fastify/path-to-regexp syntax: `/api/ums/channels/:id`. */
-  path: `/api/${string}`;
+  /**
+   * Fastify/path-to-regexp syntax: `/api/ums/channels/:id`. Only drop-in compatible endpoints, whose
+   * paths other services fixed (ServerChan's `/:sendkey.send`, PushPlus's `/send`), live outside /api.
+   */
+  path: `/${string}`;
   access: Access;
   /** access 'token': the scope the token must carry. */
   scope?: Contract.TokenScope;
   /** access 'token': a logged-in browser session is accepted instead of a token. */
   allowSession?: boolean;
+  /** access 'token': the path parameter that carries the token (checked before the header and `token`). */
+  tokenParam?: string;
   /** The body is multipart/form-data (an upload), read by the handler; the UI sends a FormData. */
   multipart?: boolean;
   /** OpenAPI: the group and the one-line description shown at /api/docs. */

@@ -8,3 +8,6 @@ export * from './ocsAi';
 export * from './ocsFree';
 export * from './ocsAdmin';
 export * from './ocsPrompt';
+export * from './ocsReview';
+export * from './ocsUpstream';
+export * from './identity';

@@ -21,6 +21,7 @@ import {
   CreateTokenResponse,
   EndSessionsResponse,
   ErrorEnvelope,
+  OkEmpty as OkEmptySchema,
   Health,
   HealthLive,
   HealthReady,
@@ -34,6 +35,11 @@ import {
   TokenListResponse,
 } from '@/contract';
 import {
+  CallbackSecretResponse as UmsCallbackSecretResponse,
+  MarkReadResponse as UmsMarkReadResponse,
+  TemplateListResponse as UmsTemplateListResponse,
+  TemplateResponse as UmsTemplateResponse,
+  ChannelKindListResponse as UmsChannelKindListResponse,
   ChannelListResponse as UmsChannelListResponse,
   ChannelResponse as UmsChannelResponse,
   ChannelTestResponse as UmsChannelTestResponse,
@@ -42,6 +48,8 @@ import {
   MessageCreatedResponse as UmsMessageCreatedResponse,
   MessageDetailResponse as UmsMessageDetailResponse,
   MessageListResponse as UmsMessageListResponse,
+  PushPlusAnswer as UmsPushPlusAnswer,
+  ServerChanAnswer as UmsServerChanAnswer,
   UmsStatsResponse,
 } from '@/contract';
 
@@ -97,6 +105,39 @@ import {
   OcsSetupStatusResponse,
   SampleBankImportResponse as OcsSampleBankImportResponse,
 } from '@/contract';
+import {
+  MissAnswerResponse as OcsMissAnswerResponse,
+  MissDismissResponse as OcsMissDismissResponse,
+  MissDraftResponse as OcsMissDraftResponse,
+  MissListResponse as OcsMissListResponse,
+  OcsReportContextResponse,
+  OcsReportResponse,
+  ReviewAcceptResponse as OcsReviewAcceptResponse,
+  ReviewDetailResponse as OcsReviewDetailResponse,
+  ReviewMergeResponse as OcsReviewMergeResponse,
+  ReviewQueueResponse as OcsReviewQueueResponse,
+  ReviewRejectResponse as OcsReviewRejectResponse,
+  UpstreamDeleteResponse as OcsUpstreamDeleteResponse,
+  UpstreamListResponse as OcsUpstreamListResponse,
+  UpstreamResponse as OcsUpstreamResponse,
+  UpstreamTestResponse as OcsUpstreamTestResponse,
+} from '@/contract';
+import {
+  AdminUserSecurityResponse,
+  DisableTwoFactorResponse,
+  EmailStatusResponse,
+  ForgetBrowsersResponse,
+  ForgotPasswordResponse,
+  IdentityListResponse,
+  PendingIdentityResponse,
+  RecoveryCodesResponse,
+  ResetCheckResponse,
+  ResetPasswordResponse,
+  SsoSignInResponse,
+  TwoFactorSetupResponse,
+  TwoFactorStatusResponse,
+  VerifyEmailResponse,
+} from '@/contract';
 import { z as zod } from 'zod';
 import { allEndpoints } from '@/contract/api';
 import { keyOf } from '@/contract/endpoint';
@@ -119,6 +160,7 @@ const CASES: Record<string, Case> = {
   'POST /api/user/login': {
     schema: LoginResponse,
     calls: [
+      { body: { username: 'totp', password: 'admin123456' }, status: 200 },
       { body: { username: 'admin', password: 'admin123456' }, status: 200 },
       { body: { username: 'admin', password: 'wrong' }, status: 401, error: true },
       { body: { username: '' }, status: 400, error: true },
@@ -133,6 +175,147 @@ const CASES: Record<string, Case> = {
     ],
   },
   'POST /api/user/logout': { schema: LogoutResponse, calls: [{ status: 200 }] },
+
+  // ---- institutional sign-in (mock/identity.ts); order matters: set-up before enable, ssoLogin before pending ----
+  'POST /api/user/login/verify': {
+    schema: MeResponse,
+    calls: [
+      { body: { code: '123456', trustBrowser: true }, status: 200 },
+      { body: { code: 'abcd-efgh-jkmn' }, status: 200 },
+      { body: { code: '000000' }, status: 401, error: true },
+      { body: { code: '' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/user/2fa': { schema: TwoFactorStatusResponse, calls: [{ status: 200 }] },
+  'POST /api/user/2fa/setup': { schema: TwoFactorSetupResponse, calls: [{ status: 200 }] },
+  'POST /api/user/2fa/enable': {
+    schema: RecoveryCodesResponse,
+    calls: [
+      { body: { code: '12345' }, status: 400, error: true },
+      { body: { code: '654321' }, status: 400, error: true },
+      { body: { code: '123456' }, status: 200 },
+    ],
+  },
+  'POST /api/user/2fa/recovery-codes': {
+    schema: RecoveryCodesResponse,
+    calls: [
+      { body: { code: 'nope' }, status: 400, error: true },
+      { body: { code: '123456' }, status: 200 },
+    ],
+  },
+  'POST /api/user/2fa/forget-browsers': { schema: ForgetBrowsersResponse, calls: [{ status: 200 }] },
+  'POST /api/user/2fa/disable': {
+    schema: DisableTwoFactorResponse,
+    calls: [
+      { body: { code: '000000' }, status: 400, error: true },
+      { body: { code: 'abcd-efgh-jkmn' }, status: 200 },
+    ],
+  },
+  'GET /api/user/email': { schema: EmailStatusResponse, calls: [{ status: 200 }] },
+  'PUT /api/user/email': {
+    schema: EmailStatusResponse,
+    calls: [
+      { body: { email: 'not-an-address' }, status: 400, error: true },
+      { body: { email: 'taken@example.edu' }, status: 409, error: true },
+      { body: { email: 'new@example.edu' }, status: 200 },
+    ],
+  },
+  'POST /api/user/email/verify': {
+    schema: VerifyEmailResponse,
+    calls: [
+      { body: { token: 'short' }, status: 400, error: true },
+      { body: { token: 'mock-link-token-0001' }, status: 200 },
+      { body: { token: 'mock-link-token-0001' }, status: 400, error: true },
+    ],
+  },
+  'DELETE /api/user/email': { schema: EmailStatusResponse, calls: [{ status: 200 }] },
+  'POST /api/user/password/forgot': {
+    schema: ForgotPasswordResponse,
+    calls: [
+      { body: { account: 'admin' }, status: 200 },
+      { body: { account: 'nobody@example.edu' }, status: 200 },
+      { body: { account: ' ' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/password/reset/check': {
+    schema: ResetCheckResponse,
+    calls: [
+      { body: { token: 'mock-link-token-0001' }, status: 200 },
+      { body: { token: 'mock-link-token-9999' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/password/reset': {
+    schema: ResetPasswordResponse,
+    calls: [
+      { body: { token: 'mock-link-token-0001', newPassword: 'short' }, status: 400, error: true },
+      { body: { token: 'mock-link-token-0001', newPassword: 'a-new-password', revokeTokens: true }, status: 200 },
+      { body: { token: 'mock-link-token-0001', newPassword: 'a-new-password' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/user/sso/:provider/login': {
+    schema: zod.literal(''),
+    calls: [{ params: { provider: 'cas' }, status: 302 }],
+  },
+  'GET /api/user/sso/:provider/link': {
+    schema: zod.literal(''),
+    calls: [{ params: { provider: 'oidc' }, status: 302 }],
+  },
+  'GET /api/user/sso/cas/callback': { schema: zod.literal(''), calls: [{ status: 302 }] },
+  'GET /api/user/sso/oidc/callback': { schema: zod.literal(''), calls: [{ status: 302 }] },
+  'POST /api/user/sso/cas/callback': { schema: OkEmptySchema, calls: [{ status: 200 }] },
+  'GET /api/user/sso/pending': { schema: PendingIdentityResponse, calls: [{ status: 200 }] },
+  'POST /api/user/sso/pending/link': {
+    schema: SsoSignInResponse,
+    calls: [
+      { body: { username: 'admin', password: 'wrong' }, status: 401, error: true },
+      { body: { username: '' }, status: 400, error: true },
+      { body: { username: 'admin', password: 'admin123456' }, status: 200 },
+      { body: { username: 'admin', password: 'admin123456' }, status: 401, error: true },
+    ],
+  },
+  'POST /api/user/sso/pending/create': { schema: SsoSignInResponse, calls: [{ status: 401, error: true }] },
+  'GET /api/user/identities': { schema: IdentityListResponse, calls: [{ status: 200 }] },
+  'GET /api/user/admin/users/:id/security': {
+    schema: AdminUserSecurityResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/user/admin/users/:id/identities': {
+    schema: AdminUserSecurityResponse,
+    calls: [
+      { params: { id: '2' }, body: { provider: 'oidc', subject: 'alice' }, status: 200 },
+      { params: { id: '2' }, body: { provider: 'oidc', subject: 'alice' }, status: 409, error: true },
+      { params: { id: '2' }, body: { provider: 'ldap', subject: 'x' }, status: 400, error: true },
+    ],
+  },
+  'PUT /api/user/admin/users/:id/password-login': {
+    schema: AdminUserSecurityResponse,
+    calls: [
+      { params: { id: '2' }, body: { enabled: false }, status: 200 },
+      { params: { id: '2' }, body: { enabled: 'no' }, status: 400, error: true },
+      { params: { id: '2' }, body: { enabled: true }, status: 200 },
+    ],
+  },
+  'POST /api/user/admin/users/:id/reset-2fa': {
+    schema: AdminUserSecurityResponse,
+    calls: [{ params: { id: '2' }, status: 200 }],
+  },
+  'DELETE /api/user/admin/users/:id/identities/:identityId': {
+    schema: AdminUserSecurityResponse,
+    calls: [
+      { params: { id: '2', identityId: '2' }, status: 200 },
+      { params: { id: '2', identityId: '2' }, status: 404, error: true },
+    ],
+  },
+  'DELETE /api/user/identities/:id': {
+    schema: IdentityListResponse,
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '1' }, status: 404, error: true },
+    ],
+  },
   'GET /api/user/settings': { schema: AuthSettings, calls: [{ status: 200 }] },
   'GET /api/health': { schema: Health, calls: [{ status: 200 }] },
   'GET /api/health/live': { schema: HealthLive, calls: [{ status: 200 }] },
@@ -263,6 +446,72 @@ const CASES: Record<string, Case> = {
 
   // ---- UMS (mock/ums.ts); order matters: channel 2 is tested, then deleted ----
   'GET /api/ums/channels': { schema: UmsChannelListResponse, calls: [{ status: 200 }] },
+  'GET /api/ums/channel-kinds': { schema: UmsChannelKindListResponse, calls: [{ status: 200 }] },
+  'GET /api/ums/callback-secret': { schema: UmsCallbackSecretResponse, calls: [{ status: 200 }] },
+  'GET /api/ums/templates': { schema: UmsTemplateListResponse, calls: [{ status: 200 }] },
+  'POST /api/ums/messages/:id/read': {
+    schema: UmsMarkReadResponse,
+    calls: [
+      { params: { id: '1' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ums/messages/read-all': { schema: UmsMarkReadResponse, calls: [{ status: 200 }] },
+  'POST /api/ums/templates': {
+    schema: UmsTemplateResponse,
+    calls: [
+      { body: { name: '值班', title: '{{who}} 值班', content: '今天 {{who}}' }, status: 200 },
+      { body: { name: '值班', content: 'x' }, status: 409, error: true },
+      { body: { name: '', content: '' }, status: 400, error: true },
+    ],
+  },
+  'PATCH /api/ums/templates/:id': {
+    schema: UmsTemplateResponse,
+    calls: [
+      { params: { id: '1' }, body: { content: '{{x}}' }, status: 200 },
+      { params: { id: '999' }, body: { name: 'x' }, status: 404, error: true },
+    ],
+  },
+  'DELETE /api/ums/templates/:id': {
+    schema: UmsDeleteChannelResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ums/callback-secret/rotate': { schema: UmsCallbackSecretResponse, calls: [{ status: 200 }] },
+  // The drop-in compatible endpoints answer refusals in their own shape, not the envelope.
+  'GET /:sendkey.send': {
+    schema: UmsServerChanAnswer,
+    calls: [
+      { params: { sendkey: 'pt_x' }, query: { title: '构建完成', desp: '**通过**' }, status: 200 },
+      { params: { sendkey: 'pt_x' }, query: {}, status: 400 },
+    ],
+  },
+  'POST /:sendkey.send': {
+    schema: UmsServerChanAnswer,
+    calls: [{ params: { sendkey: 'pt_x' }, body: { text: '旧字段' }, status: 200 }],
+  },
+  'GET /send': {
+    schema: UmsPushPlusAnswer,
+    calls: [
+      { query: { token: 'pt_x', title: '日报', content: '完成', template: 'txt' }, status: 200 },
+      { query: { content: 'x' }, status: 401 },
+      { query: { token: 'pt_x' }, status: 400 },
+    ],
+  },
+  'POST /send': {
+    schema: UmsPushPlusAnswer,
+    calls: [{ body: { token: 'pt_x', content: '<b>告警</b>' }, status: 200 }],
+  },
+  'GET /send/:token': {
+    schema: UmsPushPlusAnswer,
+    calls: [{ params: { token: 'pt_x' }, query: { content: '路径里的令牌' }, status: 200 }],
+  },
+  'POST /send/:token': {
+    schema: UmsPushPlusAnswer,
+    calls: [{ params: { token: 'pt_x' }, body: { content: '路径里的令牌' }, status: 200 }],
+  },
   'POST /api/ums/channels': {
     schema: UmsChannelResponse,
     calls: [
@@ -277,6 +526,26 @@ const CASES: Record<string, Case> = {
       },
       { body: { name: '坏地址', webhook: 'https://example.com/hook' }, status: 400, error: true },
       { body: { name: '', webhook: '' }, status: 400, error: true },
+      {
+        body: {
+          kind: 'wecom',
+          name: '研发群',
+          webhook: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6',
+        },
+        status: 200,
+      },
+      { body: { kind: 'email', name: '邮箱', email: 'me@njit.edu.cn' }, status: 200 },
+      {
+        body: {
+          kind: 'webhook',
+          name: '平台',
+          webhook: 'https://ops.example.edu/h',
+          headers: [{ name: 'X-A', value: 'b' }],
+        },
+        status: 200,
+      },
+      { body: { kind: 'email', name: '邮箱', email: 'nope' }, status: 400, error: true },
+      { body: { kind: 'wecom', name: 'x', webhook: 'https://x.example', secret: 'SECx' }, status: 400, error: true },
     ],
   },
   'PATCH /api/ums/channels/:id': {
@@ -669,6 +938,146 @@ const CASES: Record<string, Case> = {
     calls: [
       { params: { id: '0e5f2c1a-7b3d-4c8e-9f10-123456789abc' }, status: 200 },
       { params: { id: 'other' }, status: 404, error: true },
+    ],
+  },
+
+  // ---- OCS reports (users: mock/ocs.ts); query 2 is answered, an unknown id 404s, a second report 409s ----
+  'GET /api/ocs/queries/:id/report': {
+    schema: OcsReportContextResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999999' }, status: 404, error: true },
+      { params: { id: 'x' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/reports': {
+    schema: OcsReportResponse,
+    calls: [
+      { body: { queryId: 2, proposed: '北京', reason: '教材原文' }, status: 200 },
+      { body: { queryId: 2 }, status: 409, error: true },
+      { body: { queryId: 999999 }, status: 404, error: true },
+      { body: { queryId: -1 }, status: 400, error: true },
+    ],
+  },
+
+  // ---- OCS review and the 未收录 queue (mock/ocsReview.ts); question 11 is accepted, then refused ----
+  'GET /api/ocs/admin/reviews': {
+    schema: OcsReviewQueueResponse,
+    calls: [
+      { status: 200 },
+      { query: { status: 'all', disputed: 'true', keyword: '首都' }, status: 200 },
+      { query: { status: 'bogus' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/ocs/admin/reviews/:id': {
+    schema: OcsReviewDetailResponse,
+    calls: [
+      { params: { id: '11' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/reviews/accept': {
+    schema: OcsReviewAcceptResponse,
+    calls: [
+      { body: { items: [{ questionId: 11, answer: ['北京'] }], reason: '教材原文' }, status: 200 },
+      { body: { items: [{ questionId: 11, answer: ['北京'] }], reason: '再来' }, status: 409, error: true },
+      { body: { items: [], reason: 'x' }, status: 400, error: true },
+      { body: { items: [{ questionId: 11, answer: ['北京'] }] }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/reviews/reject': {
+    schema: OcsReviewRejectResponse,
+    calls: [
+      { body: { questionIds: [12], reason: '原答案正确' }, status: 200 },
+      { body: { questionIds: [], reason: 'x' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/reviews/merge': {
+    schema: OcsReviewMergeResponse,
+    calls: [
+      { body: { targetId: 11, sourceIds: [11], reason: 'x' }, status: 400, error: true },
+      { body: { targetId: 11, sourceIds: [12], reason: '同一题' }, status: 200 },
+      { body: { targetId: 999, sourceIds: [11], reason: 'x' }, status: 404, error: true },
+    ],
+  },
+  'GET /api/ocs/admin/misses': {
+    schema: OcsMissListResponse,
+    calls: [
+      { status: 200 },
+      { query: { status: 'dismissed', keyword: 'TCP' }, status: 200 },
+      { query: { status: 'gone' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/misses/:id/draft': {
+    schema: OcsMissDraftResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/misses/answer': {
+    schema: OcsMissAnswerResponse,
+    calls: [
+      { body: { items: [{ id: 1, answer: ['不是选项'] }] }, status: 400, error: true },
+      { body: { items: [{ id: 1, answer: ['SYN+ACK'] }] }, status: 200 },
+      { body: { items: [{ id: 1, answer: ['SYN+ACK'] }] }, status: 409, error: true },
+      { body: { items: [] }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/misses/dismiss': {
+    schema: OcsMissDismissResponse,
+    calls: [
+      { body: { ids: [3] }, status: 200 },
+      { body: { ids: [3] }, status: 409, error: true },
+      { body: { ids: [] }, status: 400, error: true },
+    ],
+  },
+
+  // ---- OCS upstream banks (mock/ocsUpstream.ts); order matters: create, rename clash, delete ----
+  'GET /api/ocs/admin/upstreams': { schema: OcsUpstreamListResponse, calls: [{ status: 200 }] },
+  'POST /api/ocs/admin/upstreams': {
+    schema: OcsUpstreamResponse,
+    calls: [
+      {
+        body: {
+          name: '新题库',
+          url: 'https://t.example/q',
+          method: 'get',
+          answerPath: '$.data.answer',
+          secret: 'abcdefghijk',
+        },
+        status: 200,
+      },
+      {
+        body: { name: '新题库', url: 'https://t.example/q', method: 'get', answerPath: '$.a' },
+        status: 409,
+        error: true,
+      },
+      { body: { name: 'x y', url: 'ftp://x', method: 'put', answerPath: '' }, status: 400, error: true },
+    ],
+  },
+  'PATCH /api/ocs/admin/upstreams/:id': {
+    schema: OcsUpstreamResponse,
+    calls: [
+      { params: { id: '1' }, body: { enabled: false, secret: null }, status: 200 },
+      { params: { id: '1' }, body: { name: '备用题库' }, status: 409, error: true },
+      { params: { id: '999' }, body: {}, status: 404, error: true },
+      { params: { id: '1' }, body: { timeoutMs: 1 }, status: 400, error: true },
+    ],
+  },
+  'POST /api/ocs/admin/upstreams/:id/test': {
+    schema: OcsUpstreamTestResponse,
+    calls: [
+      { params: { id: '1' }, body: { title: '测试', options: 'A. 北京\nB. 上海' }, status: 200 },
+      { params: { id: '2' }, body: { title: '测试' }, status: 200 },
+      { params: { id: '1' }, body: { title: '' }, status: 400, error: true },
+    ],
+  },
+  'DELETE /api/ocs/admin/upstreams/:id': {
+    schema: OcsUpstreamDeleteResponse,
+    calls: [
+      { params: { id: '2' }, status: 200 },
+      { params: { id: '2' }, status: 404, error: true },
     ],
   },
 };

@@ -36,9 +36,52 @@ test('the public routes are exactly the ones meant to be public', () => {
     'GET /api/ocs/userscript.user.js',
     'GET /api/user/avatar/:id',
     'GET /api/user/settings',
+    // institutional sign-in: the SSO round trip, the second step, mailed links (their secret is the credential)
+    'GET /api/user/sso/:provider/login',
+    'GET /api/user/sso/cas/callback',
+    'GET /api/user/sso/oidc/callback',
+    'GET /api/user/sso/pending',
+    'POST /api/user/email/verify',
     'POST /api/user/login',
+    'POST /api/user/login/verify',
+    'POST /api/user/password/forgot',
+    'POST /api/user/password/reset',
+    'POST /api/user/password/reset/check',
     'POST /api/user/register',
+    'POST /api/user/sso/cas/callback',
+    'POST /api/user/sso/pending/create',
+    'POST /api/user/sso/pending/link',
   ]);
+});
+
+test('outside /api only the drop-in compatible send endpoints are served, each a token route with ums:send', async () => {
+  const outside = ctx.app.routeAccess.filter((r) => !r.url.startsWith('/api'));
+  expect(outside.map((r) => `${r.method} ${r.url} ${r.auth}`).sort()).toEqual([
+    'GET /:sendkey.send token',
+    'GET /send token',
+    'GET /send/:token token',
+    'POST /:sendkey.send token',
+    'POST /send token',
+    'POST /send/:token token',
+  ]);
+  const { client } = await loggedInClient(ctx, []);
+  const ocsOnly = (
+    await client.post('/api/user/tokens', { name: 'ocs', scopes: ['ocs:query'], expiresInDays: null })
+  ).json().data.token as string;
+  for (const r of outside) {
+    const url = r.url.replace(':sendkey', ocsOnly).replace(':token', ocsOnly);
+    const payload = r.method === 'POST' ? { token: ocsOnly, title: 'x', content: 'x' } : undefined;
+    // A session is not enough, and a token without ums:send is refused.
+    const asUser = await client.request({
+      method: r.method as 'GET',
+      url: r.url.includes(':') ? url : `${url}?token=${ocsOnly}&title=x&content=x`,
+      ...(payload ? { payload } : {}),
+    });
+    expect({ route: `${r.method} ${r.url}`, status: asUser.statusCode }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 403,
+    });
+  }
 });
 
 test('every non-public route refuses an anonymous caller with 401', async () => {

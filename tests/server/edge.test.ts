@@ -66,18 +66,24 @@ test('an admin edit with a lone surrogate is refused and writes no audit row', a
 
 describe('every endpoint refuses NUL in its input, and none answers 500', () => {
   const endpoints = allEndpoints().filter(([, e]) => e.method !== 'OPTIONS' && !e.multipart);
-  test.each(endpoints.map(([name, e]) => [name, e.method, e.path] as const))(
+  test.each(endpoints.map(([name, e]) => [name, e.method, e.path, e.access] as const))(
     '%s (%s %s)',
-    async (_name, method, path) => {
+    async (_name, method, path, access) => {
       const url = concrete(path);
       const res =
         method === 'GET' || method === 'DELETE'
           ? await admin.request({ method, url: `${url}?probe=a%00b` })
           : await admin.request({ method, url, payload: { probe: 'a\u0000b' } });
-      if (path === '/api/ocs/query') {
+      if (access === 'ocs-token') {
         // The OCS script's API answers every refusal as HTTP 200 in its own shape.
         expect(res.statusCode).toBe(200);
         expect(res.json()).toMatchObject({ code: 0 });
+        return;
+      }
+      if (!path.startsWith('/api/')) {
+        // The ServerChan and PushPlus look-alikes answer in those services' shapes: a refusal, never a 500.
+        expect(res.statusCode).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode).toBeLessThan(500);
         return;
       }
       expect(res.statusCode).toBe(400);
@@ -99,4 +105,22 @@ test('authenticated JSON answers, and refusals, are never cached', async () => {
   const refused = await ctx.app.inject({ method: 'GET', url: '/api/user/me' });
   expect(refused.statusCode).toBe(401);
   expect(refused.headers['cache-control']).toBe('no-store');
+});
+
+test("the router's own refusals (a malformed %-escape, an over-long path parameter) answer the envelope", async () => {
+  for (const [url, status] of [
+    ['/api/ocs/admin/bank/questions/%E0%A4%A', 400],
+    ['/api/ocs/admin/bank/questions/%', 400],
+    ['/api/user/admin/users/%ED%A0%80', 400],
+    [`/api/ocs/admin/bank/questions/${'x'.repeat(200)}`, 414],
+  ] as const) {
+    const res = await admin.request({ method: 'GET', url });
+    expect({ url, status: res.statusCode }).toEqual({ url, status });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toMatchObject({
+      success: false,
+      errorCode: expect.any(String),
+      errorMessage: expect.any(String),
+    });
+  }
 });

@@ -12,6 +12,19 @@ import * as m0007 from './0007_ums_attempt_detail';
 import * as m0008 from './0008_ocs_charge_many';
 import * as m0009 from './0009_njit_filter_index';
 import * as m0010 from './0010_instances_and_login';
+import * as m0011 from './0011_identity_two_factor';
+import * as m0011b from './0011b_identity_email';
+import * as m0011c from './0011c_identity_sso';
+import * as m0012 from './0012_ocs_provenance';
+import * as m0012b from './0012b_ocs_reports';
+import * as m0012c from './0012c_ocs_misses';
+import * as m0012d from './0012d_ocs_upstreams';
+import * as m0013 from './0013_ums_channel_kinds';
+import * as m0013b from './0013b_ums_routing';
+import * as m0013c from './0013c_ums_callbacks';
+import * as m0013d from './0013d_ums_templates';
+import * as m0013e from './0013e_ums_inbox';
+import * as m0013f from './0013f_ums_digest';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -23,4 +36,17 @@ export const migrations: Record<string, Migration> = {
   '0008_ocs_charge_many': m0008,
   '0009_njit_filter_index': m0009,
   '0010_instances_and_login': m0010,
+  '0011_identity_two_factor': m0011,
+  '0011b_identity_email': m0011b,
+  '0011c_identity_sso': m0011c,
+  '0012_ocs_provenance': m0012,
+  '0012b_ocs_reports': m0012b,
+  '0012c_ocs_misses': m0012c,
+  '0012d_ocs_upstreams': m0012d,
+  '0013_ums_channel_kinds': m0013,
+  '0013b_ums_routing': m0013b,
+  '0013c_ums_callbacks': m0013c,
+  '0013d_ums_templates': m0013d,
+  '0013e_ums_inbox': m0013e,
+  '0013f_ums_digest': m0013f,
 };

@@ -4,15 +4,30 @@
  */
 import type { Endpoint } from '../endpoint';
 import * as health from './health';
+import * as identity from './identity';
 import * as njit from './njit';
 import * as ocs from './ocs';
 import * as ocsAdmin from './ocsAdmin';
 import * as ocsAi from './ocsAi';
 import * as ocsFree from './ocsFree';
+import * as ocsReview from './ocsReview';
+import * as ocsUpstream from './ocsUpstream';
 import * as ums from './ums';
 import * as user from './user';
 
-export const apiModules = { health, user, ums, njit, ocs, ocsAdmin, ocsAi, ocsFree } as const;
+export const apiModules = {
+  health,
+  user,
+  identity,
+  ums,
+  njit,
+  ocs,
+  ocsAdmin,
+  ocsAi,
+  ocsFree,
+  ocsReview,
+  ocsUpstream,
+} as const;
 
 /** `[module.name, descriptor]` for every endpoint. */
 export function allEndpoints(): [string, Endpoint][] {

@@ -37,6 +37,14 @@ jest.mock('@/services/account', () => ({
   adminDeleteUser: jest.fn(),
 }));
 
+// The two-factor set-up page a user of a role that requires it is held on.
+jest.mock('@/services/identity', () => ({
+  fetchTwoFactor: jest.fn().mockResolvedValue({
+    success: true,
+    data: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: true, trustedBrowsers: 0 },
+  }),
+}));
+
 const asUser = (roles: ('admin' | 'njit')[]) =>
   jest.mocked(fetchCurrentUser).mockResolvedValue({
     success: true,
@@ -46,7 +54,10 @@ const asVisitor = () =>
   jest.mocked(fetchCurrentUser).mockRejectedValue({ response: { status: 401, data: { success: false } } });
 
 beforeEach(() => {
-  jest.mocked(fetchAuthSettings).mockResolvedValue({ success: true, data: { registration: 'open' } });
+  jest.mocked(fetchAuthSettings).mockResolvedValue({
+    success: true,
+    data: { registration: 'open', passwordReset: false, sso: { cas: null, oidc: null } },
+  });
   jest.mocked(fetchHealth).mockResolvedValue({
     success: true,
     data: { status: 'ok', database: 'ok', version: 't', uptimeSeconds: 1 },
@@ -82,6 +93,18 @@ describe('the shell', () => {
     expect(screen.getAllByText('学生信息查询').length).toBeGreaterThan(0);
     expect(screen.queryByText('OCS 网课助手')).not.toBeInTheDocument();
     expect(await screen.findByText('carol')).toBeInTheDocument();
+  });
+
+  it('holds a user who must set up two-factor sign-in on its set-up, with the way back', async () => {
+    jest.mocked(fetchCurrentUser).mockResolvedValue({
+      success: true,
+      data: { uid: 5, username: 'carol', nickname: null, avatar: null, roles: ['njit'], mustEnrollTwoFactor: true },
+    });
+    const history = open('/njit/overview');
+    await waitFor(() => expect(history.current?.location.pathname).toBe('/user/security'), { timeout: 15000 });
+    expect(history.current.location.search).toBe('?redirect=%2Fnjit%2Foverview');
+    expect(await screen.findByText('你的账号需要先开启两步验证', {}, { timeout: 15000 })).toBeInTheDocument();
+    expect(screen.queryByText('学生总数')).not.toBeInTheDocument();
   });
 
   it('shows 404 with a way home on an unknown route', async () => {
