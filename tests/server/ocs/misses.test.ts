@@ -173,3 +173,21 @@ test('a user’s minimum confidence the answers cannot meet: not found, free, an
     cost: 1,
   });
 });
+
+test('a minimum confidence is kept to a thousandth: a tiny positive one is 0, not a database error', async () => {
+  const u = await userWithToken(ctx, 0);
+  for (const [sent, kept] of [
+    [5e-324, 0],
+    [1e-306, 0],
+    [0.12345, 0.123],
+    [1, 1],
+  ] as const) {
+    const res = await u.client.request({
+      method: 'PUT',
+      url: '/api/ocs/preferences',
+      payload: { minConfidence: sent },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await u.client.get('/api/ocs/preferences')).json().data.minConfidence).toBeCloseTo(kept, 6);
+  }
+});

@@ -77,7 +77,9 @@ export async function setPreferences(db: Kysely<DB>, userId: number, body: OcsPr
   }
   if (body.strategy !== undefined) set.strategy = body.strategy;
   if (body.dailyAiCap !== undefined) set.dailyAiCap = body.dailyAiCap;
-  if (body.minConfidence !== undefined) set.minConfidence = body.minConfidence;
+  // Kept to a thousandth: a finer value means nothing, and a tiny one (5e-324) underflows the `real`
+  // column (a 500 the property test found).
+  if (body.minConfidence !== undefined) set.minConfidence = Math.round(body.minConfidence * 1000) / 1000;
   const row = {
     ...(set.promptTemplate !== undefined ? { prompt_template: set.promptTemplate } : {}),
     ...(set.modelId !== undefined ? { model_id: set.modelId } : {}),
