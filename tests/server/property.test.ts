@@ -49,7 +49,16 @@ const RUNS = Math.max(1, Number(process.env.PROPERTY_RUNS ?? 10));
 /** PROPERTY_STATS=1 prints how each endpoint answered (to see that most requests reach the handlers). */
 const STATS = process.env.PROPERTY_STATS === '1';
 const stats = new Map<string, Map<number, number>>();
-const SEED = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : undefined;
+/**
+ * A fixed seed by default, so a CI run is repeatable (the same requests every time); PROPERTY_SEED=<n>
+ * replays a printed failure, PROPERTY_SEED=random explores new requests.
+ */
+const SEED =
+  process.env.PROPERTY_SEED === 'random'
+    ? undefined
+    : process.env.PROPERTY_SEED
+      ? Number(process.env.PROPERTY_SEED)
+      : 20261125;
 /** A role the endpoint refuses (a plain user on an admin route) is refused before any input is read. */
 const REFUSED_RUNS = Math.max(2, Math.ceil(RUNS / 5));
 
@@ -122,11 +131,7 @@ const OVERRIDES: Record<string, fc.Arbitrary<unknown>> = {
  * Endpoints with a known bug the run would keep stopping at: left out until it is fixed (then delete the
  * entry). Each names the bug.
  */
-const KNOWN_BUGS: Record<string, string> = {
-  'PUT /api/ocs/preferences':
-    'minConfidence: a tiny positive number (5e-324, 1.5e-323, 1e-306) passes the schema (0 to 1) but underflows ' +
-    'the `real` column ocs_preferences.min_confidence (migration 0012): "out of range for type real", HTTP 500',
-};
+const KNOWN_BUGS: Record<string, string> = {};
 
 /** The OCS script's API: every answer is HTTP 200 in the script's shape, refusals included. */
 const OCS_SCRIPT_API = new Set(['GET /api/ocs/query', 'POST /api/ocs/query']);
@@ -480,6 +485,8 @@ function problemsOf(e: Endpoint, res: LightMyRequestResponse, sessionAlive: bool
   const shown = `${res.body}\n${String(res.headers.location ?? '')}`;
   for (const [what, re] of LEAK_MARKERS) if (re.test(shown)) problems.push(`the answer shows ${what}`);
   if (redirect) return problems;
+  // A dot segment took the request out of /api (`/send/%2e%2e` is `/`): what answers is the UI's, not an API.
+  if (elsewhere && !e.path.startsWith('/api/')) return problems;
   const type = String(res.headers['content-type'] ?? '');
   let json: unknown;
   if (ownShape(e) || status >= 400 || s.response) {
@@ -572,7 +579,9 @@ describe.each<Label>(['user', 'admin'])('as %s', (label) => {
     },
     Math.max(30_000, RUNS * 1000),
   );
-  test.skip.each(Object.entries(KNOWN_BUGS))('%s (known bug: %s)', () => undefined);
+  if (Object.keys(KNOWN_BUGS).length > 0) {
+    test.skip.each(Object.entries(KNOWN_BUGS))('%s (known bug: %s)', () => undefined);
+  }
 });
 
 test('every endpoint left out is one of the contract (no stale exclusions)', () => {
