@@ -6,6 +6,7 @@
  *   (a PostgreSQL through DATABASE_URL), through the app's own Kysely handle;
  * - in this process's memory on the embedded database, where the process is the only instance.
  * Modules build their limiters from it, so a per-token limit of 10/s stays 10/s with N instances.
+ * With a shared store, concurrent consumes of one key share one round trip (lib/coalesce-limiter.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -17,6 +18,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { DB } from '../db/schema';
+import { coalesceConsumes } from '../lib/coalesce-limiter';
 
 export interface LimiterSpec {
   /** Unique per limiter: the stores are shared by every limiter of every instance. */
@@ -45,7 +47,7 @@ export interface LimitsOptions {
 }
 
 /** rate-limiter-flexible's PostgreSQL store speaks `client.query({ text, values })`: Kysely answers it. */
-function kyselyClient(db: Kysely<DB>) {
+export function kyselyClient(db: Kysely<DB>) {
   return {
     query: (q: { text: string; values?: unknown[] }) =>
       db.executeQuery(CompiledQuery.raw(q.text, (q.values ?? []) as unknown[])),
@@ -66,28 +68,32 @@ export default fp(
       });
       store = 'redis';
       create = (spec) =>
-        new RateLimiterRedis({
-          storeClient: client,
-          keyPrefix: `portal:${spec.keyPrefix}`,
-          points: spec.points,
-          duration: spec.duration,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: new RateLimiterMemory({ points: spec.points, duration: spec.duration }),
-        });
+        coalesceConsumes(
+          new RateLimiterRedis({
+            storeClient: client,
+            keyPrefix: `portal:${spec.keyPrefix}`,
+            points: spec.points,
+            duration: spec.duration,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory({ points: spec.points, duration: spec.duration }),
+          }),
+        );
     } else if (!opts.soleInstance) {
       const client = kyselyClient(opts.db);
       store = 'database';
       create = (spec) =>
-        new RateLimiterPostgres({
-          storeClient: client,
-          storeType: 'pool',
-          tableName: 'rate_limits',
-          tableCreated: true,
-          clearExpiredByTimeout: false,
-          keyPrefix: spec.keyPrefix,
-          points: spec.points,
-          duration: spec.duration,
-        });
+        coalesceConsumes(
+          new RateLimiterPostgres({
+            storeClient: client,
+            storeType: 'pool',
+            tableName: 'rate_limits',
+            tableCreated: true,
+            clearExpiredByTimeout: false,
+            keyPrefix: spec.keyPrefix,
+            points: spec.points,
+            duration: spec.duration,
+          }),
+        );
       // Rows expired an hour ago go every few minutes (every instance doing it too is harmless).
       app.scheduler.every('limits.prune', 300_000, () =>
         opts.db.executeQuery(CompiledQuery.raw('delete from rate_limits where expire < $1', [Date.now() - 3_600_000])),

@@ -25,6 +25,7 @@ import * as m0013c from './0013c_ums_callbacks';
 import * as m0013d from './0013d_ums_templates';
 import * as m0013e from './0013e_ums_inbox';
 import * as m0013f from './0013f_ums_digest';
+import * as m0014 from './0014_rate_limits_unlogged';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0013d_ums_templates': m0013d,
   '0013e_ums_inbox': m0013e,
   '0013f_ums_digest': m0013f,
+  '0014_rate_limits_unlogged': m0014,
 };
