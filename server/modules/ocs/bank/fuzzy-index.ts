@@ -5,8 +5,9 @@
  * Why not a pg_trgm GIN index: measured with 1M titles it costs 487 MB, and a common phrase matches
  * tens of thousands of rows (751 ms for one query at threshold 0.3, p99 300 ms at 0.5). Here a query
  * only reads the posting lists of its rarest bigrams, so its cost does not depend on how common the
- * rest of the title is; the database then scores the few candidates with pg_trgm's similarity().
- * The index only proposes ids: rows marked wrong or changed since are filtered by that query.
+ * rest of the title is; the few candidates are then scored with pg_trgm's similarity() (match.ts:
+ * in memory for rows the exact index holds, else by the database). The index only proposes ids: rows
+ * marked wrong are not held by the exact index, and rows changed since are caught by the charge.
  */
 
 /** A growable list of ids, 4 bytes each. */
@@ -70,6 +71,8 @@ export interface CandidateOptions {
   budget?: number;
   /** Candidates returned, best overlap first. */
   limit?: number;
+  /** false: count every id of every list (the reference the shortcut below is tested against). */
+  shortcuts?: boolean;
 }
 
 export class FuzzyIndex {
@@ -162,7 +165,10 @@ export class FuzzyIndex {
     // An id shared by `need` of the lists is in one of the first (length - need + 1) of them: only
     // those can bring in new ids, the longest lists only add to ids already seen. That holds when no
     // list holds an id twice (ascending lists); otherwise every list brings in ids, as it always did.
-    const opening = used.slice(used.length - need + 1).some((p) => !p.ascending) ? used.length : used.length - need + 1;
+    const opening =
+      opts.shortcuts === false || used.slice(used.length - need + 1).some((p) => !p.ascending)
+        ? used.length
+        : used.length - need + 1;
     const n = this.countByMarking(used, opening, spent);
     const ids = this.scratchIds;
     const counts = this.scratchCounts;

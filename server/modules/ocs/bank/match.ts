@@ -1,7 +1,9 @@
 /**
  * Finding the answer for a caller's question in the bank: exact by title hash first (from memory when
  * the in-memory exact index vouches for the title, exact-index.ts), then fuzzy through the in-memory
- * candidate index, scored by pg_trgm's similarity() and passed through the near-miss guard (guard.ts).
+ * candidate index, passed through the near-miss guard (guard.ts) and scored by pg_trgm's similarity():
+ * in memory (trigram.ts) when memory vouches for the title and holds the candidates — then nothing is
+ * read and the charge checks each row's version — else by the database in one statement.
  * A row is used only when its answer can be expressed in the caller's options; rows marked wrong are
  * never used.
  */
@@ -14,6 +16,7 @@ import type { FuzzyIndex } from './fuzzy-index';
 import { benignDifference } from './guard';
 import { VERSION_SQL } from './index-sync';
 import { normalizeTitle, titleHash, type OcsQuestionType } from './normalize';
+import { setSimilarity, trigrams } from './trigram';
 
 export interface Lookup {
   title: string;
@@ -153,6 +156,35 @@ export async function findInBank(
     passed.set(id, t);
     if (ids.push(id) === FUZZY_LIMIT) break;
   }
+  const minSim = Math.fround(threshold);
+  if (rowsFromMemory && known !== null && ids.length > 0) {
+    // Memory vouches for this title's rows (none, or none the caller can use): the candidates it holds
+    // are scored here, as pg_trgm would (trigram.ts), without a round trip. The charge checks that
+    // each is still at the version read. Candidates memory lacks, or no usable one, go on below.
+    const own = trigrams(norm);
+    const scored: Array<ExactRow & { sim: number }> = [];
+    for (const id of ids) {
+      const m = memory!.exact.get(id);
+      if (!m) continue;
+      const sim = setSimilarity(own, trigrams(m.norm_title));
+      if (sim >= minSim) scored.push({ ...m, sim });
+    }
+    const fuzzy = pick(scored, q, opts.skipDisputed);
+    if (fuzzy) {
+      const row = fuzzy.row as ExactRow;
+      return {
+        id: row.id,
+        question: row.title,
+        answer: fuzzy.answer,
+        via: 'fuzzy',
+        similarity: fuzzy.sim,
+        provenance: row.provenance ?? 'import',
+        disputed: !!row.disputed,
+        version: row.version,
+      };
+    }
+  }
+
   // One statement: the rows of this exact title, and the candidates' similarity. With memory, the
   // candidates' rows come from memory when it holds them at the version the database has.
   const epoch = memory?.version ?? 0;
@@ -196,21 +228,23 @@ export async function findInBank(
   for (const r of read.rows) {
     if (r.exact) continue;
     if (!rowsFromMemory) {
-      scored.push({ ...fromDb(r), sim: Number(r.sim), version: undefined });
+      scored.push({ ...fromDb(r), sim: Math.fround(Number(r.sim)), version: undefined });
       continue;
     }
     const m = memory!.exact.get(Number(r.id));
     if (m && m.version === Number(r.version) && m.norm_title === r.norm_title)
-      scored.push({ ...m, sim: Number(r.sim) });
+      scored.push({ ...m, sim: Math.fround(Number(r.sim)) });
     else missing.push(Number(r.id));
   }
   if (missing.length > 0) {
     // Rows memory does not hold as the database has them: read them whole (rare).
     const more = await sql<ReadRow>`${fuzzyPart(true, missing)}`.execute(db);
-    scored = scored.concat(more.rows.map((r) => ({ ...fromDb(r), sim: Number(r.sim), version: undefined })));
+    scored = scored.concat(
+      more.rows.map((r) => ({ ...fromDb(r), sim: Math.fround(Number(r.sim)), version: undefined })),
+    );
   }
   const usable = scored.filter(
-    (r) => r.sim >= threshold && (passed.get(Number(r.id)) === r.norm_title || benignDifference(norm, r.norm_title)),
+    (r) => r.sim >= minSim && (passed.get(Number(r.id)) === r.norm_title || benignDifference(norm, r.norm_title)),
   );
   const fuzzy = pick(usable, q, opts.skipDisputed);
   if (!fuzzy) return null;
