@@ -13,6 +13,8 @@ import { ExactIndex } from '../../../server/modules/ocs/bank/exact-index';
 import { ChargeBatcher, chargeMany, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { ask, userWithToken } from './admin-fixtures';
+import { adminClient, createModel, createProvider } from './ai-helpers';
+import { startFakeOpenAi } from '../../fixtures/fake-openai';
 import { startTestApp, type TestContext } from '../helpers';
 
 let ctx: TestContext;
@@ -432,4 +434,31 @@ describe('the exact index', () => {
     });
     expect(x.lookup('free')![0]).toMatchObject({ options: ['x', 'y'], answer: ['y', 'x'] });
   });
+});
+
+test('a miss with no AI model and no upstream costs the bank read and its log row, nothing else; a model added here is asked at once', async () => {
+  const { token } = await userWithToken(ctx, 5);
+  const title = '快速路径：这道题不在题库里，也没有模型可问';
+  let body: unknown;
+  // The first miss may read whether a model exists; the next one within the cache's lifetime does not.
+  await ask(ctx, token, `${title}（预热）`, 'judgement');
+  const statements = await statementsDuring(async () => {
+    body = await ask(ctx, token, title, 'judgement');
+  });
+  expect(body).toMatchObject({ code: 0, msg: '题库中未找到该题，且当前没有可用的 AI 模型' });
+  expect(
+    statements.filter((s) => /ocs_models|ocs_providers|ocs_queries.*created_at/s.test(s) && !/insert/i.test(s)),
+  ).toEqual([]);
+  expect(statements.filter((s) => /^\s*insert into "?ocs_queries/i.test(s))).toHaveLength(1);
+  expect(statements.length).toBeLessThanOrEqual(3);
+
+  // An administrator adds a model on this instance: the very next miss asks it (the cache is dropped).
+  const fake = await startFakeOpenAi();
+  try {
+    const admin = await adminClient(ctx);
+    await createModel(admin, await createProvider(admin, fake.url, 'fast-path-fake'), { price: 1 });
+    expect(await ask(ctx, token, `${title}（有模型了）`, 'judgement')).toMatchObject({ code: 1, source: 'ai' });
+  } finally {
+    await fake.close();
+  }
 });

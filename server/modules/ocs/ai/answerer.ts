@@ -18,7 +18,7 @@ import { getBalance } from '../wallet/balance';
 import { callModel } from './client';
 import { parseAiReply } from './parse';
 import { todayAiSpent, type PreferencesCache } from './preferences';
-import { callableModel, type CallableModel } from './providers';
+import { anyModelUsable, callableModel, type CallableModel } from './providers';
 import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from '@contract';
 
 export interface AnswererDeps {
@@ -35,13 +35,26 @@ type Flight =
   { ok: true; answer: string; stored: StoredAnswer | null; questionId: number | null } | { ok: false; msg: string };
 
 const NO_MODEL = '当前没有可用的 AI 模型';
+const noModel = (strategy: string): AiOutcome => ({
+  ok: false,
+  outcome: 'miss',
+  msg: strategy === 'ai' ? NO_MODEL : `题库中未找到该题，且${NO_MODEL}`,
+});
 
 export class OcsAiAnswerer implements AiAnswerer {
   private readonly inflight = new Map<string, Promise<Flight>>();
   /** Provider calls started, and callers that waited on a call already under way. */
   readonly stats = { calls: 0, joined: 0 };
 
-  constructor(private readonly deps: AnswererDeps) {}
+  private readonly usable: () => Promise<boolean>;
+
+  constructor(private readonly deps: AnswererDeps) {
+    this.usable = anyModelUsable(deps.db);
+  }
+
+  async unavailable(strategy: string): Promise<AiOutcome | null> {
+    return (await this.usable()) ? null : noModel(strategy);
+  }
 
   async answer(userId: number, q: Question): Promise<AiOutcome> {
     const { db, tz } = this.deps;
@@ -54,13 +67,7 @@ export class OcsAiAnswerer implements AiAnswerer {
       this.deps.log.error({ err: { message: (err as Error).message } }, 'ocs ai model unusable');
       return { ok: false, outcome: 'error', msg: 'AI 服务配置有误，请联系管理员（未扣费）' };
     }
-    if (!model) {
-      return {
-        ok: false,
-        outcome: 'miss',
-        msg: prefs.strategy === 'ai' ? NO_MODEL : `题库中未找到该题，且${NO_MODEL}`,
-      };
-    }
+    if (!model) return noModel(prefs.strategy);
     const modelId = model.id;
     if (prefs.dailyAiCap !== null) {
       const spent = await todayAiSpent(db, userId, tz);

@@ -77,6 +77,43 @@ async function getProvider(db: Db, id: number): Promise<AiProvider> {
 }
 
 const auditView = (p: AiProvider) => ({ name: p.name, baseURL: p.baseURL, apiKeyMasked: p.apiKeyMasked });
+/** Bumped after every write that may change which models are usable (anyModelUsable's cache). */
+let modelsGeneration = 0;
+
+/** A transaction that may change which models are usable: the cache below is dropped after it. */
+function changingModels(db: Kysely<DB>) {
+  return {
+    execute: <T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> =>
+      db
+        .transaction()
+        .execute(fn)
+        .finally(() => modelsGeneration++),
+  };
+}
+
+/**
+ * Whether any enabled model of an existing provider is there to answer, as callableModel(…, 'cheapest')
+ * would find one: kept for `ttlMs` by this process (writes made here drop it at once; other instances'
+ * writes are seen within `ttlMs`). A miss with no model then costs no read of the model tables.
+ */
+export function anyModelUsable(db: Kysely<DB>, ttlMs = 5_000): () => Promise<boolean> {
+  let cached: { at: number; generation: number; value: boolean } | null = null;
+  return async () => {
+    if (cached && cached.generation === modelsGeneration && Date.now() - cached.at <= ttlMs) return cached.value;
+    const generation = modelsGeneration;
+    const at = Date.now();
+    const r = await db
+      .selectFrom('ocs_models as m')
+      .innerJoin('ocs_providers as p', 'p.id', 'm.provider_id')
+      .select('m.id')
+      .where('m.enabled', '=', true)
+      .limit(1)
+      .executeTakeFirst();
+    cached = { at, generation, value: r !== undefined };
+    return cached.value;
+  };
+}
+
 const nameTaken = () => conflict('服务商名称已存在', { name: ['服务商名称已存在'] });
 
 export async function createProvider(
@@ -156,7 +193,7 @@ export async function updateProvider(
 
 /** Its models go with it; users who had picked one fall back to the cheapest enabled model. */
 export async function deleteProvider(db: Kysely<DB>, actor: Actor, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await changingModels(db).execute(async (trx) => {
     const before = await getProvider(trx, id);
     await trx.deleteFrom('ocs_providers').where('id', '=', id).execute();
     await recordAudit(trx, actor, {
@@ -221,7 +258,7 @@ async function requireProvider(db: Db, id: number): Promise<void> {
 const modelView = ({ id: _i, createdAt: _c, updatedAt: _u, ...rest }: AiAdminModel) => rest;
 
 export async function createModel(db: Kysely<DB>, actor: Actor, body: Required<AiModelBody>): Promise<AiAdminModel> {
-  return db.transaction().execute(async (trx) => {
+  return changingModels(db).execute(async (trx) => {
     await requireProvider(trx, body.providerId);
     const { id } = await trx
       .insertInto('ocs_models')
@@ -254,7 +291,7 @@ export async function updateModel(
   id: number,
   body: AiModelPatchBody,
 ): Promise<AiAdminModel> {
-  return db.transaction().execute(async (trx) => {
+  return changingModels(db).execute(async (trx) => {
     const before = await getModel(trx, id);
     if (body.providerId !== undefined) await requireProvider(trx, body.providerId);
     await trx
@@ -284,7 +321,7 @@ export async function updateModel(
 }
 
 export async function deleteModel(db: Kysely<DB>, actor: Actor, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await changingModels(db).execute(async (trx) => {
     const before = await getModel(trx, id);
     await trx.deleteFrom('ocs_models').where('id', '=', id).execute();
     await recordAudit(trx, actor, {

@@ -40,6 +40,8 @@ export type AiOutcome =
 /** Part 2's AI answerer, behind the bank. */
 export interface AiAnswerer {
   answer(userId: number, q: Question): Promise<AiOutcome>;
+  /** What answer() would say when no model is there to ask (without asking), else null. */
+  unavailable?(strategy: Strategy): Promise<AiOutcome | null>;
 }
 
 /** One upstream bank's answer to a question (upstream/asker.ts). */
@@ -410,8 +412,14 @@ export class OcsService {
         cands.push(c);
       }
     }
-    const needMore = (prefs.strategy !== 'ai' && this.upstreams) || (prefs.strategy !== 'bank' && this.ai);
-    if (!needMore) return this.settle(cands, q, prefs);
+    const upstreamsOn = prefs.strategy !== 'ai' && !!this.upstreams && (await this.upstreams.enabled());
+    const noAi = prefs.strategy === 'bank' || !this.ai ? null : ((await this.ai.unavailable?.(prefs.strategy)) ?? null);
+    const aiOn = prefs.strategy !== 'bank' && !!this.ai && noAi === null;
+    if (!upstreamsOn && !aiOn) {
+      // Nobody else to ask (the common miss): no query-log look-up for a free repeat either.
+      if (cands.length === 0 && noAi && !noAi.ok) return { ...noAi, metric: 'ai' };
+      return this.settle(cands, q, prefs);
+    }
     const work = this.search(asker, q, prefs, cands);
     const r = await beforeDeadline(work, deadline);
     if (r !== TIMED_OUT) return r;
