@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const BASE = () => {
   const url = process.env.E2E_BASE_URL;
@@ -68,4 +68,21 @@ export async function loginAt(page: Page, username: string, password: string, re
   await fillLogin(page, username, password);
   await page.waitForURL(`${BASE()}${redirect}`);
   await page.waitForLoadState('networkidle'); // the page's own data has loaded; its form will not re-mount
+}
+
+/**
+ * Checks a checkbox, trying again when the click did not take (on a loaded CI machine the form under
+ * it was once re-rendered between Playwright's click and its look at the state), and fails only when
+ * it never sticks.
+ */
+export async function checkSurely(box: Locator, attempts = 5): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await box.check({ timeout: 5_000 });
+      if (await box.isChecked()) return;
+    } catch (err) {
+      if (i >= attempts) throw err;
+    }
+    if (i >= attempts) throw new Error('the checkbox never stayed checked');
+  }
 }

@@ -6,7 +6,7 @@
  * in the review queue, and the user's bill shows the refund.
  */
 import type { Browser } from 'playwright-core';
-import { BASE, launch, loginAt, withPage } from './browser';
+import { BASE, checkSurely, launch, loginAt, withPage } from './browser';
 
 let browser: Browser;
 const suffix = `${process.pid}${Date.now() % 100000}`;
@@ -111,7 +111,7 @@ test('a wrong answer reported from the ask page is corrected in the review queue
     await card.getByText('金星').first().waitFor();
     await card.getByRole('button', { name: /答案有误/ }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('B. 水星').check();
+    await checkSurely(dialog.getByLabel('B. 水星'));
     await dialog.getByLabel('说明（可选）').fill('水星离太阳最近');
     await dialog.getByRole('button', { name: '提交反馈' }).click();
     await page.getByText(/已提交反馈/).waitFor();

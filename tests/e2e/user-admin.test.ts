@@ -3,7 +3,7 @@
  * the administrator disables the user; the user's session and token stop working at once.
  */
 import type { Browser } from 'playwright-core';
-import { BASE, launch, loginAt, newPage, snap } from './browser';
+import { BASE, checkSurely, launch, loginAt, newPage, snap } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -36,8 +36,9 @@ test('admin creates a user, the user makes a token, admin disables the user, ses
 
     // 2. The user logs in and generates a ums:send token, shown once.
     await loginAt(user.page, username, password, '/user/tokenGen');
+    await checkSurely(user.page.getByLabel('UMS 消息推送'));
     await user.page.getByLabel('令牌名称').fill('e2e 脚本');
-    await user.page.getByLabel('UMS 消息推送').check();
+    await checkSurely(user.page.getByLabel('UMS 消息推送')); // still checked (a no-op when it is)
     await user.page.getByRole('button', { name: /生成令牌/ }).click();
     await user.page.getByText('只显示这一次').first().waitFor();
     const token = /pt_[A-Za-z0-9_-]{32}/.exec(await user.page.locator('body').innerText())?.[0];
