@@ -91,6 +91,21 @@ function pick(
   return best && { row: best.row, answer: best.answer, sim: best.sim };
 }
 
+/** A picked row as the caller gets it; `version` (a row read from memory) is what the charge checks. */
+function toMatch(hit: { row: Row; answer: string; sim: number }, via: 'exact' | 'fuzzy', version?: number): BankMatch {
+  const { row } = hit;
+  return {
+    id: Number(row.id),
+    question: row.title,
+    answer: hit.answer,
+    via,
+    similarity: via === 'exact' ? 1 : hit.sim,
+    provenance: row.provenance ?? 'import',
+    disputed: !!row.disputed,
+    ...(version !== undefined ? { version } : {}),
+  };
+}
+
 /** The in-memory bank (BankIndexSync): exact matches without a database round trip. */
 export interface BankMemory {
   readonly isReady: boolean;
@@ -132,19 +147,7 @@ export async function findInBank(
   const known = memory ? memory.exact.lookup(norm, EXACT_LIMIT - 1) : null;
   if (known && known.length > 0 && rowsFromMemory) {
     const hit = pick(known, q, opts.skipDisputed);
-    if (hit) {
-      const row = hit.row as ExactRow;
-      return {
-        id: row.id,
-        question: row.title,
-        answer: hit.answer,
-        via: 'exact',
-        similarity: 1,
-        provenance: row.provenance ?? 'import',
-        disputed: !!row.disputed,
-        version: row.version,
-      };
-    }
+    if (hit) return toMatch(hit, 'exact', hit.row.version);
   }
 
   // The guard runs on the in-memory titles first: most near misses never reach the database.
@@ -170,19 +173,7 @@ export async function findInBank(
       if (sim >= minSim) scored.push({ ...m, sim });
     }
     const fuzzy = pick(scored, q, opts.skipDisputed);
-    if (fuzzy) {
-      const row = fuzzy.row as ExactRow;
-      return {
-        id: row.id,
-        question: row.title,
-        answer: fuzzy.answer,
-        via: 'fuzzy',
-        similarity: fuzzy.sim,
-        provenance: row.provenance ?? 'import',
-        disputed: !!row.disputed,
-        version: row.version,
-      };
-    }
+    if (fuzzy) return toMatch(fuzzy, 'fuzzy', fuzzy.row.version);
   }
 
   // One statement: the rows of this exact title, and the candidates' similarity. With memory, the
@@ -210,17 +201,8 @@ export async function findInBank(
     memory.repairGroup(norm, exact, epoch);
   }
   const hit = pick(exact, q, opts.skipDisputed);
-  if (hit) {
-    return {
-      id: Number(hit.row.id),
-      question: hit.row.title,
-      answer: hit.answer,
-      via: 'exact',
-      similarity: 1,
-      provenance: hit.row.provenance ?? 'import',
-      disputed: !!hit.row.disputed,
-    };
-  }
+  // Read from the database just now: no version for the charge to check.
+  if (hit) return toMatch(hit, 'exact');
 
   // Rows read from the database are as fresh as they can be: they carry no version to check.
   let scored: Array<Row & { sim: number; version?: number }> = [];
@@ -247,15 +229,5 @@ export async function findInBank(
     (r) => r.sim >= minSim && (passed.get(Number(r.id)) === r.norm_title || benignDifference(norm, r.norm_title)),
   );
   const fuzzy = pick(usable, q, opts.skipDisputed);
-  if (!fuzzy) return null;
-  return {
-    id: Number(fuzzy.row.id),
-    question: fuzzy.row.title,
-    answer: fuzzy.answer,
-    via: 'fuzzy',
-    similarity: fuzzy.sim,
-    provenance: fuzzy.row.provenance ?? 'import',
-    disputed: !!fuzzy.row.disputed,
-    ...(fuzzy.row.version !== undefined ? { version: fuzzy.row.version } : {}),
-  };
+  return fuzzy && toMatch(fuzzy, 'fuzzy', fuzzy.row.version);
 }
