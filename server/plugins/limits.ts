@@ -54,6 +54,22 @@ export function kyselyClient(db: Kysely<DB>) {
   };
 }
 
+/** A limiter whose counts live in the rate_limits table (migration 0010), consumes coalesced per key. */
+export function databaseLimiter(client: ReturnType<typeof kyselyClient>, spec: LimiterSpec): RateLimiterAbstract {
+  return coalesceConsumes(
+    new RateLimiterPostgres({
+      storeClient: client,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: spec.keyPrefix,
+      points: spec.points,
+      duration: spec.duration,
+    }),
+  );
+}
+
 export default fp(
   async function limits(app: FastifyInstance, opts: LimitsOptions) {
     let create: Limits['create'];
@@ -81,19 +97,7 @@ export default fp(
     } else if (!opts.soleInstance) {
       const client = kyselyClient(opts.db);
       store = 'database';
-      create = (spec) =>
-        coalesceConsumes(
-          new RateLimiterPostgres({
-            storeClient: client,
-            storeType: 'pool',
-            tableName: 'rate_limits',
-            tableCreated: true,
-            clearExpiredByTimeout: false,
-            keyPrefix: spec.keyPrefix,
-            points: spec.points,
-            duration: spec.duration,
-          }),
-        );
+      create = (spec) => databaseLimiter(client, spec);
       // Rows expired an hour ago go every few minutes (every instance doing it too is harmless).
       app.scheduler.every('limits.prune', 300_000, () =>
         opts.db.executeQuery(CompiledQuery.raw('delete from rate_limits where expire < $1', [Date.now() - 3_600_000])),

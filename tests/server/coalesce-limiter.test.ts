@@ -5,9 +5,9 @@
  * database, shared by two limiters as two instances would share it.
  */
 import { sql } from 'kysely';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { coalesceConsumes } from '../../server/lib/coalesce-limiter';
-import { kyselyClient } from '../../server/plugins/limits';
+import { databaseLimiter, kyselyClient } from '../../server/plugins/limits';
 import { openTestDatabase } from './helpers';
 
 /** A memory limiter whose store calls are counted, coalesced. */
@@ -77,19 +77,7 @@ test('on the database store, two limiters (two instances) hold one limit togethe
   const t = await openTestDatabase();
   try {
     const client = kyselyClient(t.db);
-    const make = () =>
-      coalesceConsumes(
-        new RateLimiterPostgres({
-          storeClient: client,
-          storeType: 'pool',
-          tableName: 'rate_limits',
-          tableCreated: true,
-          clearExpiredByTimeout: false,
-          keyPrefix: 'coalesce-test',
-          points: 20,
-          duration: 60,
-        }),
-      );
+    const make = () => databaseLimiter(client, { keyPrefix: 'coalesce-test', points: 20, duration: 60 });
     const a = make();
     const b = make();
     const results = await Promise.all(
