@@ -41,6 +41,12 @@ export interface Database {
   dump(file: string): Promise<void>;
   /** PGlite on disk: how many fsync calls reached the disk so far (the durability test counts them). */
   fsyncCount(): Promise<number>;
+  /**
+   * PGlite opened with `traceFlushes`: the worker's events since the last call, in order — a statement
+   * done (and whether a commit's flush was owed then), a flush started and finished, an answer sent.
+   * Empty otherwise.
+   */
+  flushTrace(): Promise<FlushEvent[]>;
   close(): Promise<void>;
 }
 
@@ -57,7 +63,17 @@ export interface OpenOptions {
    * flushing costs (bench): commits then survive a process crash but not a power loss.
    */
   durable?: boolean;
+  /**
+   * PGlite on disk: one flush covers the commits that came while the previous one ran (the default).
+   * False flushes each commit in turn, as Postgres asks (to measure group commit against, in bench).
+   */
+  groupCommit?: boolean;
+  /** PGlite: record the worker's flush events for flushTrace() (the durability test). */
+  traceFlushes?: boolean;
 }
+
+export type FlushEvent =
+  { e: 'done'; id: number; owes: boolean } | { e: 'flush-start' | 'flush'; n: number } | { e: 'ack'; id: number };
 
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const poolMax = opts.poolMax ?? 10;
@@ -82,6 +98,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       },
       // PostgreSQL flushes by its own configuration (fsync, synchronous_commit); nothing to count here.
       fsyncCount: async () => 0,
+      flushTrace: async () => [],
       close: async () => {
         await notifier.close();
         await db.destroy();
@@ -93,7 +110,13 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
 
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const worker = new Worker(path.join(__dirname, 'pglite-worker.mjs'), {
-    workerData: { pgDataDir: opts.pgDataDir, loadFrom: opts.loadFrom, durable: opts.durable ?? true },
+    workerData: {
+      pgDataDir: opts.pgDataDir,
+      loadFrom: opts.loadFrom,
+      durable: opts.durable ?? true,
+      groupCommit: opts.groupCommit ?? true,
+      trace: opts.traceFlushes ?? false,
+    },
   });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (msg: { type: string; error?: { message: string } }) => {
@@ -133,6 +156,10 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     async fsyncCount() {
       const r = await channel.request({ type: 'stats' });
       return Number(r.rows[0]?.fsyncs ?? 0);
+    },
+    async flushTrace() {
+      const r = await channel.request({ type: 'stats', trace: true });
+      return (r.rows[0]?.trace as FlushEvent[] | null) ?? [];
     },
     async close() {
       if (closing) return;

@@ -8,36 +8,191 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 
-const { pgDataDir, loadFrom, durable = true } = workerData;
+const { pgDataDir, loadFrom, durable = true, groupCommit = true } = workerData;
 
 /** Flushes (fdatasync) that reached the disk: the durability test reads it through the 'stats' message. */
 let fsyncs = 0;
+/** With workerData.trace: what happened in order, for the durability test (see flushTrace in database.ts). */
+const trace = workerData.trace ? [] : null;
+
+/** A WAL segment (pg_wal/ and 24 hex digits): the only files whose flush may be put off. */
+const WAL = /\/pg_wal\/[0-9A-F]{24}$/;
+
+/** Host paths of WAL segments Postgres asked to flush that no flush has started on yet. */
+const owed = new Set();
+/** The flush running in the background: its paths and its number. */
+let running = null;
+/** Flushes started so far (each covers what was owed when it started), and the last one finished. */
+let started = 0;
+let flushed = 0;
+
+/**
+ * Our own descriptor of the WAL segment last flushed: fdatasync flushes the file (the inode), whoever
+ * wrote it, and Postgres may close its descriptor while a flush runs. Kept open until another segment
+ * is flushed (a segment Postgres renames or removes meanwhile stays the same inode; flushing it is harmless).
+ */
+let walFd = null;
+
+/** Only while no flush runs in the background (it may be using the descriptor this would close). */
+function descriptorOf(file) {
+  if (walFd?.file !== file) {
+    if (walFd) fs.closeSync(walFd.fd);
+    walFd = null;
+    walFd = { file, fd: fs.openSync(file, 'r') };
+  }
+  return walFd.fd;
+}
+
+function flushPathSync(file) {
+  if (walFd?.file === file || !running) {
+    fs.fdatasyncSync(descriptorOf(file));
+  } else {
+    const fd = fs.openSync(file, 'r');
+    try {
+      fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  fsyncs++;
+}
+
+/**
+ * Makes every WAL write so far durable now, in this thread: before Postgres changes any other file
+ * (its write-ahead rule: it believes the WAL is already flushed), and before a data file's own flush.
+ */
+function flushAllSync() {
+  const paths = new Set([...(running?.paths ?? []), ...owed]);
+  if (paths.size === 0) return;
+  const n = ++started;
+  trace?.push({ e: 'flush-start', n });
+  for (const file of paths) flushPathSync(file);
+  owed.clear();
+  flushed = n;
+  trace?.push({ e: 'flush', n });
+}
+
+/**
+ * Starts flushing what is owed in the background (the thread pool), unless a flush is running: the
+ * statements that run meanwhile are then covered by the next one, which starts when it ends (group
+ * commit). A failed flush throws, which ends the worker: nothing it covered is ever acknowledged.
+ */
+function startFlush() {
+  if (running || owed.size === 0) return;
+  const n = ++started;
+  const paths = [...owed];
+  owed.clear();
+  trace?.push({ e: 'flush-start', n });
+  running = { paths, n };
+  let left = paths.length;
+  for (const file of paths) {
+    // Another segment's descriptor may be closed once this flush is done with it: the flushes of one
+    // group hold their own descriptors (a group rarely spans two segments).
+    const own = paths.length > 1 ? fs.openSync(file, 'r') : null;
+    fs.fdatasync(own ?? descriptorOf(file), (err) => {
+      if (own !== null) fs.closeSync(own);
+      if (err) throw err;
+      fsyncs++;
+      if (--left > 0) return;
+      running = null;
+      flushed = Math.max(flushed, n);
+      trace?.push({ e: 'flush', n });
+      release();
+      startFlush();
+    });
+  }
+}
 
 /**
  * Out of the box PGlite never flushes to disk: it starts Postgres with -F (fsync off), its Emscripten
  * NODEFS has no fsync (Postgres's fsync() returns success without flushing), and Emscripten's fdatasync,
  * Postgres's default WAL flush, is a no-op. So a committed transaction survived a process crash but not
- * a power loss. This file system gives fsync() a real flush (fdatasync on the file: what Postgres itself
- * uses for WAL on Linux; measured at ~0.5 ms per commit here, where a full fsync cost ~2.5 ms), and the
- * worker starts Postgres without -F and with wal_sync_method=fsync, so every commit's WAL flush reaches
- * the disk before the commit is acknowledged.
+ * a power loss. This file system gives fsync() a real flush (fdatasync: what Postgres itself uses for WAL
+ * on Linux; ~0.5 ms here, where a full fsync cost ~2.5 ms), and the worker starts Postgres without -F
+ * and with wal_sync_method=fsync, so every commit asks for its WAL to be flushed.
+ *
+ * Group commit: a WAL flush is owed rather than made while Postgres waits. The statement's answer, and
+ * every answer after it (a read may show what the commit wrote), is held until a flush that started
+ * after the statement has finished; flushes run in the background while the next statements execute,
+ * and one flush covers every commit that came while the previous one ran. Postgres's write-ahead rule
+ * still holds on the disk: before any other file is written, truncated, created, renamed, removed or
+ * flushed, the WAL written so far is flushed in this thread first.
  */
 class DurableNodeFS extends NodeFS {
   async init(pg, opts) {
-    const flush = (mod) => {
+    const hook = (mod) => {
       const nodefs = mod.FS.filesystems.NODEFS;
-      nodefs.stream_ops.fsync = (stream) => {
+      const isWal = (stream) => (stream.isWal ??= WAL.test(stream.path ?? ''));
+      const beforeOtherChange = () => {
+        if (owed.size || running) nodefs.tryFSOperation(flushAllSync);
+      };
+      const streams = nodefs.stream_ops;
+      const { write, setattr } = streams;
+      streams.fsync = (stream) => {
         if (stream.nfd === undefined) return 0;
-        nodefs.tryFSOperation(() => fs.fdatasyncSync(stream.nfd));
-        fsyncs++;
+        if (isWal(stream) && groupCommit) {
+          owed.add(nodefs.realPath(stream.node));
+        } else {
+          beforeOtherChange();
+          nodefs.tryFSOperation(() => {
+            fs.fdatasyncSync(stream.nfd);
+            fsyncs++;
+          });
+        }
         return 0;
       };
+      streams.write = function (stream, ...rest) {
+        if (!isWal(stream)) beforeOtherChange();
+        return write.call(this, stream, ...rest);
+      };
+      streams.setattr = function (stream, ...rest) {
+        if (!isWal(stream)) beforeOtherChange();
+        return setattr.call(this, stream, ...rest);
+      };
+      const nodes = nodefs.node_ops;
+      for (const op of ['setattr', 'mknod', 'rename', 'unlink', 'rmdir', 'symlink']) {
+        const original = nodes[op];
+        if (!original) continue;
+        nodes[op] = function (...args) {
+          beforeOtherChange();
+          return original.apply(this, args);
+        };
+      }
     };
-    return super.init(pg, { ...opts, preRun: [...(opts.preRun ?? []), flush] });
+    return super.init(pg, { ...opts, preRun: [...(opts.preRun ?? []), hook] });
   }
 }
 
+/** Answers waiting for a flush, in the order their statements ran; `after`: the flush they wait for. */
+const held = [];
+
+function post(msg) {
+  trace?.push({ e: 'ack', id: msg.id });
+  parentPort.postMessage(msg);
+}
+
+function release() {
+  while (held.length > 0 && held[0].after <= flushed) post(held.shift().msg);
+}
+
+/** Sends a statement's answer now, or holds it behind the flush it needs. */
+function answer(msg) {
+  if (owed.size > 0) held.push({ msg, after: started + 1 });
+  else if (held.length > 0) held.push({ msg, after: held[held.length - 1].after });
+  else post(msg);
+  release();
+  startFlush();
+}
+
 let db;
+
+/** Runs one database operation at a time, in arrival order. */
+let chain = Promise.resolve();
+function exclusive(fn) {
+  const p = chain.then(fn);
+  chain = p.catch(() => {});
+  return p;
+}
 
 function errorPayload(err) {
   // The fields callers look at (unique violations are code 23505, for instance).
@@ -66,20 +221,39 @@ async function start() {
 parentPort.on('message', async (msg) => {
   try {
     if (msg.type === 'query') {
-      const r = await db.query(msg.sql, msg.params);
-      parentPort.postMessage({ type: 'result', id: msg.id, rows: r.rows, affectedRows: r.affectedRows ?? 0 });
+      // The answer is settled inside the exclusive turn: before the next statement can commit anything.
+      await exclusive(async () => {
+        let r;
+        try {
+          r = await db.query(msg.sql, msg.params);
+        } catch (err) {
+          trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
+          answer({ type: 'error', id: msg.id, error: errorPayload(err) });
+          return;
+        }
+        trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
+        answer({ type: 'result', id: msg.id, rows: r.rows, affectedRows: r.affectedRows ?? 0 });
+      });
     } else if (msg.type === 'dump') {
-      const blob = await db.dumpDataDir('none');
+      const blob = await exclusive(() => db.dumpDataDir('none'));
       fs.writeFileSync(msg.file, Buffer.from(await blob.arrayBuffer()));
       parentPort.postMessage({ type: 'result', id: msg.id, rows: [], affectedRows: 0 });
     } else if (msg.type === 'stats') {
-      parentPort.postMessage({ type: 'result', id: msg.id, rows: [{ fsyncs }], affectedRows: 0 });
+      answer({
+        type: 'result',
+        id: msg.id,
+        rows: [{ fsyncs, trace: msg.trace ? (trace?.splice(0) ?? null) : null }],
+        affectedRows: 0,
+      });
     } else if (msg.type === 'close') {
-      if (db) await db.close();
+      if (db) await exclusive(() => db.close());
+      flushAllSync();
+      release();
+      if (walFd && !running) fs.closeSync(walFd.fd);
       parentPort.postMessage({ type: 'closed' });
     }
   } catch (err) {
-    parentPort.postMessage({ type: 'error', id: msg.id, error: errorPayload(err) });
+    answer({ type: 'error', id: msg.id, error: errorPayload(err) });
   }
 });
 
