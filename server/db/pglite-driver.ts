@@ -141,7 +141,7 @@ class WorkerConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const params = compiled.parameters.map((p) => (Buffer.isBuffer(p) ? new Uint8Array(p) : p));
-    const run = () => this.channel.request({ type: 'query', sql: compiled.sql, params });
+    const run = () => this.channel.request({ type: 'query', sql: compiled.sql, params, tx: this.inTransaction });
     let r: Awaited<ReturnType<typeof run>>;
     if (this.inTransaction) {
       r = await run();
