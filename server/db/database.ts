@@ -73,7 +73,10 @@ export interface OpenOptions {
 }
 
 export type FlushEvent =
-  { e: 'done'; id: number; owes: boolean } | { e: 'flush-start' | 'flush'; n: number } | { e: 'ack'; id: number };
+  | { e: 'done'; id: number; owes: boolean }
+  | { e: 'flush-start'; n: number }
+  | { e: 'flush'; n: number }
+  | { e: 'ack'; id: number };
 
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const poolMax = opts.poolMax ?? 10;

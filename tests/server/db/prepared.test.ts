@@ -64,7 +64,9 @@ test('affected rows, nulls and parameters of every kind on the prepared path', a
   expect((await update('thing 1')).numAffectedRows).toBe(1n);
   expect((await update('thing 3')).numAffectedRows).toBe(1n);
   expect((await update('nobody')).numAffectedRows).toBe(0n);
-  const rows = await database.db.selectFrom('things').select(['name', 'flag', 'doc']).orderBy('id').execute();
+  const { rows } = await sql<{ flag: boolean | null; doc: unknown }>`select flag, doc from things order by id`.execute(
+    database.db,
+  );
   expect(rows.map((r) => [r.flag, r.doc])).toEqual([
     [null, { name: 'thing 1' }],
     [true, { i: 2, nested: { ok: true } }],
