@@ -105,6 +105,15 @@ async function main() {
       const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))].toFixed(2);
       console.log(`-> search ${at(0.5)} ms p50, ${at(0.9)} ms p90, ${at(0.99)} ms p99 (${ms.length} in a row)`);
     }
+    // The embedded database's worker prepares statements it sees again: which searches got a generic
+    // plan (planned once) and which are planned anew each time (custom).
+    const plans = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+      select statement, generic_plans, custom_plans from pg_prepared_statements
+      where statement like '%njit_audit%' order by custom_plans + generic_plans desc`.execute(db);
+    for (const p of plans.rows) {
+      const where = /where (.*?)(order by|limit|\))/s.exec(p.statement.replace(/\s+/g, ' '))?.[1] ?? '';
+      console.log(`prepared: generic ${p.generic_plans}, custom ${p.custom_plans} — ${where.slice(0, 110)}`);
+    }
     const settings = await sql<{ name: string; setting: string; unit: string | null }>`
       select name, setting, unit from pg_settings
       where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'random_page_cost', 'server_version')`.execute(
