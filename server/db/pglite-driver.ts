@@ -17,6 +17,13 @@ import {
   type TransactionSettings,
 } from 'kysely';
 
+/**
+ * Leading a statement, asks the embedded database to run it with a generic plan (planned once for all
+ * parameter values) rather than let Postgres choose; for statements whose custom plans cost more to
+ * make than to run, and whose generic plan is as good for every value. A comment anywhere else.
+ */
+export const GENERIC_PLAN_HINT = '/* plan: generic */ ';
+
 /** An error carrying Postgres' fields, like the pg driver's, so `err.code === '23505'` works. */
 export class PgliteError extends Error {
   code?: string;

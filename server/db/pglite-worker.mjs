@@ -204,6 +204,8 @@ function exclusive(fn) {
  * result columns changed under it (0A000) is forgotten and, outside a transaction, run again plainly.
  */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+/** GENERIC_PLAN_HINT (pglite-driver.ts): this statement runs with plan_cache_mode=force_generic_plan. */
+const GENERIC_HINT = '/* plan: generic */ ';
 const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment|reindex|grant|revoke|import)\b/i;
 const MAX_STATEMENTS = 300;
 const statements = new Map();
@@ -252,7 +254,8 @@ async function runPrepared(s, params) {
 }
 
 async function runQuery(text, params, inTransaction) {
-  if (!PREPARABLE.test(text)) {
+  const generic = text.startsWith(GENERIC_HINT);
+  if (!PREPARABLE.test(generic ? text.slice(GENERIC_HINT.length) : text)) {
     const r = await db.query(text, params);
     if (SCHEMA_CHANGE.test(text) && statements.size > 0) {
       for (const s of statements.values()) await closeStatement(s);
@@ -274,7 +277,18 @@ async function runQuery(text, params, inTransaction) {
   statements.set(text, s);
   if (!s.name) await prepare(text, s);
   try {
-    return await runPrepared(s, params);
+    if (!generic) return await runPrepared(s, params);
+    await db.exec('set plan_cache_mode = force_generic_plan');
+    let result;
+    try {
+      result = await runPrepared(s, params);
+    } catch (err) {
+      // In a failed transaction the reset fails too; the rollback undoes the set.
+      await db.exec('reset plan_cache_mode').catch(() => {});
+      throw err;
+    }
+    await db.exec('reset plan_cache_mode');
+    return result;
   } catch (err) {
     if (err?.code !== '0A000') throw err;
     statements.delete(text);

@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../../server/db/database';
+import { GENERIC_PLAN_HINT } from '../../../server/db/pglite-driver';
 
 let database: Database;
 beforeAll(async () => {
@@ -136,4 +137,30 @@ test('many distinct statements: only the most recent few hundred stay prepared',
     expect((await q.execute(database.db)).rows[0]).toEqual({ v: i + 1 });
   }
   expect((await prepared()).length).toBeLessThanOrEqual(300);
+});
+
+test('a statement led by the generic-plan hint runs with a generic plan, and the setting does not leak', async () => {
+  const hinted = (id: number) =>
+    sql`${sql.raw(GENERIC_PLAN_HINT)}select name from things where id = ${id}`.execute(database.db);
+  for (let i = 1; i <= 4; i++) expect((await hinted(i)).rows).toHaveLength(i <= 3 ? 1 : 0);
+  const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+    select generic_plans, custom_plans from pg_prepared_statements where statement like ${'/* plan: generic */%'}`.execute(
+    database.db,
+  );
+  // Seen once plainly, then prepared: every prepared execution planned generically.
+  expect(rows).toEqual([{ generic_plans: 3, custom_plans: 0 }]);
+  const mode = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(database.db);
+  expect(mode.rows[0]!.plan_cache_mode).toBe('auto');
+  // A failing hinted statement leaves the setting as it was, also inside a transaction.
+  const failing = () => sql`${sql.raw(GENERIC_PLAN_HINT)}select name from things where id = ${'x'}`;
+  await expect(failing().execute(database.db)).rejects.toMatchObject({ code: '22P02' });
+  await expect(failing().execute(database.db)).rejects.toMatchObject({ code: '22P02' });
+  await expect(
+    database.db.transaction().execute(async (trx) => {
+      await failing().execute(trx);
+    }),
+  ).rejects.toMatchObject({ code: '22P02' });
+  expect(
+    (await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(database.db)).rows[0]!.plan_cache_mode,
+  ).toBe('auto');
 });
