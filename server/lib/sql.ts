@@ -4,3 +4,22 @@
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/**
+ * The least string above every string that starts with `prefix`, in byte order (text_pattern_ops, `~<~`):
+ * the prefix with its last character raised by one (UTF-8 keeps code point order in bytes). With
+ * `~>=~ prefix and ~<~ bound` a prefix search is an index range even in a prepared statement's generic
+ * plan, where `like $1` is not (the pattern is unknown when the plan is made). Null when there is no
+ * bound (empty, or only U+10FFFF).
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const chars = Array.from(prefix);
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+      return chars.join('') + String.fromCodePoint(next);
+    }
+  }
+  return null;
+}
