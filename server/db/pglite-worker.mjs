@@ -327,16 +327,15 @@ parentPort.on('message', async (msg) => {
     if (msg.type === 'query') {
       // The answer is settled inside the exclusive turn: before the next statement can commit anything.
       await exclusive(async () => {
-        let r;
+        let reply;
         try {
-          r = await runQuery(msg.sql, msg.params, msg.tx === true);
+          const r = await runQuery(msg.sql, msg.params, msg.tx === true);
+          reply = { type: 'result', id: msg.id, rows: r.rows, affectedRows: r.affectedRows ?? 0 };
         } catch (err) {
-          trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
-          answer({ type: 'error', id: msg.id, error: errorPayload(err) });
-          return;
+          reply = { type: 'error', id: msg.id, error: errorPayload(err) };
         }
         trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
-        answer({ type: 'result', id: msg.id, rows: r.rows, affectedRows: r.affectedRows ?? 0 });
+        answer(reply);
       });
     } else if (msg.type === 'dump') {
       const blob = await exclusive(() => db.dumpDataDir('none'));

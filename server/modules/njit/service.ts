@@ -148,8 +148,9 @@ export async function searchStudents(
         ? qb.where('student_no', '=', q.studentNo)
         : qb.where(startsWith('student_no', q.studentNo));
   }
+  const numberPrefix = Boolean(q.studentNo) && q.studentNoMode !== 'exact';
   let rank: RawBuilder<boolean> | null = null;
-  let prefix = Boolean(q.studentNo) && q.studentNoMode !== 'exact';
+  let prefix = numberPrefix;
   if (q.name) {
     const f = nameFilter(qb, q.name, q.nameMode);
     ({ qb, exactRank: rank } = f);
@@ -167,7 +168,7 @@ export async function searchStudents(
   // limit counts next time.
   const limit = effectiveLimit(limitPerMinute);
   // A number prefix alone may match hundreds: like a filter, its page comes from the index first.
-  const byIndex = !q.name && (!q.studentNo || q.studentNoMode !== 'exact');
+  const byIndex = !q.name && (!q.studentNo || numberPrefix);
   const hits = byIndex ? filteredPage(db, qb, q.pageSize, offset) : rankedPage(qb, rank, q.pageSize, offset);
   const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
   const auditCriteria = JSON.stringify({ ...criteria, current: q.current, pageSize: q.pageSize });
