@@ -60,7 +60,7 @@ const chargeV13 = sql`
     return query select v_outcome, coalesce(v_balance, 0::bigint), v_qid, v_cost;
   end $$`;
 
-const chargeManyV15 = sql`
+export const chargeManyV15 = sql`
   create function ocs_charge_many(p_user int[], p_token int[], p_price int[], p_key text[], p_title text[],
                                   p_type text[], p_outcome text[], p_question bigint[], p_model int[],
                                   p_answer text[], p_version bigint[], p_source text[], p_confidence real[],

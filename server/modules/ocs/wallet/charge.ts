@@ -2,9 +2,9 @@
  * Charging for an answer: chargeForAnswer records the answered query and debits the wallet in one call.
  * The charge rule itself (10-minute free cache, debit only if the balance holds the price, query row and
  * ledger row together) is the PL/pgSQL function ocs_charge(), whose latest definition is in
- * server/db/migrations/0012_ocs_provenance.ts; ocs_charge_many() (same migration) applies it to several
- * charges in one statement, with a batch's stop rule. ChargeBatcher groups concurrent charges into that
- * one statement, and so one commit.
+ * server/db/migrations/0012_ocs_provenance.ts; ocs_charge_many() (latest: 0015_ocs_charge_set.ts) applies
+ * the same rule to several charges in one statement, set-wise, with a batch's stop rule. ChargeBatcher
+ * groups concurrent charges into that one statement, and so one commit.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
@@ -61,8 +61,8 @@ function toResult(row: Outcome): ChargeResult {
 /**
  * Records an answered query and charges for it in one call of the `ocs_charge` database function
  * (migration 0006): atomic on both databases, one round trip, and a plan the session keeps. With a
- * question version (an answer read from memory), through ocs_charge_many (migration 0008), which first
- * checks that the question is still as read.
+ * question version (an answer read from memory), through ocs_charge_many, which first checks that the
+ * question is still as read.
  */
 export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeResult> {
   if (c.version !== undefined) return (await chargeMany(db, [c]))[0]!;
@@ -75,21 +75,29 @@ export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeRes
 }
 
 /**
- * Charges several answers in one statement (ocs_charge_many, migration 0012: ocs_charge() for each, in
- * order, so a later charge sees an earlier one's debit), committed together. Results in input order.
+ * The call of ocs_charge_many (or, for the bench, a function of the same signature named `fn`) on
+ * these charges, in this order.
+ */
+export function chargeManyCall(list: ChargeInput[], fn = 'ocs_charge_many') {
+  const col = <T>(f: (c: ChargeInput) => T) => list.map(f);
+  return sql<Outcome & { r_index: number }>`
+    select * from ${sql.raw(fn)}(${col((c) => c.userId)}::int[], ${col((c) => c.tokenId)}::int[],
+      ${col((c) => c.price)}::int[], ${col((c) => c.key)}::text[], ${col((c) => c.title)}::text[],
+      ${col((c) => c.type)}::text[], ${col((c) => c.outcome)}::text[], ${col((c) => c.questionId)}::bigint[],
+      ${col((c) => c.modelId)}::int[], ${col((c) => c.answer)}::text[], ${col((c) => c.version ?? null)}::bigint[],
+      ${col((c) => c.source ?? null)}::text[], ${col((c) => c.confidence ?? null)}::real[],
+      ${col((c) => c.group ?? 0)}::int[], ${col((c) => c.refuse ?? false)}::boolean[])`;
+}
+
+/**
+ * Charges several answers in one statement (ocs_charge_many, migration 0015: ocs_charge()'s rule for each,
+ * in order, so a later charge sees an earlier one's debit), committed together. Results in input order.
  */
 export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeResult[]> {
   // Wallets are locked in user order, so two batches (two instances on PostgreSQL) cannot deadlock;
   // the sort is stable, so one user's charges keep their order.
   const order = list.map((_, i) => i).sort((a, b) => list[a]!.userId - list[b]!.userId || a - b);
-  const col = <T>(f: (c: ChargeInput) => T) => order.map((i) => f(list[i]!));
-  const r = await sql<Outcome & { r_index: number }>`
-    select * from ocs_charge_many(${col((c) => c.userId)}::int[], ${col((c) => c.tokenId)}::int[],
-      ${col((c) => c.price)}::int[], ${col((c) => c.key)}::text[], ${col((c) => c.title)}::text[],
-      ${col((c) => c.type)}::text[], ${col((c) => c.outcome)}::text[], ${col((c) => c.questionId)}::bigint[],
-      ${col((c) => c.modelId)}::int[], ${col((c) => c.answer)}::text[], ${col((c) => c.version ?? null)}::bigint[],
-      ${col((c) => c.source ?? null)}::text[], ${col((c) => c.confidence ?? null)}::real[],
-      ${col((c) => c.group ?? 0)}::int[], ${col((c) => c.refuse ?? false)}::boolean[])`.execute(db);
+  const r = await chargeManyCall(order.map((i) => list[i]!)).execute(db);
   const out: ChargeResult[] = new Array(list.length);
   for (const row of r.rows) out[order[Number(row.r_index) - 1]!] = toResult(row);
   for (let i = 0; i < out.length; i++) {

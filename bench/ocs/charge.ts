@@ -1,0 +1,88 @@
+/**
+ * `npm run bench:ocs-charge`: what charging a batch costs in the database, set-wise (ocs_charge_many,
+ * migration 0015) against element by element (migration 0012's version, created beside it under another
+ * name: charge-reference.ts), in the same run on the same embedded database (a temporary directory,
+ * durable commits as the server makes them).
+ *
+ * One user with a large balance, 20,000 questions; each charge carries a question version (an answer
+ * read from memory, as exact hits are) and a new key (no free repeat). For batches of 1, 10, 25, 50 and
+ * 100 charges, the two versions take turns (BENCH_ROUNDS rounds, default 2, of about 5,000 charges
+ * each) and the bench reports ms per batch, µs per charge, and set-wise ÷ element-wise.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '../../server/db/database';
+import { credit } from '../../server/modules/ocs/wallet/balance';
+import { chargeManyCall, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
+import { createUser } from '../../server/modules/user/service';
+import { createElementWiseCharge, ELEMENT_WISE } from './charge-reference';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SIZES = [1, 10, 25, 50, 100];
+const PER_CELL = 5_000;
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-charge-'));
+  const database = await openDatabase({ pgDataDir: dir });
+  const db = database.db;
+  try {
+    await migrateToLatest(db);
+    await createElementWiseCharge(db);
+    const user = await createUser(db, { username: 'bench-charge', password: 'bench-password-123' });
+    await credit(db, user.id, 'topup', 1_000_000_000, 'bench');
+    await sql`insert into ocs_questions (title, title_hash, options_hash, norm_title, type, answer, source)
+              select 'bench ' || g, md5('bench ' || g), '', 'bench ' || g, 'single', '["A"]'::jsonb, 'import'
+                from generate_series(1, 20000) g`.execute(db);
+    const questions = (
+      await sql<{ id: string; version: string }>`
+        select id, (extract(epoch from updated_at) * 1000000)::bigint as version from ocs_questions`.execute(db)
+    ).rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
+    let k = 0;
+    const charge = (): ChargeInput => {
+      const q = questions[k++ % questions.length]!;
+      return {
+        userId: user.id,
+        tokenId: 1,
+        price: 1,
+        key: `bench-key-${k}`,
+        title: `基准测试题目 ${k}：下列说法正确的是`,
+        type: 'single',
+        outcome: 'bank',
+        questionId: q.id,
+        modelId: null,
+        answer: 'A',
+        source: 'import',
+        confidence: 0.9,
+        version: q.version,
+      };
+    };
+    const time = async (fn: string, size: number) => {
+      const batches = Math.max(50, Math.round(PER_CELL / size));
+      for (let i = 0; i < 10; i++) await chargeManyCall(Array.from({ length: size }, charge), fn).execute(db);
+      const t0 = performance.now();
+      for (let i = 0; i < batches; i++) await chargeManyCall(Array.from({ length: size }, charge), fn).execute(db);
+      return (performance.now() - t0) / batches;
+    };
+    console.log(`OCS charge bench (PGlite, ${os.cpus().length} CPUs): ms per batch (µs per charge)\n`);
+    console.log('| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element |');
+    console.log('|---|---|---|---|---|');
+    for (const size of SIZES) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const element = await time(ELEMENT_WISE, size);
+        const set = await time('ocs_charge_many', size);
+        const cell = (ms: number) => `${ms.toFixed(2)} (${Math.round((ms / size) * 1000)})`;
+        console.log(`| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} |`);
+      }
+    }
+  } finally {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
