@@ -30,6 +30,8 @@ const ENTITIES: Record<string, string> = {
 
 /** Strips tags and decodes the entities scraped pages use. */
 export function stripHtml(s: string): string {
+  // Every pattern below starts at a '<' or an '&': most titles and options have neither.
+  if (!s.includes('<') && !s.includes('&')) return s;
   return s
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<br\s*\/?>|<\/(p|div|li)>/gi, ' ')
