@@ -23,6 +23,8 @@ import { spawnServer } from '../../tests/server/process';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** BENCH_SCENARIOS=prefix,filters picks the searches (default all); health always runs first. */
+const PICK = (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean);
 const CONNECTIONS = 10;
 const PASSWORD = 'bench-password-123';
 
@@ -37,12 +39,12 @@ interface Result {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-njit-'));
-  const server = spawnServer({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: PASSWORD,
-    NJIT_QUERY_RATE_LIMIT: '0',
-    UMS_WORKER: 'false',
-  });
+  // BENCH_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawnServer(
+    { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, NJIT_QUERY_RATE_LIMIT: '0', UMS_WORKER: 'false' },
+    [...nodeArgs, '--import', 'tsx', path.join(__dirname, '../../server/main.ts')],
+  );
   const { url, proc } = await server.ready;
   // Stop collecting request logs in memory for the rest of the run.
   proc.stdout!.removeAllListeners('data');
@@ -88,16 +90,22 @@ async function main() {
     const picks = sample(200);
     const q = (params: Record<string, string | number>) =>
       `/api/njit/students?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
-    const scenarios: { name: string; paths: string[] }[] = [
-      { name: 'GET /api/health', paths: ['/api/health'] },
-      { name: '学号前缀 studentNo prefix', paths: picks.map((s) => q({ studentNo: s.学号.slice(0, 9) })) },
-      { name: '姓名精确 exact name', paths: picks.map((s) => q({ name: s.姓名, nameMode: 'exact' })) },
-      { name: '拼音 pinyin', paths: picks.map((s) => q({ name: pinyinOf(s.姓名) })) },
+    const all: { key: string; name: string; paths: string[] }[] = [
+      { key: 'health', name: 'GET /api/health', paths: ['/api/health'] },
       {
+        key: 'prefix',
+        name: '学号前缀 studentNo prefix',
+        paths: picks.map((s) => q({ studentNo: s.学号.slice(0, 9) })),
+      },
+      { key: 'exact', name: '姓名精确 exact name', paths: picks.map((s) => q({ name: s.姓名, nameMode: 'exact' })) },
+      { key: 'pinyin', name: '拼音 pinyin', paths: picks.map((s) => q({ name: pinyinOf(s.姓名) })) },
+      {
+        key: 'filters',
         name: '筛选组合 filters',
         paths: picks.map((s) => q({ college: s.学院, grade: s.年级, status: '在读', major: s.专业 })),
       },
     ];
+    const scenarios = all.filter((sc) => sc.key === 'health' || PICK.length === 0 || PICK.includes(sc.key));
     const results: Result[] = [];
     for (const sc of scenarios) {
       // Warm-up, then the measured run.
