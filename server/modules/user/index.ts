@@ -14,7 +14,7 @@ import profileRoutes from './profile-routes';
 import userRoutes from './routes';
 import { resolveSession } from './service';
 import { tokenCheckRoutes, tokenRoutes } from './token-routes';
-import { tokenCacheOf } from './token-cache';
+import { authCacheOf } from './auth-cache';
 import { verifyToken } from './tokens';
 
 export { ensureFirstAdmin } from './service';
@@ -22,7 +22,7 @@ export { ensureFirstAdmin } from './service';
 /** How the auth plugin resolves session cookies and personal tokens. */
 export function userIdentity({ db, config }: Pick<AppDeps, 'db' | 'config'>): Identity {
   // Listening for other instances' token changes from the start, so the cache is live early.
-  tokenCacheOf(db).listen();
+  authCacheOf(db).listen();
   return {
     resolveSession: (cookie) => resolveSession(db, cookie, config.SESSION_DAYS, config.REQUIRE_2FA_ROLES),
     verifyToken: (token, scope, ip) => verifyToken(db, token, scope, ip),

@@ -7,7 +7,7 @@ import { AVATAR_SIZE, type Profile, type Role, type SessionInfo } from '../../..
 import type { DB } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { tokenCacheOf } from './token-cache';
+import { authCacheOf } from './auth-cache';
 import { revokeAllTokens } from './tokens';
 import * as api from '@contract/api/user';
 import { pathOf } from '@contract/endpoint';
@@ -120,14 +120,14 @@ export async function changePassword(
     throw badRequest('新密码不能与当前密码相同', { newPassword: ['新密码不能与当前密码相同'] });
   }
   const hash = await hashPassword(newPassword);
-  const tokens = tokenCacheOf(db);
+  const auth = authCacheOf(db);
   const ended = await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('users')
       .set({ password_hash: hash, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute();
-    await tokens.announce(trx, { userId });
+    await auth.announce(trx, { userId });
     const res = await trx
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
@@ -136,7 +136,7 @@ export async function changePassword(
     const revokedTokens = revokeTokens ? await revokeAllTokens(trx, userId) : 0;
     return { endedSessions: Number(res.numDeletedRows), revokedTokens };
   });
-  tokens.forget({ userId });
+  auth.forget({ userId });
   return ended;
 }
 

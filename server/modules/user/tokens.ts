@@ -15,7 +15,7 @@ import type { DB } from '../../db/schema';
 import type { TokenAuth } from '../../plugins/auth';
 import { conflict, forbidden, notFound, unauthorized } from '../../errors';
 import { randomSecret, sha256 } from '../../lib/tokens';
-import { tokenCacheOf } from './token-cache';
+import { authCacheOf } from './auth-cache';
 
 const TOKEN_PREFIX = 'pt_';
 const VISIBLE_CHARS = 11; // "pt_" + 8 characters
@@ -129,7 +129,7 @@ export async function listTokens(
 }
 
 export async function revokeToken(db: Kysely<DB>, userId: number, tokenId: number): Promise<TokenInfo> {
-  const cache = tokenCacheOf(db);
+  const cache = authCacheOf(db);
   const row = await db.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable('api_tokens')
@@ -175,11 +175,11 @@ export async function verifyToken(
   if (!token) throw unauthorized('缺少访问令牌');
   if (token.length > 200 || !token.startsWith(TOKEN_PREFIX)) throw unauthorized('访问令牌无效');
   const hash = sha256(token);
-  const cache = tokenCacheOf(db);
+  const cache = authCacheOf(db);
   const now = Date.now();
-  let entry = cache.get(hash);
+  let entry = cache.getToken(hash);
   if (entry && entry.expiresAt !== null && entry.expiresAt <= now) {
-    cache.drop(hash);
+    cache.dropToken(hash);
     throw unauthorized('访问令牌已过期');
   }
   if (!entry) {
@@ -204,7 +204,7 @@ export async function verifyToken(
     if (row.revoked_at) throw unauthorized('访问令牌已撤销');
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw unauthorized('访问令牌已过期');
     if (row.status !== 'active') throw unauthorized('令牌所属账号已停用');
-    entry = cache.put(
+    entry = cache.putToken(
       hash,
       {
         auth: {

@@ -12,7 +12,7 @@ import { conflict, HttpError, notFound } from '../../../errors';
 import { sha256 } from '../../../lib/tokens';
 import { recordAudit } from '../../audit';
 import type { UserRow } from '../service';
-import { tokenCacheOf } from '../token-cache';
+import { authCacheOf } from '../auth-cache';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -113,7 +113,7 @@ export async function touchIdentity(db: Db, identity: ExternalIdentity, signedIn
 export async function grantMappedRoles(db: Kysely<DB>, user: UserRow, roles: readonly Role[]): Promise<UserRow> {
   const missing = roles.filter((r) => !user.roles.includes(r));
   if (missing.length === 0) return user;
-  const tokens = tokenCacheOf(db);
+  const auth = authCacheOf(db);
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('users')
@@ -124,7 +124,7 @@ export async function grantMappedRoles(db: Kysely<DB>, user: UserRow, roles: rea
       .where('id', '=', user.id)
       .returning('roles')
       .executeTakeFirstOrThrow();
-    await tokens.announce(trx, { userId: user.id });
+    await auth.announce(trx, { userId: user.id });
     await recordAudit(
       trx,
       { id: user.id, username: `${user.username}（统一身份认证）`, ip: null },
@@ -139,7 +139,7 @@ export async function grantMappedRoles(db: Kysely<DB>, user: UserRow, roles: rea
     );
     return { ...user, roles: row.roles };
   });
-  tokens.forget({ userId: user.id });
+  auth.forget({ userId: user.id });
   return updated;
 }
 

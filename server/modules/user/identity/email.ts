@@ -11,7 +11,7 @@ import { badRequest, conflict, HttpError } from '../../../errors';
 import { hashPassword } from '../../../lib/password';
 import { randomSecret, sha256 } from '../../../lib/tokens';
 import { clearLoginFailures } from '../throttle';
-import { tokenCacheOf } from '../token-cache';
+import { authCacheOf } from '../auth-cache';
 import { revokeAllTokens } from '../tokens';
 import { linkMail, type Mailer } from './mailer';
 
@@ -210,7 +210,7 @@ export async function resetPassword(
   input: { token: string; newPassword: string; revokeTokens: boolean },
 ): Promise<{ endedSessions: number; revokedTokens: number }> {
   const hash = await hashPassword(input.newPassword);
-  const tokens = tokenCacheOf(db);
+  const auth = authCacheOf(db);
   let userId = 0;
   const result = await db.transaction().execute(async (trx) => {
     const row = await trx
@@ -245,13 +245,13 @@ export async function resetPassword(
       .where('purpose', '=', 'reset')
       .where('used_at', 'is', null)
       .execute();
-    await tokens.announce(trx, { userId });
+    await auth.announce(trx, { userId });
     const ended = await trx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
     await trx.deleteFrom('login_challenges').where('user_id', '=', userId).execute();
     await clearLoginFailures(trx, user.username);
     const revokedTokens = input.revokeTokens ? await revokeAllTokens(trx, userId) : 0;
     return { endedSessions: Number(ended.numDeletedRows), revokedTokens };
   });
-  tokens.forget({ userId });
+  auth.forget({ userId });
   return result;
 }

@@ -28,9 +28,9 @@ export interface CachedToken {
 }
 
 /** What changed: one token, or everything of one user. */
-export type TokenChange = { tokenId: number } | { userId: number };
+export type AuthChange = { tokenId: number } | { userId: number };
 
-export class TokenCache {
+export class AuthCache {
   private readonly entries = new Map<string, CachedToken & { at: number }>();
   private gen = 0;
   private listening: Promise<void> | null = null;
@@ -45,7 +45,7 @@ export class TokenCache {
     return this.gen;
   }
 
-  get(hash: string): CachedToken | null {
+  getToken(hash: string): CachedToken | null {
     this.listen();
     if (!this.notifier.live) return null;
     const e = this.entries.get(hash);
@@ -58,7 +58,7 @@ export class TokenCache {
   }
 
   /** Keeps the value unless a change came after `generation` was read; returns what callers update. */
-  put(hash: string, value: CachedToken, generation: number): CachedToken {
+  putToken(hash: string, value: CachedToken, generation: number): CachedToken {
     if (generation !== this.gen || !this.notifier.live) return value;
     if (this.entries.size >= MAX_ENTRIES) {
       // The oldest first (insertion order).
@@ -71,18 +71,18 @@ export class TokenCache {
     return entry;
   }
 
-  drop(hash: string): void {
+  dropToken(hash: string): void {
     this.entries.delete(hash);
   }
 
   /** Inside the transaction that makes the change: tells the other instances (at commit) and this one. */
-  async announce(trx: Transaction<DB>, change: TokenChange): Promise<void> {
+  async announce(trx: Transaction<DB>, change: AuthChange): Promise<void> {
     this.forget(change);
     await this.notifier.notify(CHANNEL, JSON.stringify(change), trx);
   }
 
   /** Drops this instance's entries for the change (again after the commit: a read may have slipped in). */
-  forget(change: TokenChange): void {
+  forget(change: AuthChange): void {
     this.gen++;
     for (const [hash, e] of this.entries) {
       if ('tokenId' in change ? e.auth.tokenId === change.tokenId : e.auth.userId === change.userId) {
@@ -103,7 +103,7 @@ export class TokenCache {
       .listen(CHANNEL, {
         onMessage: (payload) => {
           try {
-            const change = JSON.parse(payload) as TokenChange;
+            const change = JSON.parse(payload) as AuthChange;
             if (typeof change === 'object' && change && ('tokenId' in change || 'userId' in change)) {
               this.forget(change);
               return;
@@ -121,13 +121,13 @@ export class TokenCache {
   }
 }
 
-const caches = new WeakMap<Kysely<DB>, TokenCache>();
+const caches = new WeakMap<Kysely<DB>, AuthCache>();
 
 /** The token cache of a database handle: one per instance and database. */
-export function tokenCacheOf(db: Kysely<DB>): TokenCache {
+export function authCacheOf(db: Kysely<DB>): AuthCache {
   let c = caches.get(db);
   if (!c) {
-    c = new TokenCache(notifierOf(db));
+    c = new AuthCache(notifierOf(db));
     caches.set(db, c);
   }
   return c;

@@ -5,7 +5,7 @@
  */
 import type { CompiledQuery } from 'kysely';
 import { LocalNotifier } from '../../../server/db/notify';
-import { TokenCache } from '../../../server/modules/user/token-cache';
+import { AuthCache } from '../../../server/modules/user/auth-cache';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 
 let ctx: TestContext;
@@ -126,7 +126,7 @@ test('a cached token that expires is refused when it expires', async () => {
   }
 });
 
-describe('TokenCache', () => {
+describe('AuthCache', () => {
   const value = (tokenId: number, userId: number) => ({
     auth: { tokenId, userId, username: 'u', roles: [], scopes: [] },
     expiresAt: null,
@@ -134,30 +134,30 @@ describe('TokenCache', () => {
   });
 
   test('a read that started before a change is not kept', () => {
-    const cache = new TokenCache(new LocalNotifier());
+    const cache = new AuthCache(new LocalNotifier());
     const before = cache.generation;
     cache.forget({ userId: 1 });
-    cache.put('h1', value(1, 1), before);
-    expect(cache.get('h1')).toBeNull();
-    cache.put('h1', value(1, 1), cache.generation);
-    expect(cache.get('h1')).not.toBeNull();
+    cache.putToken('h1', value(1, 1), before);
+    expect(cache.getToken('h1')).toBeNull();
+    cache.putToken('h1', value(1, 1), cache.generation);
+    expect(cache.getToken('h1')).not.toBeNull();
   });
 
   test('entries go after the TTL, and on a change of their token or user', () => {
-    const cache = new TokenCache(new LocalNotifier(), 1_000);
-    cache.get('warm-up'); // starts listening
-    cache.put('a', value(1, 10), cache.generation);
-    cache.put('b', value(2, 10), cache.generation);
-    cache.put('c', value(3, 11), cache.generation);
+    const cache = new AuthCache(new LocalNotifier(), 1_000);
+    cache.getToken('warm-up'); // starts listening
+    cache.putToken('a', value(1, 10), cache.generation);
+    cache.putToken('b', value(2, 10), cache.generation);
+    cache.putToken('c', value(3, 11), cache.generation);
     cache.forget({ tokenId: 3 });
-    expect(cache.get('c')).toBeNull();
+    expect(cache.getToken('c')).toBeNull();
     cache.forget({ userId: 10 });
-    expect([cache.get('a'), cache.get('b')]).toEqual([null, null]);
-    cache.put('d', value(4, 12), cache.generation);
+    expect([cache.getToken('a'), cache.getToken('b')]).toEqual([null, null]);
+    cache.putToken('d', value(4, 12), cache.generation);
     const later = Date.now() + 1_001;
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => later);
     try {
-      expect(cache.get('d')).toBeNull();
+      expect(cache.getToken('d')).toBeNull();
     } finally {
       clock.mockRestore();
     }
@@ -165,12 +165,12 @@ describe('TokenCache', () => {
 
   test('another cache on the same notifier hears the change', async () => {
     const notifier = new LocalNotifier();
-    const a = new TokenCache(notifier);
-    const b = new TokenCache(notifier);
-    b.get('warm-up');
-    b.put('x', value(5, 20), b.generation);
+    const a = new AuthCache(notifier);
+    const b = new AuthCache(notifier);
+    b.getToken('warm-up');
+    b.putToken('x', value(5, 20), b.generation);
     await notifier.notify('portal_token_changes', JSON.stringify({ tokenId: 5 }));
-    expect(b.get('x')).toBeNull();
-    expect(a.get('x')).toBeNull();
+    expect(b.getToken('x')).toBeNull();
+    expect(a.getToken('x')).toBeNull();
   });
 });
