@@ -185,6 +185,29 @@ test('a session made on one instance works on the other', async () => {
   expect((await browser.call(a, 'GET', '/api/user/me')).status).toBe(401);
 });
 
+test('a session signed out, or a user disabled, on one instance is refused on the other', async () => {
+  const { browser } = await newUser(a);
+  // The same cookie in a second browser: it keeps it after the first signs out.
+  const kept = new Browser();
+  kept.cookies = new Map(browser.cookies);
+  expect((await kept.call(b, 'GET', '/api/user/me')).status).toBe(200); // b has it in its cache now
+  expect((await browser.call(a, 'POST', '/api/user/logout')).status).toBe(200);
+  const t0 = Date.now();
+  await until(
+    'b refuses the signed-out session',
+    async () => (await kept.call(b, 'GET', '/api/user/me')).status === 401,
+  );
+  expect(Date.now() - t0).toBeLessThan(BOUND_MS);
+
+  const user = await newUser(a);
+  expect((await user.browser.call(b, 'GET', '/api/user/me')).status).toBe(200);
+  expect((await admin.call(a, 'PATCH', `/api/user/admin/users/${user.uid}`, { status: 'disabled' })).status).toBe(200);
+  await until(
+    'b refuses the disabled user',
+    async () => (await user.browser.call(b, 'GET', '/api/user/me')).status === 401,
+  );
+});
+
 test('a token revoked on one instance is refused on the other', async () => {
   const { browser } = await newUser(a);
   const token = await tokenOf(browser, a, 'ocs:query');

@@ -1,10 +1,13 @@
 /**
- * The personal-token check without a database round trip: what verifyToken read for a token (by its
- * hash), kept for TOKEN_CACHE_MS. Only tokens that passed (found, not revoked, owner active) are kept;
- * expiry and scope are still checked on every use.
+ * Sign-in checks without a database round trip: what verifyToken read for a personal token and what
+ * resolveSession read for a session cookie (both by the secret's hash), kept for AUTH_CACHE_MS. Only
+ * what passed is kept (a token found, not revoked, its owner active; a session found, unexpired, its
+ * user active); a token's expiry and scope and a session's expiry are still checked on every use, and a
+ * session still writes its last use once a minute (which also finds a session gone from the database).
  *
- * Changes that can make a token fail (revoke, an owner's status or roles, password reset, deleting the
- * user and so their tokens) go through `announce` inside their transaction and `forget` after it:
+ * Changes that can make a token or session fail or change what it carries (revoking a token, ending a
+ * session or signing out, a user's status, roles, nickname, avatar or second factor, a password change
+ * or reset, deleting the user) go through `announce` inside their transaction and `forget` after it:
  * this instance drops the entries at once, and other instances hear it through the database's
  * notifier (LISTEN/NOTIFY on PostgreSQL, delivered at commit). A read that started before a change
  * is never cached after it (a generation counter), and while the notifier cannot promise delivery
@@ -13,9 +16,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { notifierOf, type Notifier } from '../../db/notify';
 import type { DB } from '../../db/schema';
-import type { TokenAuth } from '../../plugins/auth';
+import type { SessionUser, TokenAuth } from '../../plugins/auth';
 
-export const TOKEN_CACHE_MS = 30_000;
+export const AUTH_CACHE_MS = 30_000;
 const MAX_ENTRIES = 10_000;
 const CHANNEL = 'portal_token_changes';
 
@@ -27,52 +30,98 @@ export interface CachedToken {
   lastUsedAt: number | null;
 }
 
-/** What changed: one token, or everything of one user. */
-export type AuthChange = { tokenId: number } | { userId: number };
+export interface CachedSession {
+  /** The user as the session resolves, before the two-factor enrolment flag (computed per use). */
+  user: Omit<SessionUser, 'mustEnrollTwoFactor'>;
+  twoFactor: boolean;
+  persistent: boolean;
+  /** ms since epoch. */
+  expiresAt: number;
+  /** When last-seen was last written (ms), as far as this instance knows. */
+  lastSeenAt: number;
+}
+
+/** What changed: one token, one session (by its hash), or everything of one user. */
+export type AuthChange = { tokenId: number } | { sessionHash: string } | { userId: number };
+
+function isChange(v: unknown): v is AuthChange {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  return typeof c.tokenId === 'number' || typeof c.userId === 'number' || typeof c.sessionHash === 'string';
+}
+
+type Stamped<T> = T & { at: number };
 
 export class AuthCache {
-  private readonly entries = new Map<string, CachedToken & { at: number }>();
+  private readonly tokens = new Map<string, Stamped<CachedToken>>();
+  private readonly sessions = new Map<string, Stamped<CachedSession>>();
   private gen = 0;
   private listening: Promise<void> | null = null;
 
   constructor(
     private readonly notifier: Notifier,
-    private readonly ttlMs = TOKEN_CACHE_MS,
+    private readonly ttlMs = AUTH_CACHE_MS,
   ) {}
 
-  /** Read before the database lookup; put() keeps a result only if nothing changed meanwhile. */
+  /** Read before the database lookup; a put keeps a result only if nothing changed meanwhile. */
   get generation(): number {
     return this.gen;
   }
 
   getToken(hash: string): CachedToken | null {
+    return this.take(this.tokens, hash);
+  }
+
+  putToken(hash: string, value: CachedToken, generation: number): CachedToken {
+    return this.keep(this.tokens, hash, value, generation);
+  }
+
+  dropToken(hash: string): void {
+    this.tokens.delete(hash);
+  }
+
+  /** A cached session, unless it has expired. */
+  getSession(hash: string): CachedSession | null {
+    const e = this.take(this.sessions, hash);
+    if (e && e.expiresAt <= Date.now()) {
+      this.sessions.delete(hash);
+      return null;
+    }
+    return e;
+  }
+
+  putSession(hash: string, value: CachedSession, generation: number): CachedSession {
+    return this.keep(this.sessions, hash, value, generation);
+  }
+
+  dropSession(hash: string): void {
+    this.sessions.delete(hash);
+  }
+
+  private take<T>(map: Map<string, Stamped<T>>, hash: string): T | null {
     this.listen();
     if (!this.notifier.live) return null;
-    const e = this.entries.get(hash);
+    const e = map.get(hash);
     if (!e) return null;
     if (Date.now() - e.at > this.ttlMs) {
-      this.entries.delete(hash);
+      map.delete(hash);
       return null;
     }
     return e;
   }
 
   /** Keeps the value unless a change came after `generation` was read; returns what callers update. */
-  putToken(hash: string, value: CachedToken, generation: number): CachedToken {
+  private keep<T extends object>(map: Map<string, Stamped<T>>, hash: string, value: T, generation: number): T {
     if (generation !== this.gen || !this.notifier.live) return value;
-    if (this.entries.size >= MAX_ENTRIES) {
+    if (map.size >= MAX_ENTRIES) {
       // The oldest first (insertion order).
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      const oldest = map.keys().next().value;
+      if (oldest !== undefined) map.delete(oldest);
     }
     const entry = { ...value, at: Date.now() };
-    this.entries.delete(hash);
-    this.entries.set(hash, entry);
+    map.delete(hash);
+    map.set(hash, entry);
     return entry;
-  }
-
-  dropToken(hash: string): void {
-    this.entries.delete(hash);
   }
 
   /** Inside the transaction that makes the change: tells the other instances (at commit) and this one. */
@@ -84,16 +133,24 @@ export class AuthCache {
   /** Drops this instance's entries for the change (again after the commit: a read may have slipped in). */
   forget(change: AuthChange): void {
     this.gen++;
-    for (const [hash, e] of this.entries) {
+    if ('sessionHash' in change) {
+      this.sessions.delete(change.sessionHash);
+      return;
+    }
+    for (const [hash, e] of this.tokens) {
       if ('tokenId' in change ? e.auth.tokenId === change.tokenId : e.auth.userId === change.userId) {
-        this.entries.delete(hash);
+        this.tokens.delete(hash);
       }
+    }
+    if ('userId' in change) {
+      for (const [hash, e] of this.sessions) if (e.user.id === change.userId) this.sessions.delete(hash);
     }
   }
 
   clear(): void {
     this.gen++;
-    this.entries.clear();
+    this.tokens.clear();
+    this.sessions.clear();
   }
 
   /** Starts listening for other instances' changes (the cache serves nothing until it is live). */
@@ -103,8 +160,8 @@ export class AuthCache {
       .listen(CHANNEL, {
         onMessage: (payload) => {
           try {
-            const change = JSON.parse(payload) as AuthChange;
-            if (typeof change === 'object' && change && ('tokenId' in change || 'userId' in change)) {
+            const change: unknown = JSON.parse(payload);
+            if (isChange(change)) {
               this.forget(change);
               return;
             }
@@ -116,14 +173,14 @@ export class AuthCache {
         onGap: () => this.clear(),
       })
       .catch((err: Error) => {
-        process.stderr.write(`token cache listener failed (cache off): ${err.message}\n`);
+        process.stderr.write(`auth cache listener failed (cache off): ${err.message}\n`);
       });
   }
 }
 
 const caches = new WeakMap<Kysely<DB>, AuthCache>();
 
-/** The token cache of a database handle: one per instance and database. */
+/** The sign-in cache of a database handle: one per instance and database. */
 export function authCacheOf(db: Kysely<DB>): AuthCache {
   let c = caches.get(db);
   if (!c) {

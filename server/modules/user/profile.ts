@@ -33,11 +33,17 @@ export async function getProfile(db: Kysely<DB>, userId: number): Promise<Profil
 }
 
 export async function updateNickname(db: Kysely<DB>, userId: number, nickname: string): Promise<Profile> {
-  await db
-    .updateTable('users')
-    .set({ nickname: nickname || null, updated_at: sql`now()` })
-    .where('id', '=', userId)
-    .execute();
+  // The nickname travels with a resolved session: cached sessions of the user go.
+  const auth = authCacheOf(db);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ nickname: nickname || null, updated_at: sql`now()` })
+      .where('id', '=', userId)
+      .execute();
+    await auth.announce(trx, { userId });
+  });
+  auth.forget({ userId });
   return getProfile(db, userId);
 }
 
@@ -65,7 +71,8 @@ export async function setAvatar(db: Kysely<DB>, userId: number, input: Buffer): 
   } catch {
     throw badRequest('图片已损坏或不完整，请换一张图片');
   }
-  return db.transaction().execute(async (trx) => {
+  const auth = authCacheOf(db);
+  const avatar = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('avatars')
       .values({ user_id: userId, content: output, mime: 'image/webp', version: 1 })
@@ -85,8 +92,11 @@ export async function setAvatar(db: Kysely<DB>, userId: number, input: Buffer): 
       .set({ avatar: url, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute();
+    await auth.announce(trx, { userId });
     return url;
   });
+  auth.forget({ userId });
+  return avatar;
 }
 
 export async function getAvatar(db: Kysely<DB>, userId: number): Promise<{ content: Buffer; mime: string } | null> {
@@ -174,15 +184,28 @@ export async function endSession(
     .executeTakeFirst();
   if (!target) throw notFound('会话不存在或已结束');
   if (target.id_hash === currentSessionHash) throw badRequest('不能在这里结束当前会话，请使用“退出登录”');
-  const res = await db.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
+  const auth = authCacheOf(db);
+  const change = { sessionHash: target.id_hash };
+  const res = await db.transaction().execute(async (trx) => {
+    const r = await trx.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
+    await auth.announce(trx, change);
+    return r;
+  });
+  auth.forget(change);
   return Number(res.numDeletedRows);
 }
 
 export async function endOtherSessions(db: Kysely<DB>, userId: number, currentSessionHash: string): Promise<number> {
-  const res = await db
-    .deleteFrom('sessions')
-    .where('user_id', '=', userId)
-    .where('id_hash', '!=', currentSessionHash)
-    .executeTakeFirst();
+  const auth = authCacheOf(db);
+  const res = await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id_hash', '!=', currentSessionHash)
+      .executeTakeFirst();
+    await auth.announce(trx, { userId });
+    return r;
+  });
+  auth.forget({ userId });
   return Number(res.numDeletedRows);
 }

@@ -9,6 +9,7 @@ import { conflict, forbidden, unauthorized } from '../../errors';
 import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../../lib/password';
 import { randomSecret, sha256 } from '../../lib/tokens';
 import type { NewSession as CookieSession, SessionUser } from '../../plugins/auth';
+import { authCacheOf } from './auth-cache';
 import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess, type LoginOrigin } from './throttle';
 
 export type { SessionUser };
@@ -112,6 +113,8 @@ export async function createSession(
 /**
  * The user behind a session cookie, or null when the session is unknown, expired or the user is disabled.
  * `requireTwoFactor` (REQUIRE_2FA_ROLES): a user of those roles without two-factor sign-in is flagged.
+ * What it read is kept in the sign-in cache (auth-cache.ts), so a busy session costs no database round
+ * trip; ending the session or changing its user drops it at once, on every instance.
  */
 export async function resolveSession(
   db: Kysely<DB>,
@@ -120,38 +123,64 @@ export async function resolveSession(
   requireTwoFactor: readonly string[] = [],
 ): Promise<SessionUser | null> {
   const idHash = sha256(token);
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .leftJoin('user_two_factor as tf', 'tf.user_id', 'u.id')
-    .select(['u.id', 'u.username', 'u.nickname', 'u.avatar', 'u.roles', 's.persistent', 's.last_seen_at'])
-    .select(sql<boolean>`tf.enabled_at is not null`.as('two_factor'))
-    .where('s.id_hash', '=', idHash)
-    .where('s.expires_at', '>', sql<Date>`now()`)
-    .where('u.status', '=', 'active')
-    .executeTakeFirst();
-  if (!row) return null;
-  if (Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
-    const ttlMs = row.persistent ? sessionDays * 86_400_000 : BROWSER_SESSION_HOURS * 3_600_000;
-    await db
-      .updateTable('sessions')
-      .set({ last_seen_at: sql`now()`, expires_at: new Date(Date.now() + ttlMs) })
-      .where('id_hash', '=', idHash)
-      .execute();
+  const cache = authCacheOf(db);
+  let entry = cache.getSession(idHash);
+  if (!entry) {
+    const generation = cache.generation;
+    const row = await db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('user_two_factor as tf', 'tf.user_id', 'u.id')
+      .select(['u.id', 'u.username', 'u.nickname', 'u.avatar', 'u.roles', 's.persistent', 's.last_seen_at'])
+      .select(['s.expires_at', sql<boolean>`tf.enabled_at is not null`.as('two_factor')])
+      .where('s.id_hash', '=', idHash)
+      .where('s.expires_at', '>', sql<Date>`now()`)
+      .where('u.status', '=', 'active')
+      .executeTakeFirst();
+    if (!row) return null;
+    const { id, username, nickname, avatar, roles } = row;
+    entry = cache.putSession(
+      idHash,
+      {
+        user: { id, username, nickname, avatar, roles, sessionIdHash: idHash },
+        twoFactor: row.two_factor,
+        persistent: row.persistent,
+        expiresAt: row.expires_at.getTime(),
+        lastSeenAt: row.last_seen_at.getTime(),
+      },
+      generation,
+    );
   }
-  return {
-    id: row.id,
-    username: row.username,
-    nickname: row.nickname,
-    avatar: row.avatar,
-    roles: row.roles,
-    sessionIdHash: idHash,
-    ...(mustEnrollTwoFactor(row.roles, row.two_factor, requireTwoFactor) ? { mustEnrollTwoFactor: true } : {}),
-  };
+  const now = Date.now();
+  if (now - entry.lastSeenAt > TOUCH_EVERY_MS) {
+    const expiresAt = now + (entry.persistent ? sessionDays * 86_400_000 : BROWSER_SESSION_HOURS * 3_600_000);
+    const touched = await db
+      .updateTable('sessions')
+      .set({ last_seen_at: sql`now()`, expires_at: new Date(expiresAt) })
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
+    if (Number(touched.numUpdatedRows) === 0) {
+      // Ended meanwhile by a change this instance has not heard of.
+      cache.dropSession(idHash);
+      return null;
+    }
+    entry.lastSeenAt = now;
+    entry.expiresAt = expiresAt;
+  }
+  const { user } = entry;
+  return mustEnrollTwoFactor(user.roles, entry.twoFactor, requireTwoFactor)
+    ? { ...user, mustEnrollTwoFactor: true }
+    : { ...user };
 }
 
+/** Signing out: the session ends, and every instance forgets it. */
 export async function deleteSession(db: Kysely<DB>, idHash: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  const cache = authCacheOf(db);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    await cache.announce(trx, { sessionHash: idHash });
+  });
+  cache.forget({ sessionHash: idHash });
 }
 
 export async function register(

@@ -261,14 +261,10 @@ describe('self-protection and the last admin', () => {
       expect((await patch(a.client, b.uid, { status: 'disabled' })).statusCode).toBe(200);
       // a is now the only active admin; b (disabled) cannot act, and a cannot remove itself.
       expect((await del(a.client, a.uid, a.username)).statusCode).toBe(403);
-      await fresh.db
-        .updateTable('users')
-        .set({ status: 'active', roles: ['admin'] })
-        .where('id', '=', b.uid)
-        .execute();
+      expect((await patch(a.client, b.uid, { status: 'active' })).statusCode).toBe(200);
       const bAgain = new Client(fresh.app);
       await bAgain.post('/api/user/login', { username: b.username, password: 'correct-horse-battery' });
-      await fresh.db.updateTable('users').set({ roles: [] }).where('id', '=', a.uid).execute();
+      expect((await patch(bAgain, a.uid, { roles: [] })).statusCode).toBe(200);
       // b is the last admin; a non-admin cannot reach the route at all.
       expect((await del(a.client, b.uid, b.username)).statusCode).toBe(403);
     } finally {

@@ -15,6 +15,7 @@ import { publicBaseUrl } from '../../../http/public-url';
 import { success, SUCCESS } from '../../../http/reply';
 import { route } from '../../../http/route';
 import { randomSecret, sha256 } from '../../../lib/tokens';
+import { authCacheOf } from '../auth-cache';
 import * as users from '../service';
 import { createAccountFor, linkIdentity, listIdentities, mappedRoles, unlinkIdentity } from './accounts';
 import { casLoginUrl, CasError, parseLogoutRequest, validateTicket } from './cas';
@@ -191,13 +192,20 @@ export default async function ssoRoutes(
       const ticket = parseLogoutRequest(request.body?.logoutRequest);
       if (ticket) {
         const hash = sha256(ticket);
-        const ended = await db
-          .deleteFrom('sessions')
-          .where('sso_provider', '=', 'cas')
-          .where('sso_session_hash', '=', hash)
-          .executeTakeFirst();
-        await db.deleteFrom('login_challenges').where('sso_session_hash', '=', hash).execute();
-        request.log.info({ ended: Number(ended.numDeletedRows) }, 'cas single logout');
+        const auth = authCacheOf(db);
+        const ended = await db.transaction().execute(async (trx) => {
+          const rows = await trx
+            .deleteFrom('sessions')
+            .where('sso_provider', '=', 'cas')
+            .where('sso_session_hash', '=', hash)
+            .returning('id_hash')
+            .execute();
+          for (const r of rows) await auth.announce(trx, { sessionHash: r.id_hash });
+          await trx.deleteFrom('login_challenges').where('sso_session_hash', '=', hash).execute();
+          return rows;
+        });
+        for (const r of ended) auth.forget({ sessionHash: r.id_hash });
+        request.log.info({ ended: ended.length }, 'cas single logout');
       }
       return SUCCESS;
     },
