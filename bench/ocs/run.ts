@@ -11,7 +11,8 @@
  *    (framework ceiling), the raw hash lookup (database ceiling), exact hits, the same exact hits 100
  *    at a time through POST /api/ocs/query/batch (throughput in questions per second against single
  *    queries), perturbed hits (fuzzy path: cut-off titles and reworded ones) and misses (near misses and
- *    unrelated questions).
+ *    unrelated questions). Each workload, and its warm-up, starts once the server has worked off the
+ *    requests still in flight from the one before (untilQuiet).
  * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
@@ -65,6 +66,20 @@ interface Load {
 function cpuOf(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Waits until the server has worked off the previous workload: autocannon stops sending when its time
+ * is up, but requests already in flight (a batch of 100 can take seconds under load) still run, and
+ * would be measured as the next workload's cost. Quiet: under 10 % of one core over 300 ms (at most 60 s).
+ */
+async function untilQuiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const before = cpuOf(pid);
+    await new Promise((r) => setTimeout(r, 300));
+    if (cpuOf(pid) - before < 30 || Date.now() > deadline) return;
+  }
 }
 
 function rssOf(pid: number): number {
@@ -265,7 +280,9 @@ async function bench(target: Target): Promise<void> {
     ] as Array<[string, string, string[], typeof batch | undefined]>) {
       if (!picked.includes(key)) continue;
       if (withBodies && withBodies.bodies.length === 0) continue;
+      await untilQuiet(proc.pid!);
       await cannon(url, proc.pid!, name, paths, 2, withBodies); // warm-up
+      await untilQuiet(proc.pid!);
       loads.push(await cannon(url, proc.pid!, name, paths, SECONDS, withBodies));
     }
     const rssEnd = rssOf(proc.pid!);
