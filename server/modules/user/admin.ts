@@ -12,7 +12,7 @@ import { generatePassword, hashPassword } from '../../lib/password';
 import { diff, recordAudit, type Actor } from '../audit';
 import { createUser } from './service';
 import { clearLoginFailures, LOGIN_WINDOW_MINUTES } from './throttle';
-import { authCacheOf } from './auth-cache';
+import { withAuthChange } from './auth-cache';
 import { revokeAllTokens } from './tokens';
 import { escapeLike } from '../../lib/sql';
 
@@ -143,8 +143,8 @@ export async function adminUpdateUser(
   id: number,
   patch: AdminUpdateUserBody,
 ): Promise<AdminUser & { endedSessions: number }> {
-  const auth = authCacheOf(db);
-  const result = await db.transaction().execute(async (trx) => {
+  // Roles and status travel with a verified token or session: cached checks of this user's go.
+  return withAuthChange(db, { userId: id }, async (trx) => {
     await lockAdministration(trx);
     const before = await getUser(trx, id);
     const roles = patch.roles ? [...new Set(patch.roles)] : before.roles;
@@ -162,8 +162,6 @@ export async function adminUpdateUser(
       .set({ ...after, updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
-    // Roles and status travel with a verified token: cached checks of this user's tokens go.
-    await auth.announce(trx, { userId: id });
     let endedSessions = 0;
     if (status === 'disabled' && before.status !== 'disabled') {
       const res = await trx.deleteFrom('sessions').where('user_id', '=', id).executeTakeFirst();
@@ -182,8 +180,6 @@ export async function adminUpdateUser(
     }
     return { ...(await getUser(trx, id)), endedSessions };
   });
-  auth.forget({ userId: id });
-  return result;
 }
 
 export async function adminResetPassword(
@@ -194,15 +190,13 @@ export async function adminResetPassword(
 ): Promise<{ endedSessions: number; revokedTokens: number; generatedPassword?: string }> {
   const generated = input.generatePassword ? generatePassword() : undefined;
   const hash = await hashPassword(generated ?? input.password!);
-  const auth = authCacheOf(db);
-  const result = await db.transaction().execute(async (trx) => {
+  return withAuthChange(db, { userId: id }, async (trx) => {
     const target = await getUser(trx, id);
     await trx
       .updateTable('users')
       .set({ password_hash: hash, updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
-    await auth.announce(trx, { userId: id });
     const res = await trx.deleteFrom('sessions').where('user_id', '=', id).executeTakeFirst();
     const endedSessions = Number(res.numDeletedRows);
     const revokedTokens = input.revokeTokens === false ? 0 : await revokeAllTokens(trx, id);
@@ -215,8 +209,6 @@ export async function adminResetPassword(
     });
     return { endedSessions, revokedTokens, ...(generated ? { generatedPassword: generated } : {}) };
   });
-  auth.forget({ userId: id });
-  return result;
 }
 
 /**
@@ -224,8 +216,7 @@ export async function adminResetPassword(
  * ledgers and message history keep pointing at it without naming anyone.
  */
 export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, confirm: string): Promise<void> {
-  const auth = authCacheOf(db);
-  await db.transaction().execute(async (trx) => {
+  await withAuthChange(db, { userId: id }, async (trx) => {
     await lockAdministration(trx);
     const target = await getUser(trx, id);
     if (confirm !== target.username) {
@@ -237,7 +228,6 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
     }
     await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
     await trx.deleteFrom('api_tokens').where('user_id', '=', id).execute();
-    await auth.announce(trx, { userId: id });
     await trx.deleteFrom('avatars').where('user_id', '=', id).execute();
     await trx
       .updateTable('users')
@@ -260,16 +250,13 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
       before: { username: target.username, nickname: target.nickname, roles: target.roles, status: target.status },
     });
   });
-  auth.forget({ userId: id });
 }
 
 /** Revokes every active personal token of a user (scripts stop at once, on every instance); audited. */
 export async function adminRevokeTokens(db: Kysely<DB>, actor: Actor, id: number): Promise<number> {
-  const auth = authCacheOf(db);
-  const revoked = await db.transaction().execute(async (trx) => {
+  return withAuthChange(db, { userId: id }, async (trx) => {
     const target = await getUser(trx, id);
     const n = await revokeAllTokens(trx, id);
-    await auth.announce(trx, { userId: id });
     await recordAudit(trx, actor, {
       action: 'user.revoke_tokens',
       targetType: 'user',
@@ -279,8 +266,6 @@ export async function adminRevokeTokens(db: Kysely<DB>, actor: Actor, id: number
     });
     return n;
   });
-  auth.forget({ userId: id });
-  return revoked;
 }
 
 /** Clears the login throttle's failures of an account (./throttle.ts); audited. */

@@ -7,7 +7,8 @@
  *
  * Changes that can make a token or session fail or change what it carries (revoking a token, ending a
  * session or signing out, a user's status, roles, nickname, avatar or second factor, a password change
- * or reset, deleting the user) go through `announce` inside their transaction and `forget` after it:
+ * or reset, deleting the user) go through `announce` inside their transaction and `forget` after it
+ * (`withAuthChange` does both for a change known up front):
  * this instance drops the entries at once, and other instances hear it through the database's
  * notifier (LISTEN/NOTIFY on PostgreSQL, delivered at commit). A read that started before a change
  * is never cached after it (a generation counter), and while the notifier cannot promise delivery
@@ -176,6 +177,26 @@ export class AuthCache {
         process.stderr.write(`auth cache listener failed (cache off): ${err.message}\n`);
       });
   }
+}
+
+/**
+ * Runs `fn` in a transaction that makes `change`: announced at its end (other instances hear it at the
+ * commit) and forgotten again on this instance after the commit. For a change known before the
+ * transaction starts; one found inside it calls announce/forget itself.
+ */
+export async function withAuthChange<T>(
+  db: Kysely<DB>,
+  change: AuthChange,
+  fn: (trx: Transaction<DB>) => Promise<T>,
+): Promise<T> {
+  const cache = authCacheOf(db);
+  const result = await db.transaction().execute(async (trx) => {
+    const r = await fn(trx);
+    await cache.announce(trx, change);
+    return r;
+  });
+  cache.forget(change);
+  return result;
 }
 
 const caches = new WeakMap<Kysely<DB>, AuthCache>();

@@ -7,7 +7,7 @@ import { AVATAR_SIZE, type Profile, type Role, type SessionInfo } from '../../..
 import type { DB } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { authCacheOf } from './auth-cache';
+import { withAuthChange } from './auth-cache';
 import { revokeAllTokens } from './tokens';
 import * as api from '@contract/api/user';
 import { pathOf } from '@contract/endpoint';
@@ -34,16 +34,13 @@ export async function getProfile(db: Kysely<DB>, userId: number): Promise<Profil
 
 export async function updateNickname(db: Kysely<DB>, userId: number, nickname: string): Promise<Profile> {
   // The nickname travels with a resolved session: cached sessions of the user go.
-  const auth = authCacheOf(db);
-  await db.transaction().execute(async (trx) => {
+  await withAuthChange(db, { userId }, async (trx) => {
     await trx
       .updateTable('users')
       .set({ nickname: nickname || null, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute();
-    await auth.announce(trx, { userId });
   });
-  auth.forget({ userId });
   return getProfile(db, userId);
 }
 
@@ -71,8 +68,7 @@ export async function setAvatar(db: Kysely<DB>, userId: number, input: Buffer): 
   } catch {
     throw badRequest('图片已损坏或不完整，请换一张图片');
   }
-  const auth = authCacheOf(db);
-  const avatar = await db.transaction().execute(async (trx) => {
+  return withAuthChange(db, { userId }, async (trx) => {
     const row = await trx
       .insertInto('avatars')
       .values({ user_id: userId, content: output, mime: 'image/webp', version: 1 })
@@ -92,11 +88,8 @@ export async function setAvatar(db: Kysely<DB>, userId: number, input: Buffer): 
       .set({ avatar: url, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute();
-    await auth.announce(trx, { userId });
     return url;
   });
-  auth.forget({ userId });
-  return avatar;
 }
 
 export async function getAvatar(db: Kysely<DB>, userId: number): Promise<{ content: Buffer; mime: string } | null> {
@@ -130,14 +123,12 @@ export async function changePassword(
     throw badRequest('新密码不能与当前密码相同', { newPassword: ['新密码不能与当前密码相同'] });
   }
   const hash = await hashPassword(newPassword);
-  const auth = authCacheOf(db);
-  const ended = await db.transaction().execute(async (trx) => {
+  return withAuthChange(db, { userId }, async (trx) => {
     await trx
       .updateTable('users')
       .set({ password_hash: hash, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute();
-    await auth.announce(trx, { userId });
     const res = await trx
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
@@ -146,8 +137,6 @@ export async function changePassword(
     const revokedTokens = revokeTokens ? await revokeAllTokens(trx, userId) : 0;
     return { endedSessions: Number(res.numDeletedRows), revokedTokens };
   });
-  auth.forget({ userId });
-  return ended;
 }
 
 export async function listSessions(db: Kysely<DB>, userId: number, currentSessionHash: string): Promise<SessionInfo[]> {
@@ -184,28 +173,19 @@ export async function endSession(
     .executeTakeFirst();
   if (!target) throw notFound('会话不存在或已结束');
   if (target.id_hash === currentSessionHash) throw badRequest('不能在这里结束当前会话，请使用“退出登录”');
-  const auth = authCacheOf(db);
-  const change = { sessionHash: target.id_hash };
-  const res = await db.transaction().execute(async (trx) => {
-    const r = await trx.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
-    await auth.announce(trx, change);
-    return r;
-  });
-  auth.forget(change);
+  const res = await withAuthChange(db, { sessionHash: target.id_hash }, (trx) =>
+    trx.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst(),
+  );
   return Number(res.numDeletedRows);
 }
 
 export async function endOtherSessions(db: Kysely<DB>, userId: number, currentSessionHash: string): Promise<number> {
-  const auth = authCacheOf(db);
-  const res = await db.transaction().execute(async (trx) => {
-    const r = await trx
+  const res = await withAuthChange(db, { userId }, (trx) =>
+    trx
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
       .where('id_hash', '!=', currentSessionHash)
-      .executeTakeFirst();
-    await auth.announce(trx, { userId });
-    return r;
-  });
-  auth.forget({ userId });
+      .executeTakeFirst(),
+  );
   return Number(res.numDeletedRows);
 }

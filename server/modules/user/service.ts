@@ -9,7 +9,7 @@ import { conflict, forbidden, unauthorized } from '../../errors';
 import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../../lib/password';
 import { randomSecret, sha256 } from '../../lib/tokens';
 import type { NewSession as CookieSession, SessionUser } from '../../plugins/auth';
-import { authCacheOf } from './auth-cache';
+import { authCacheOf, withAuthChange } from './auth-cache';
 import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess, type LoginOrigin } from './throttle';
 
 export type { SessionUser };
@@ -175,12 +175,9 @@ export async function resolveSession(
 
 /** Signing out: the session ends, and every instance forgets it. */
 export async function deleteSession(db: Kysely<DB>, idHash: string): Promise<void> {
-  const cache = authCacheOf(db);
-  await db.transaction().execute(async (trx) => {
+  await withAuthChange(db, { sessionHash: idHash }, async (trx) => {
     await trx.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
-    await cache.announce(trx, { sessionHash: idHash });
   });
-  cache.forget({ sessionHash: idHash });
 }
 
 export async function register(

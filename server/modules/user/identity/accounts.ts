@@ -12,7 +12,7 @@ import { conflict, HttpError, notFound } from '../../../errors';
 import { sha256 } from '../../../lib/tokens';
 import { recordAudit } from '../../audit';
 import type { UserRow } from '../service';
-import { authCacheOf } from '../auth-cache';
+import { withAuthChange } from '../auth-cache';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -113,8 +113,7 @@ export async function touchIdentity(db: Db, identity: ExternalIdentity, signedIn
 export async function grantMappedRoles(db: Kysely<DB>, user: UserRow, roles: readonly Role[]): Promise<UserRow> {
   const missing = roles.filter((r) => !user.roles.includes(r));
   if (missing.length === 0) return user;
-  const auth = authCacheOf(db);
-  const updated = await db.transaction().execute(async (trx) => {
+  return withAuthChange(db, { userId: user.id }, async (trx) => {
     const row = await trx
       .updateTable('users')
       .set({
@@ -124,7 +123,6 @@ export async function grantMappedRoles(db: Kysely<DB>, user: UserRow, roles: rea
       .where('id', '=', user.id)
       .returning('roles')
       .executeTakeFirstOrThrow();
-    await auth.announce(trx, { userId: user.id });
     await recordAudit(
       trx,
       { id: user.id, username: `${user.username}（统一身份认证）`, ip: null },
@@ -139,8 +137,6 @@ export async function grantMappedRoles(db: Kysely<DB>, user: UserRow, roles: rea
     );
     return { ...user, roles: row.roles };
   });
-  auth.forget({ userId: user.id });
-  return updated;
 }
 
 /** A username for a new account from the identity: the subject (or preferred_username), made valid. */

@@ -10,7 +10,7 @@ import { conflict, notFound } from '../../../errors';
 import { recordAudit, type Actor } from '../../audit';
 import { getUser } from '../admin';
 import { hasUsablePassword, identitiesOf, linkIdentity, unlinkIdentity } from './accounts';
-import { authCacheOf } from '../auth-cache';
+import { withAuthChange } from '../auth-cache';
 import * as twoFactor from './two-factor';
 
 export async function adminSecurity(
@@ -51,12 +51,10 @@ export async function adminSecurity(
 
 /** The second factor goes and every session of the user ends; a required one is set up at the next sign-in. */
 export async function adminResetTwoFactor(db: Kysely<DB>, actor: Actor, userId: number): Promise<void> {
-  const auth = authCacheOf(db);
-  await db.transaction().execute(async (trx) => {
+  await withAuthChange(db, { userId }, async (trx) => {
     const target = await getUser(trx, userId);
     const removed = await twoFactor.removeSecondFactor(trx, userId);
     const ended = await trx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-    await auth.announce(trx, { userId });
     await recordAudit(trx, actor, {
       action: 'user.reset_2fa',
       targetType: 'user',
@@ -66,7 +64,6 @@ export async function adminResetTwoFactor(db: Kysely<DB>, actor: Actor, userId: 
       after: { twoFactor: false, endedSessions: Number(ended.numDeletedRows) },
     });
   });
-  auth.forget({ userId });
 }
 
 export async function adminSetPasswordLogin(

@@ -13,7 +13,7 @@ import type { DB } from '../../../db/schema';
 import { badRequest, conflict, forbidden } from '../../../errors';
 import type { SecretBox } from '../../../lib/secretbox';
 import { sha256 } from '../../../lib/tokens';
-import { authCacheOf } from '../auth-cache';
+import { withAuthChange } from '../auth-cache';
 
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = '统一门户';
@@ -120,8 +120,8 @@ function stepOf(secret: string, code: string): number | null {
 
 /** The first code confirms the secret: two-factor sign-in is on, and the ten recovery codes are returned once. */
 export async function enable(db: Kysely<DB>, secrets: SecretBox, userId: number, code: string): Promise<string[]> {
-  const auth = authCacheOf(db);
-  const codes = await db.transaction().execute(async (trx) => {
+  // Whether a session must still enrol depends on it: cached sessions of the user go.
+  return withAuthChange(db, { userId }, async (trx) => {
     const row = await trx
       .selectFrom('user_two_factor')
       .selectAll()
@@ -148,12 +148,8 @@ export async function enable(db: Kysely<DB>, secrets: SecretBox, userId: number,
       })
       .where('user_id', '=', userId)
       .execute();
-    // Whether a session must still enrol depends on it: cached sessions of the user go.
-    await auth.announce(trx, { userId });
     return replaceRecoveryCodes(trx, userId);
   });
-  auth.forget({ userId });
-  return codes;
 }
 
 /**
@@ -220,13 +216,10 @@ export async function disable(
   required: boolean,
 ): Promise<void> {
   if (required) throw forbidden('你的账号角色要求使用两步验证，不能关闭');
-  const auth = authCacheOf(db);
-  await db.transaction().execute(async (trx) => {
+  await withAuthChange(db, { userId }, async (trx) => {
     await requireCode(trx, secrets, userId, code);
     await removeSecondFactor(trx, userId);
-    await auth.announce(trx, { userId });
   });
-  auth.forget({ userId });
 }
 
 /** New recovery codes (the old ones stop working), after a code proves the second factor. */
