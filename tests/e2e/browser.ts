@@ -67,7 +67,11 @@ export async function loginAt(page: Page, username: string, password: string, re
   await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent(redirect)}`);
   await fillLogin(page, username, password);
   await page.waitForURL(`${BASE()}${redirect}`);
-  await page.waitForLoadState('networkidle'); // the page's own data has loaded; its form will not re-mount
+  // The address changes before the next page's chunk has loaded, and until it has, the login form stays
+  // on screen: a field looked up by its label now (用户名) can be the login form's. It was, on a loaded
+  // machine: the new page's username stayed empty.
+  await page.locator('input[autocomplete="username"]').waitFor({ state: 'detached' });
+  await page.waitForLoadState('networkidle'); // the page's own data has loaded
 }
 
 /**
