@@ -8,13 +8,15 @@
  * Embedded database: the online path (the lock is held, the script asks the server over
  * DATA_DIR/backup.sock), the offline path (the script takes the lock itself), the refusals, and the
  * real server process creating and removing its socket. PostgreSQL (pg_dump / pg_restore into a second
- * database) runs when TEST_DATABASE_URL is set: `bash .ci/postgres.sh npx jest tests/server/backup.test.ts`.
+ * database) runs, instead of the embedded part, when TEST_DATABASE_URL is set:
+ * `bash .ci/postgres.sh npx jest tests/server/backup.test.ts`.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { listTables, readPgliteBackup, tableRef } from '../../server/db/backup';
@@ -148,7 +150,10 @@ async function fill(ctx: TestContext): Promise<{ umsClient: Client }> {
   return { umsClient: client };
 }
 
-describe('embedded database (PGlite)', () => {
+/** The PostgreSQL leg (TEST_DATABASE_URL) runs only the pg_dump part: the rest never touches PostgreSQL. */
+const pgliteOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
+
+pgliteOnly('embedded database (PGlite)', () => {
   let dataA: string;
   let source: Record<string, string[]>;
   let underLoad: string;
@@ -432,11 +437,12 @@ const pgUrl = process.env.TEST_DATABASE_URL;
       await again.close();
     }
 
-    // An embedded-database backup is not loaded into PostgreSQL by mistake.
-    if (online) {
-      const wrong = await script('restore', [online], { DATABASE_URL: target });
-      expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toMatch(/embedded-database backup but DATABASE_URL is set/);
-    }
+    // An embedded-database backup (a gzip file: the kind is told by its first bytes) is not loaded into
+    // PostgreSQL by mistake.
+    const embedded = path.join(tmp, 'embedded.tar.gz');
+    fs.writeFileSync(embedded, zlib.gzipSync('not loaded'));
+    const wrong = await script('restore', [embedded], { DATABASE_URL: target });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/embedded-database backup but DATABASE_URL is set/);
   }, 240_000);
 });
