@@ -3,6 +3,11 @@
  * administrator: no console error (console.error included, not only uncaught exceptions), no failed
  * /api call the page did not intend, no admin API called for a non-admin, and a document no wider
  * than the screen. A route added later is walked without touching this file.
+ *
+ * Each role walks in one tab, opening every address afresh in it (a full load: the app starts anew on
+ * every page). A new tab per page cost ~2 s more per visit here (a new renderer each time), two thirds
+ * of the walk; a tab holds nothing from one load to the next that a page could lean on, beyond what the
+ * role's browser context (cookies, storage) holds anyway.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import routes, { type PortalRoute } from '../../config/routes';
@@ -30,29 +35,28 @@ interface Problems {
   api: string[];
 }
 
-function watch(page: Page, role: Role): Problems {
-  const problems: Problems = { console: [], api: [] };
+/** Records what goes wrong on the page into the visit's own list (`now()`: each visit starts a new one). */
+function watch(page: Page, role: Role, now: () => Problems): void {
   page.on('console', (msg) => {
     // Chromium logs every 4xx/5xx response as a console error of its own; answers are judged below.
     if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource: the server responded'))
-      problems.console.push(msg.text().slice(0, 300));
+      now().console.push(msg.text().slice(0, 300));
   });
-  page.on('pageerror', (err) => problems.console.push(`uncaught: ${err.message.slice(0, 300)}`));
+  page.on('pageerror', (err) => now().console.push(`uncaught: ${err.message.slice(0, 300)}`));
   page.on('response', (res) => {
     const url = new URL(res.url());
     if (!url.pathname.startsWith('/api/')) {
-      if (res.status() >= 400) problems.api.push(`${url.pathname} (a page resource) -> ${res.status()}`);
+      if (res.status() >= 400) now().api.push(`${url.pathname} (a page resource) -> ${res.status()}`);
       return;
     }
     const method = res.request().method();
     if (role !== 'admin' && /^\/api\/(ocs\/admin|user\/admin)\b/.test(url.pathname)) {
-      problems.api.push(`${method} ${url.pathname} called by a ${role}`);
+      now().api.push(`${method} ${url.pathname} called by a ${role}`);
     }
     if (res.status() >= 400 && !intended(role, method, url.pathname, res.status())) {
-      problems.api.push(`${method} ${url.pathname} -> ${res.status()}`);
+      now().api.push(`${method} ${url.pathname} -> ${res.status()}`);
     }
   });
-  return problems;
 }
 
 let browser: Browser;
@@ -94,28 +98,34 @@ const paths = [
 ];
 
 describe.each(['anonymous', 'user', 'admin'] as Role[])('every page as %s at 375 px', (role) => {
+  let page: Page;
+  let problems: Problems = { console: [], api: [] };
+
+  beforeAll(async () => {
+    page = await contexts[role]!.newPage();
+    watch(page, role, () => problems);
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+
   test.each(paths)('%s', async (path) => {
-    const page = await contexts[role]!.newPage();
-    const problems = watch(page, role);
-    try {
-      await page.goto(`${BASE()}${path}`);
-      await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      const found = [
-        ...problems.console.map((c) => `console: ${c}`),
-        ...problems.api.map((a) => `api: ${a}`),
-        ...(overflow > 1 ? [`the document is ${overflow} px wider than the 375 px screen`] : []),
-      ];
-      // E2E_SHOTS=1 keeps a screenshot of every page walked (for a person to look through; not committed).
-      if (process.env.E2E_SHOTS) await snap(page, `page-${role}-${path.replace(/\W+/g, '_')}`);
-      if (found.length) {
-        const shot = await snap(page, `walk-${role}-${path.replace(/\W+/g, '_')}`).catch(() => 'none');
-        throw new Error(
-          `${role} ${path} (landed on ${new URL(page.url()).pathname}):\n  ${found.join('\n  ')}\n(screenshot: ${shot})`,
-        );
-      }
-    } finally {
-      await page.close();
+    problems = { console: [], api: [] };
+    await page.goto(`${BASE()}${path}`);
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const found = [
+      ...problems.console.map((c) => `console: ${c}`),
+      ...problems.api.map((a) => `api: ${a}`),
+      ...(overflow > 1 ? [`the document is ${overflow} px wider than the 375 px screen`] : []),
+    ];
+    // E2E_SHOTS=1 keeps a screenshot of every page walked (for a person to look through; not committed).
+    if (process.env.E2E_SHOTS) await snap(page, `page-${role}-${path.replace(/\W+/g, '_')}`);
+    if (found.length) {
+      const shot = await snap(page, `walk-${role}-${path.replace(/\W+/g, '_')}`).catch(() => 'none');
+      throw new Error(
+        `${role} ${path} (landed on ${new URL(page.url()).pathname}):\n  ${found.join('\n  ')}\n(screenshot: ${shot})`,
+      );
     }
   });
 });
