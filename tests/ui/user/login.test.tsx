@@ -58,6 +58,14 @@ describe('login page', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/);
   });
 
+  it('keeps the button turning once signed in, until the next page takes the place of the login page', async () => {
+    loginMock.mockResolvedValue({ success: true, data: admin });
+    renderAt('/user/login', <LoginPage />); // the page stays rendered after the move, as while the next one loads
+    await submit('admin', 'admin123456');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
+    expect(screen.getByRole('button', { name: /登\s*录/ })).toHaveClass('ant-btn-loading');
+  });
+
   it('sends remember:false when 记住我 is unticked', async () => {
     loginMock.mockResolvedValue({ success: true, data: admin });
     renderAt('/user/login', <LoginPage />, '/user/login');
@@ -89,6 +97,7 @@ describe('login page', () => {
     expect(await screen.findByText('登录失败次数过多，请 15 分钟后再试')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/user/login?redirect=%2FOCS');
     expect(setInitialState).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: /登\s*录/ })).not.toHaveClass('ant-btn-loading'); // can try again
   });
 
   it('asks for both fields before calling the API', async () => {
@@ -115,7 +124,7 @@ describe('login page', () => {
   it('asks for the code after the password, and signs in with it (trusting the browser when asked)', async () => {
     loginMock.mockResolvedValue({ success: true, data: { challenge: 'totp' } });
     verifyMock.mockResolvedValue({ success: true, data: admin });
-    renderAt('/user/login?redirect=%2FUMS%2Fself', <LoginPage />, '/user/login');
+    renderAt('/user/login?redirect=%2FUMS%2Fself', <LoginPage />); // stays rendered after the move
     await submit('admin', 'admin123456');
     expect(setInitialState).not.toHaveBeenCalled();
     const code = await screen.findByLabelText('验证码');
@@ -132,6 +141,7 @@ describe('login page', () => {
     expect(verifyMock).toHaveBeenCalledWith({ code: '123456', trustBrowser: true }, { skipErrorHandler: true });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self$/));
     expect(setInitialState).toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: /验证并登录/ })).toHaveClass('ant-btn-loading');
   });
 
   it('takes a recovery code, shows a wrong code, and goes back to the password when the challenge expired', async () => {
@@ -163,6 +173,7 @@ describe('login page', () => {
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('验证码不正确，还可以再试 4 次')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /验证并登录/ })).not.toHaveClass('ant-btn-loading');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
     expect(await screen.findByText('验证码错误次数过多，请重新输入密码登录')).toBeInTheDocument();
     expect(screen.getByLabelText('密码')).toBeInTheDocument(); // the password step again

@@ -48,14 +48,16 @@ describe('register page', () => {
     await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123' });
     expect(await screen.findByText('用户名已被占用')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/register$/);
+    expect(screen.getByRole('button', { name: /注\s*册/ })).not.toHaveClass('ant-btn-loading'); // can try again
   });
 
-  it('logs the new user in and goes to /home', async () => {
+  it('logs the new user in and goes to /home, the button turning until the home page takes its place', async () => {
     const user = { uid: 9, username: 'alice', nickname: '爱丽丝', avatar: null, roles: [] };
     registerMock.mockResolvedValue({ success: true, data: user });
-    renderAt('/user/register', <RegisterPage />, '/user/register');
+    renderAt('/user/register', <RegisterPage />); // the page stays rendered after the move, as while /home loads
     await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123', 昵称: ' 爱丽丝 ' });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
+    expect(screen.getByRole('button', { name: /注\s*册/ })).toHaveClass('ant-btn-loading');
     expect(registerMock).toHaveBeenCalledWith(
       { username: 'alice', password: 'password123', nickname: '爱丽丝' },
       { skipErrorHandler: true },

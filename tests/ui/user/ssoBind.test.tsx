@@ -45,6 +45,7 @@ it('shows the identity, links it with the local password, and goes to the redire
   expect(screen.getByText('没有门户账号？请联系管理员为你的统一身份开通或关联账号。')).toBeInTheDocument();
   await link('zhangsan', 'wrong');
   expect(await screen.findByText('用户名或密码错误')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: /关联并登录/ })).not.toHaveClass('ant-btn-loading');
   await link('zhangsan', 'right-password');
   expect(linkPendingIdentity).toHaveBeenLastCalledWith(
     { username: 'zhangsan', password: 'right-password' },
@@ -52,6 +53,8 @@ it('shows the identity, links it with the local password, and goes to the redire
   );
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/bill$/));
   expect(setInitialState).toHaveBeenCalled();
+  // Signed in: the button keeps turning until the next page takes this one's place.
+  expect(screen.getByRole('button', { name: /关联并登录/ })).toHaveClass('ant-btn-loading');
 });
 
 it('asks for the code when the linked account has two-factor sign-in', async () => {

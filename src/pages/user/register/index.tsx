@@ -58,17 +58,18 @@ export default function RegisterPage() {
         { username, password, nickname: nickname?.trim() || undefined },
         { skipErrorHandler: true },
       );
-      if (!res?.success) return;
-      rememberUser(res.data);
-      flushSync(() => setInitialState((s) => ({ ...s, currentUser: res.data })));
-      navigate('/home', { replace: true });
+      if (res?.success) {
+        rememberUser(res.data);
+        flushSync(() => setInitialState((s) => ({ ...s, currentUser: res.data })));
+        navigate('/home', { replace: true });
+        return; // signed in: the button keeps turning until the home page takes this one's place
+      }
     } catch (e) {
       const fields = fieldErrorsOf(e);
       form.setFields(FIELDS.filter((f) => fields[f]).map((name) => ({ name, errors: fields[name] })));
       setError(errorMessageOf(e));
-    } finally {
-      setSubmitting(false);
     }
+    setSubmitting(false);
   };
 
   return (

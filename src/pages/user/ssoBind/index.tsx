@@ -41,9 +41,12 @@ export default function SsoBindPage() {
     };
   }, []);
 
+  /** Signed in: the button keeps turning until the next page takes this one's place. */
   const done = (result: LoginResult) => {
-    if ('challenge' in result) setNeedCode(true);
-    else finishSignIn(result, redirect);
+    if ('challenge' in result) {
+      setNeedCode(true);
+      setBusy(undefined);
+    } else finishSignIn(result, redirect);
   };
 
   const link = async (values: { username: string; password: string }) => {
@@ -53,7 +56,6 @@ export default function SsoBindPage() {
       done((await linkPendingIdentity(values, { skipErrorHandler: true })).data);
     } catch (e) {
       setError(errorMessageOf(e));
-    } finally {
       setBusy(undefined);
     }
   };
@@ -65,7 +67,6 @@ export default function SsoBindPage() {
       done((await createForPendingIdentity({ skipErrorHandler: true })).data);
     } catch (e) {
       setError(errorMessageOf(e));
-    } finally {
       setBusy(undefined);
     }
   };

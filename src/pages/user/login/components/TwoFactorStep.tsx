@@ -38,12 +38,12 @@ export default function TwoFactorStep(props: {
         { skipErrorHandler: true },
       );
       props.onSignedIn(res.data);
+      return; // signed in: the button keeps turning until the next page takes this one's place
     } catch (e) {
       if (errorCodeOf(e) === 'CHALLENGE_EXPIRED') props.onRestart(errorMessageOf(e));
       else setError(errorMessageOf(e));
-    } finally {
-      setSubmitting(false);
     }
+    setSubmitting(false);
   };
 
   return (
