@@ -27,7 +27,16 @@ import { prepareQuestion } from '../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../server/modules/ocs/bank/store';
 import { credit } from '../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../server/modules/user/service';
-import { Client, loggedInClient, openTestDatabase, startTestApp, type TestContext, type TestDatabase } from './helpers';
+import {
+  Client,
+  loggedInClient,
+  openTestDatabase,
+  pgliteOnly,
+  postgresOnly,
+  startTestApp,
+  type TestContext,
+  type TestDatabase,
+} from './helpers';
 import { csv, importFile, PEOPLE } from './njit/fixtures';
 import { spawnServer } from './process';
 
@@ -149,9 +158,6 @@ async function fill(ctx: TestContext): Promise<{ umsClient: Client }> {
   await ctx.app.ocs.hits.flush(); // nothing left for a background job to write after this
   return { umsClient: client };
 }
-
-/** The PostgreSQL leg (TEST_DATABASE_URL) runs only the pg_dump part: the rest never touches PostgreSQL. */
-const pgliteOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
 
 pgliteOnly('embedded database (PGlite)', () => {
   let dataA: string;
@@ -381,7 +387,7 @@ test('without the PostgreSQL client tools the backup says what to install', asyn
 }, 60_000);
 
 const pgUrl = process.env.TEST_DATABASE_URL;
-(pgUrl ? describe : describe.skip)('PostgreSQL (pg_dump / pg_restore)', () => {
+postgresOnly('PostgreSQL (pg_dump / pg_restore)', () => {
   let tdb: TestDatabase;
   let ctx: TestContext;
   let target: string;

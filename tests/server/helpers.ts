@@ -16,6 +16,13 @@ import { loggerOptions } from '../../server/logger';
 import { createUser } from '../../server/modules/user/service';
 import type { Role } from '../../src/contract';
 
+/**
+ * Suites about one kind of database only: the PostgreSQL leg (TEST_DATABASE_URL) skips the embedded
+ * database's and runs PostgreSQL's; `npm test` does the opposite.
+ */
+export const pgliteOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
+export const postgresOnly = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
 export interface TestDatabase {
   db: Kysely<DB>;
   /** The PostgreSQL URL of this database (TEST_DATABASE_URL runs only). */

@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/database';
+import { pgliteOnly } from './helpers';
 import { spawnServer } from './process';
-
-const pgliteOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
 
 pgliteOnly('server process on a data directory', () => {
   let dataDir: string;

@@ -10,9 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Database, type FlushEvent } from '../../../server/db/database';
-
-/** Only the embedded database is under test: the PostgreSQL leg (TEST_DATABASE_URL) skips it. */
-const pgliteOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
+import { pgliteOnly } from '../helpers';
 
 pgliteOnly('embedded database', () => {
   let dir: string;

@@ -12,7 +12,7 @@ import { FakeSmtp } from '../../fixtures/fake-smtp';
 import { FakeWebhook } from '../../fixtures/fake-webhook';
 import { FakeWeCom } from '../../fixtures/fake-wecom';
 import { call, enqueue, umsUser, waitFor } from '../../fixtures/ums-client';
-import { openTestDatabase } from '../helpers';
+import { openTestDatabase, pgliteOnly, postgresOnly } from '../helpers';
 import { spawnServer } from '../process';
 
 const env = (fake: FakeDingTalk) => ({
@@ -31,9 +31,6 @@ function countBy(fake: FakeDingTalk, robot: string): Map<string, number> {
   for (const r of fake.deliveredTo(robot)) counts.set(r.text, (counts.get(r.text) ?? 0) + 1);
   return counts;
 }
-
-const pgliteOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
-const postgresOnly = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 pgliteOnly('SIGKILL with 500 messages queued', () => {
   test('after a restart every message ends delivered, duplicates only for the in-flight few', async () => {
