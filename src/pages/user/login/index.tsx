@@ -67,14 +67,16 @@ export default function LoginPage() {
         { username: values.username, password: values.password, remember: Boolean(values.remember) },
         { skipErrorHandler: true },
       );
-      const result: LoginResult | undefined = res?.success ? res.data : undefined;
-      if (result && !('challenge' in result)) {
-        // Signed in: the button keeps turning until the next page takes this one's place (its code may
-        // still be on the way), so the form cannot be sent twice meanwhile.
-        finish(result);
-        return;
+      if (res?.success) {
+        const result: LoginResult = res.data;
+        if ('challenge' in result) setStep('code');
+        else {
+          // Signed in: the button keeps turning until the next page takes this one's place (its code may
+          // still be on the way), so the form cannot be sent twice meanwhile.
+          finish(result);
+          return;
+        }
       }
-      if (result) setStep('code');
     } catch (e) {
       setError(errorMessageOf(e));
     }
