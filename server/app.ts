@@ -24,6 +24,7 @@ import schedulerPlugin from './scheduler';
 import textPlugin from './plugins/text';
 import proxyCheckPlugin from './plugins/proxy-check';
 import limitsPlugin from './plugins/limits';
+import maintenancePlugin from './plugins/maintenance';
 
 export type { AppDeps };
 
@@ -51,6 +52,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
   await app.register(authPlugin, { identity: userIdentity(deps) });
   await app.register(metricsPlugin, { token: deps.config.METRICS_TOKEN, allow: deps.config.METRICS_ALLOW });
+  await app.register(maintenancePlugin, { db: deps.db, everyMs: deps.config.DB_MAINTENANCE_MS });
 
   await app.register(healthModule, deps);
   await app.register(userModule, deps);

@@ -94,6 +94,17 @@ export const ConfigSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Embedded database: how often the tables that changed enough get VACUUM / ANALYZE (what PostgreSQL's
+   * autovacuum does; PGlite has none). 0 turns it off. Ignored with DATABASE_URL.
+   */
+  DB_MAINTENANCE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400_000)
+    .refine((v) => v === 0 || v >= 1_000, 'at least 1000 (ms), or 0 to turn it off')
+    .default(10_000),
   /** OCS: how often each instance picks up questions added or changed by others for its fuzzy index. */
   OCS_INDEX_REFRESH_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** Bearer token that opens /metrics (Prometheus). Unset: only METRICS_ALLOW addresses may scrape. */

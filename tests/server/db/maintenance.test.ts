@@ -1,0 +1,163 @@
+/**
+ * The embedded database's autovacuum (server/db/maintenance.ts): autovacuum's thresholds, and on a real
+ * PGlite the case that made it necessary — a plan made while the query log was empty kept reading the
+ * whole log at every charge, until ANALYZE made the database plan again.
+ */
+import { sql } from 'kysely';
+import {
+  maintain,
+  readActivity,
+  readThresholds,
+  workFor,
+  type TableActivity,
+  type Thresholds,
+} from '../../../server/db/maintenance';
+import { credit } from '../../../server/modules/ocs/wallet/balance';
+import { chargeMany, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
+import { createUser } from '../../../server/modules/user/service';
+import { openTestDatabase, pgliteOnly, startTestApp, testConfig, type TestDatabase } from '../helpers';
+
+/** PostgreSQL's defaults. */
+const defaults: Thresholds = {
+  vacuumThreshold: 50,
+  vacuumScale: 0.2,
+  insertThreshold: 1000,
+  insertScale: 0.2,
+  analyzeThreshold: 50,
+  analyzeScale: 0.1,
+  freezeMaxAge: 200_000_000,
+};
+
+const quiet: TableActivity = {
+  schema: 'public',
+  table: 't',
+  rows: 10_000,
+  deadRows: 0,
+  insertedSinceVacuum: 0,
+  changedSinceAnalyze: 0,
+  xidAge: 1_000,
+};
+
+describe('workFor: autovacuum’s rules', () => {
+  it.each<[string, Partial<TableActivity>, string | null]>([
+    ['nothing changed', {}, null],
+    ['changes just under the analyze threshold (50 + 10 %)', { changedSinceAnalyze: 1_050 }, null],
+    ['changes over it', { changedSinceAnalyze: 1_051 }, 'analyze'],
+    ['dead rows over 50 + 20 %', { deadRows: 2_051 }, 'vacuum'],
+    ['dead rows just under', { deadRows: 2_050 }, null],
+    ['inserts over 1000 + 20 %', { insertedSinceVacuum: 3_001 }, 'vacuum'],
+    ['old unfrozen rows', { xidAge: 200_000_001 }, 'vacuum'],
+    ['inserts that also need statistics', { insertedSinceVacuum: 5_000, changedSinceAnalyze: 5_000 }, 'vacuum-analyze'],
+    ['an empty table’s first 51 rows', { rows: 0, changedSinceAnalyze: 51 }, 'analyze'],
+  ])('%s', (_name, change, expected) => {
+    expect(workFor({ ...quiet, ...change }, defaults)).toBe(expected);
+  });
+
+  it('an insert threshold of -1 turns insert-driven vacuums off, as in PostgreSQL', () => {
+    expect(workFor({ ...quiet, insertedSinceVacuum: 1e9 }, { ...defaults, insertThreshold: -1 })).toBeNull();
+  });
+});
+
+pgliteOnly('maintain() on the embedded database', () => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await openTestDatabase();
+  });
+  afterEach(() => database.close());
+
+  it('reads autovacuum’s settings from the database', async () => {
+    expect(await readThresholds(database.db)).toEqual(defaults);
+  });
+
+  it('after a charge plan was made on an empty query log, ANALYZE makes charges stop reading the whole log', async () => {
+    const db = database.db;
+    const user = await createUser(db, { username: 'maint', password: 'maint-password-123' });
+    await credit(db, user.id, 'topup', 1_000_000, 'test');
+    await sql`insert into ocs_questions (title, title_hash, options_hash, norm_title, type, answer, source)
+              select 'q ' || g, md5('q ' || g), '', 'q ' || g, 'single', '["A"]'::jsonb, 'import'
+                from generate_series(1, 100) g`.execute(db);
+    let k = 0;
+    // Keys repeat, as a user's questions do: each charge looks for a free repeat in the log.
+    const batch = (n: number): ChargeInput[] =>
+      Array.from({ length: n }, () => ({
+        userId: user.id,
+        tokenId: 1,
+        price: 1,
+        key: `key-${k++ % 500}`,
+        title: `question ${k}`,
+        type: 'single' as const,
+        outcome: 'bank' as const,
+        questionId: null,
+        modelId: null,
+        answer: 'A',
+      }));
+    // Rows of the query log read by sequential scans since the last look.
+    let lastRead = 0;
+    const logRowsScanned = async () => {
+      await sql`select pg_stat_clear_snapshot()`.execute(db);
+      const now = Number(
+        (
+          await sql<{
+            n: string;
+          }>`select seq_tup_read as n from pg_stat_user_tables where relname = 'ocs_queries'`.execute(db)
+        ).rows[0]!.n,
+      );
+      const read = now - lastRead;
+      lastRead = now;
+      return read;
+    };
+    // The first call plans the charge while the log is empty; then the log grows to 5,000 rows.
+    await chargeMany(db, batch(1));
+    for (let i = 0; i < 50; i++) await chargeMany(db, batch(100));
+    await flushStats(db);
+    await logRowsScanned();
+    await chargeMany(db, batch(10));
+    await flushStats(db);
+    // The plan of an empty table: every charge reads the whole log.
+    expect(await logRowsScanned()).toBeGreaterThanOrEqual(5_000);
+
+    const done = await maintain(db);
+    expect(done.map((d) => d.table)).toContain('public.ocs_queries');
+    const queries = (await readActivity(db)).find((t) => t.table === 'ocs_queries')!;
+    expect(queries.changedSinceAnalyze).toBe(0);
+
+    await chargeMany(db, batch(10));
+    await flushStats(db);
+    expect(await logRowsScanned()).toBe(0);
+    // Nothing changed enough since: the next round does nothing to the log.
+    expect((await maintain(db)).map((d) => d.table)).not.toContain('public.ocs_queries');
+  });
+});
+
+/** Makes this backend's pending table statistics visible in pg_stat_user_tables. */
+async function flushStats(db: TestDatabase['db']) {
+  await sql`select pg_stat_force_next_flush()`.execute(db);
+  // The flush happens when the backend next goes idle, i.e. after this statement's transaction.
+  await sql`select 1`.execute(db);
+}
+
+pgliteOnly('the maintenance job', () => {
+  it('runs on the embedded database unless DB_MAINTENANCE_MS is 0, and counts its work in /metrics', async () => {
+    const on = await startTestApp({ DB_MAINTENANCE_MS: '3600000', METRICS_TOKEN: 'metrics-token-0123456789' });
+    try {
+      expect(on.app.scheduler.list().map((j) => j.name)).toContain('db.maintenance');
+      const metrics = await on.app.inject({
+        url: '/metrics',
+        headers: { authorization: 'Bearer metrics-token-0123456789' },
+      });
+      expect(metrics.body).toContain('portal_db_maintenance_seconds_total');
+    } finally {
+      await on.close();
+    }
+    const off = await startTestApp({ DB_MAINTENANCE_MS: '0' });
+    try {
+      expect(off.app.scheduler.list().map((j) => j.name)).not.toContain('db.maintenance');
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('refuses an interval under a second', async () => {
+    expect(() => testConfig({ DB_MAINTENANCE_MS: '10' })).toThrow(/DB_MAINTENANCE_MS/);
+  });
+});
