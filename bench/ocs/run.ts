@@ -17,7 +17,8 @@
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
  * BENCH_WORKLOADS=health,raw,exact,batch,fuzzy,miss picks workloads (default all); BENCH_NODE_ARGS adds node
- * flags to the server (a CPU profile: --cpu-prof --cpu-prof-dir=DIR).
+ * flags to the server (a CPU profile of the whole run: --cpu-prof --cpu-prof-dir=DIR); BENCH_PROFILE_DIR=DIR
+ * writes a CPU profile of the server's main thread for each measured workload alone (KEY.cpuprofile).
  * BENCH_TARGETS=pglite,postgres runs both, one after the other, when a URL is set (default: the
  * URL's PostgreSQL when set, else PGlite). Every figure is a ratio against /api/health and against the
  * raw hash lookup measured in the same run, on the same database.
@@ -201,6 +202,7 @@ async function bench(target: Target): Promise<void> {
     UMS_WORKER: 'false',
     // Empty means unset: the embedded target must not inherit a DATABASE_URL from this shell.
     DATABASE_URL: target === 'postgres' ? PG_URL! : '',
+    ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: path.join(process.env.BENCH_PROFILE_DIR, target) } : {}),
   };
   if (target === 'postgres') env.PORTAL_SECRET = process.env.PORTAL_SECRET ?? 'bench-portal-secret-0123456789abcdef';
   // BENCH_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
@@ -283,7 +285,9 @@ async function bench(target: Target): Promise<void> {
       await untilQuiet(proc.pid!);
       await cannon(url, proc.pid!, name, paths, 2, withBodies); // warm-up
       await untilQuiet(proc.pid!);
+      if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/start`, { method: 'POST' });
       loads.push(await cannon(url, proc.pid!, name, paths, SECONDS, withBodies));
+      if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/stop?name=${key}`, { method: 'POST' });
     }
     const rssEnd = rssOf(proc.pid!);
     const health = loads.find((l) => l.name === 'GET /api/health');

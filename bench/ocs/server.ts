@@ -2,8 +2,17 @@
  * The portal server as `npm start` runs it, plus one probe route that exists only here: a raw lookup
  * of a question by title hash through the same database handle, the database ceiling the OCS query
  * path is compared with. Outside /api, so no auth, and never part of the product.
+ *
+ * With BENCH_PROFILE_DIR set, two more probes: POST /bench/profile/start and /bench/profile/stop?name=N
+ * take a CPU profile of the main thread over one workload only (N.cpuprofile in that directory), where
+ * node's --cpu-prof would mix in the start and the index load.
  */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { run } from '../../server/main';
+
+const profileDir = process.env.BENCH_PROFILE_DIR;
 
 run({
   beforeListen: async (app, db) => {
@@ -16,6 +25,21 @@ run({
         .limit(1)
         .executeTakeFirst();
       return { found: !!row };
+    });
+    if (!profileDir) return;
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    app.post('/bench/profile/start', async () => {
+      await session.post('Profiler.start');
+      return { ok: true };
+    });
+    app.post('/bench/profile/stop', async (request) => {
+      const name = String((request.query as { name?: string }).name ?? 'profile').replace(/[^\w.-]/g, '_');
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(profileDir, { recursive: true });
+      fs.writeFileSync(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+      return { ok: true };
     });
   },
 });
