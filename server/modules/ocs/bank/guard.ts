@@ -56,16 +56,6 @@ export function benignDifference(query: string, stored: string): boolean {
   return differenceGuard(query)(stored);
 }
 
-/** Character counts of a string, by UTF-16 code unit. */
-function countChars(s: string): Map<number, number> {
-  const m = new Map<number, number>();
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    m.set(c, (m.get(c) ?? 0) + 1);
-  }
-  return m;
-}
-
 /**
  * benignDifference for one query against many stored titles: the query is prepared once, and a stored
  * title the query has a content character more of than it is refused without computing the diff.
@@ -75,13 +65,27 @@ function countChars(s: string): Map<number, number> {
  */
 export function differenceGuard(query: string): (stored: string) => boolean {
   const canonQuery = canonicalWording(query);
-  const queryCounts = countChars(canonQuery);
+  // The query's content characters (by UTF-16 code unit), each with a slot, and how often each occurs.
+  const slotOf = new Map<number, number>();
+  const wanted: number[] = [];
+  for (let i = 0; i < canonQuery.length; i++) {
+    const c = canonQuery.charCodeAt(i);
+    if (BENIGN_UNITS.has(c)) continue;
+    const slot = slotOf.get(c);
+    if (slot === undefined) {
+      slotOf.set(c, wanted.length);
+      wanted.push(1);
+    } else wanted[slot]!++;
+  }
+  const have = new Int32Array(wanted.length);
   return (stored: string) => {
     const canonStored = canonicalWording(stored);
-    const storedCounts = countChars(canonStored);
-    for (const [c, n] of queryCounts) {
-      if (n > (storedCounts.get(c) ?? 0) && !BENIGN_UNITS.has(c)) return false;
+    have.fill(0);
+    for (let i = 0; i < canonStored.length; i++) {
+      const slot = slotOf.get(canonStored.charCodeAt(i));
+      if (slot !== undefined) have[slot]!++;
     }
+    for (let k = 0; k < wanted.length; k++) if (wanted[k]! > have[k]!) return false;
     return judge(canonQuery, canonStored, stored.length);
   };
 }

@@ -13,7 +13,7 @@ import { formatAnswer, optionOverlap } from '../query/answer';
 import { provenanceOf } from '../query/confidence';
 import type { ExactIndex, ExactRow } from './exact-index';
 import type { FuzzyIndex } from './fuzzy-index';
-import { benignDifference } from './guard';
+import { differenceGuard } from './guard';
 import { VERSION_SQL } from './index-sync';
 import { normalizeTitle, titleHash, type OcsQuestionType } from './normalize';
 import { setSimilarity, trigrams } from './trigram';
@@ -153,9 +153,11 @@ export async function findInBank(
   // The guard runs on the in-memory titles first: most near misses never reach the database.
   const ids: number[] = [];
   const passed = new Map<number, string>(); // id → the title that passed the guard
+  // The query's side of the guard is prepared once for all its candidates.
+  const benign = differenceGuard(norm);
   for (const id of index.candidates(norm)) {
     const t = index.title(id);
-    if (t === undefined || !benignDifference(norm, t)) continue;
+    if (t === undefined || !benign(t)) continue;
     passed.set(id, t);
     if (ids.push(id) === FUZZY_LIMIT) break;
   }
@@ -226,7 +228,7 @@ export async function findInBank(
     );
   }
   const usable = scored.filter(
-    (r) => r.sim >= minSim && (passed.get(Number(r.id)) === r.norm_title || benignDifference(norm, r.norm_title)),
+    (r) => r.sim >= minSim && (passed.get(Number(r.id)) === r.norm_title || benign(r.norm_title)),
   );
   const fuzzy = pick(usable, q, opts.skipDisputed);
   return fuzzy && toMatch(fuzzy, 'fuzzy', fuzzy.row.version);
