@@ -18,6 +18,8 @@ export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** The embedded database's buffer cache (Postgres's shared_buffers); unset keeps its 128MB. */
+  PGLITE_SHARED_BUFFERS: optional(z.string().regex(/^[1-9][0-9]{0,6}(kB|MB|GB)$/, 'a size such as 16MB or 1GB')),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')

@@ -53,7 +53,9 @@ export async function main(hooks: StartHooks = {}): Promise<void> {
 
   try {
     database = await openDatabase(
-      config.DATABASE_URL ? { url: config.DATABASE_URL } : { pgDataDir: path.join(config.dataDir, 'pgdata') },
+      config.DATABASE_URL
+        ? { url: config.DATABASE_URL }
+        : { pgDataDir: path.join(config.dataDir, 'pgdata'), sharedBuffers: config.PGLITE_SHARED_BUFFERS },
     );
     await migrateToLatest(database.db);
     const admin = await ensureFirstAdmin(database.db, config.ADMIN_PASSWORD);

@@ -68,6 +68,13 @@ export interface OpenOptions {
    * False flushes each commit in turn, as Postgres asks (to measure group commit against, in bench).
    */
   groupCommit?: boolean;
+  /**
+   * PGlite: its buffer cache (shared_buffers, e.g. `16MB`); unset keeps Postgres's 128MB. Postgres
+   * zeroes the whole cache at start, so a small one starts the database several times faster (tests).
+   */
+  sharedBuffers?: string;
+  /** PGlite: arguments added to initdb's when a new database is created here (e.g. `--wal-segsize=1`). */
+  initdbArgs?: string[];
   /** PGlite: record the worker's flush events for flushTrace() (the durability test). */
   traceFlushes?: boolean;
 }
@@ -119,6 +126,8 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       durable: opts.durable ?? true,
       groupCommit: opts.groupCommit ?? true,
       trace: opts.traceFlushes ?? false,
+      sharedBuffers: opts.sharedBuffers,
+      initdbArgs: opts.initdbArgs,
     },
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,6 +15,7 @@ import { SecretBox } from '../../server/lib/secretbox';
 import { loggerOptions } from '../../server/logger';
 import { createUser } from '../../server/modules/user/service';
 import type { Role } from '../../src/contract';
+import { TEST_SHARED_BUFFERS } from './test-database';
 
 /**
  * Suites about one kind of database only: the PostgreSQL leg (TEST_DATABASE_URL) skips the embedded
@@ -67,9 +68,9 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const template = process.env.PORTAL_TEST_TEMPLATE;
   let database: Database;
   if (template) {
-    database = await openDatabase({ loadFrom: template });
+    database = await openDatabase({ loadFrom: template, sharedBuffers: TEST_SHARED_BUFFERS });
   } else {
-    database = await openDatabase({});
+    database = await openDatabase({ sharedBuffers: TEST_SHARED_BUFFERS });
     await migrateToLatest(database.db);
   }
   return { db: database.db, close: () => database.close() };

@@ -1,6 +1,7 @@
 /** Starts the real server as a child process (PORT=0) and reports the port it bound. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { TEST_SHARED_BUFFERS } from './test-database';
 
 export interface ServerProcess {
   proc: ChildProcess;
@@ -28,7 +29,14 @@ export function spawnServer(
 } {
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      PGLITE_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

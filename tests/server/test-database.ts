@@ -1,0 +1,6 @@
+/**
+ * The embedded database's buffer cache in tests (PGLITE_SHARED_BUFFERS). Postgres clears all of its
+ * cache when it starts: at the default 128MB that is most of a start's second, and the suite starts
+ * PGlite over a hundred times. Test databases are a few megabytes.
+ */
+export const TEST_SHARED_BUFFERS = '16MB';
