@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build the UI when dist/ is missing or older than its sources, then run the server
 // (TypeScript through tsx). Signals are passed on so the server can shut down gracefully.
+// `node scripts/start.mjs --build-only`: only the first part (CI builds the UI beside its static checks).
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -30,6 +31,8 @@ if (state.stale) {
   writeBuildStamp(root, uiDir, state.hash);
   console.log(`[start] UI built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
+
+if (process.argv.includes('--build-only')) process.exit(0);
 
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
   cwd: root,
