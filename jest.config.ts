@@ -27,6 +27,22 @@ export default async () => {
   });
   ui.moduleNameMapper = { ...ui.moduleNameMapper, ...contractAlias };
 
+  // Server test files that never open a database: the PostgreSQL leg (TEST_DATABASE_URL) would only
+  // run them a second time (~45 s of CI). A file that starts using the database leaves this list.
+  const databaseFree = [
+    'ocs/ai-client',
+    'ocs/ai-parse',
+    'ocs/ai-prompt',
+    'ocs/confidence',
+    'ocs/fuzzy-index',
+    'ocs/guard',
+    'ocs/script-config',
+    'ocs/script-userscript',
+    'ocs/synthetic',
+    'scheduler',
+    'zip-guard',
+  ].map((f) => `<rootDir>/tests/server/${f}\\.test\\.ts$`);
+
   return {
     projects: [
       ui,
@@ -37,6 +53,10 @@ export default async () => {
         rootDir: __dirname,
         moduleNameMapper: { ...nodeBase.moduleNameMapper, ...contractAlias },
         testMatch: ['<rootDir>/tests/server/**/*.test.ts'],
+        testPathIgnorePatterns: [
+          ...(nodeBase.testPathIgnorePatterns ?? ['/node_modules/']),
+          ...(process.env.TEST_DATABASE_URL ? databaseFree : []),
+        ],
         globalSetup: '<rootDir>/tests/server/global-setup.ts',
         globalTeardown: '<rootDir>/tests/server/global-teardown.ts',
       },
