@@ -5,6 +5,8 @@
  * personal API tokens that 2FA leaves alone.
  */
 import { sql } from 'kysely';
+import QRCode from 'qrcode';
+import { QR_OPTIONS } from '../../../server/modules/user/identity/two-factor';
 import { createToken } from '../../../server/modules/user/tokens';
 import { Client, loggedInClient, startTestApp, type TestContext } from '../helpers';
 import { enrol, nextWindow, sessionOf, totp } from './helpers';
@@ -54,8 +56,11 @@ describe('setting it up', () => {
     const { secret, otpauthUrl, qrDataUrl } = setup.json().data;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+.*issuer=%E7%BB%9F%E4%B8%80%E9%97%A8%E6%88%B7/);
-    expect(qrDataUrl).toMatch(/^data:image\/png;base64,/);
-    expect(Buffer.from(qrDataUrl.split(',')[1], 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(qrDataUrl).toMatch(/^data:image\/svg\+xml;base64,/);
+    const svg = Buffer.from(qrDataUrl.split(',')[1], 'base64').toString();
+    expect(svg).toMatch(/^<svg [^>]*width="220"/);
+    // The image is the QR code of the otpauth URL returned beside it, nothing else.
+    expect(svg).toBe(await QRCode.toString(otpauthUrl, QR_OPTIONS));
 
     for (const code of ['000000', 'abcdef', '12345', '']) {
       const wrong = await client.post('/api/user/2fa/enable', { code });

@@ -75,7 +75,11 @@ describe('two-factor sign-in', () => {
   it('is set up with the QR code and a first code, then shows the ten recovery codes once; tokens are said to be unaffected', async () => {
     jest.mocked(startTwoFactorSetup).mockResolvedValue({
       success: true,
-      data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrDataUrl: 'data:image/png;base64,AAAA' },
+      data: {
+        secret: 'JBSWY3DPEHPK3PXP',
+        otpauthUrl: 'otpauth://totp/x',
+        qrDataUrl: 'data:image/svg+xml;base64,PHN2Zy8+',
+      },
     });
     jest
       .mocked(enableTwoFactor)
@@ -93,7 +97,7 @@ describe('two-factor sign-in', () => {
       await act(async () => fireEvent.click(target));
     }
     const qr = await screen.findByAltText('两步验证二维码');
-    expect(qr).toHaveAttribute('src', 'data:image/png;base64,AAAA');
+    expect(qr).toHaveAttribute('src', 'data:image/svg+xml;base64,PHN2Zy8+');
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
 
     const code = screen.getByLabelText('验证码');
@@ -157,7 +161,11 @@ describe('two-factor sign-in', () => {
     state = { currentUser: { ...user, mustEnrollTwoFactor: true } };
     jest.mocked(startTwoFactorSetup).mockResolvedValue({
       success: true,
-      data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrDataUrl: 'data:image/png;base64,AAAA' },
+      data: {
+        secret: 'JBSWY3DPEHPK3PXP',
+        otpauthUrl: 'otpauth://totp/x',
+        qrDataUrl: 'data:image/svg+xml;base64,PHN2Zy8+',
+      },
     });
     jest.mocked(enableTwoFactor).mockResolvedValue({ success: true, data: { recoveryCodes: CODES } });
     jest.mocked(fetchCurrentUser).mockResolvedValue({ success: true, data: user });
