@@ -38,6 +38,7 @@ async function backupEmbedded(
   dataDir: string,
   file: string,
   secretKey: boolean,
+  sharedBuffers: string | undefined,
 ): Promise<{ manifest: BackupManifest; how: string }> {
   const pgdata = path.join(dataDir, 'pgdata');
   if (!fs.existsSync(path.join(pgdata, 'PG_VERSION')))
@@ -54,7 +55,7 @@ async function backupEmbedded(
   process.on('exit', () => lock.release());
   const partial = `${file}.partial`;
   try {
-    const database = await openDatabase({ pgDataDir: pgdata });
+    const database = await openDatabase({ pgDataDir: pgdata, sharedBuffers });
     try {
       const manifest = await writePgliteBackup({ database, dataDir, outFile: partial, via: 'offline', secretKey });
       fs.renameSync(partial, file);
@@ -111,7 +112,12 @@ async function main(): Promise<void> {
       fs.rmSync(partial, { force: true });
     }
   } else {
-    const { manifest, how } = await backupEmbedded(config.dataDir, file, !args['no-secret-key']);
+    const { manifest, how } = await backupEmbedded(
+      config.dataDir,
+      file,
+      !args['no-secret-key'],
+      config.PGLITE_SHARED_BUFFERS,
+    );
     // Read it all back (gzip checksum, tar headers, every entry) before calling it a backup.
     await readPgliteBackup(file);
     const last = manifest.migrations.at(-1) ?? 'none';

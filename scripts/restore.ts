@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   }
   process.on('exit', () => lock.release());
   try {
-    const r = await restorePglite({ file, dataDir, force });
+    const r = await restorePglite({ file, dataDir, force, sharedBuffers: config.PGLITE_SHARED_BUFFERS });
     console.log(`restored ${file} into ${path.join(dataDir, 'pgdata')} (${took()})`);
     console.log(
       `  ${describeCounts(r.counts)}, as in the backup of ${r.manifest.createdAt}` +

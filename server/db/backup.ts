@@ -304,7 +304,13 @@ export interface RestoreResult {
  * a failed restore leaves the target as it was. A target that already holds a database (or another
  * secret.key) is refused unless `force`, which moves the old one aside (`pgdata.before-restore-…`).
  */
-export async function restorePglite(opts: { file: string; dataDir: string; force: boolean }): Promise<RestoreResult> {
+export async function restorePglite(opts: {
+  file: string;
+  dataDir: string;
+  force: boolean;
+  /** PGLITE_SHARED_BUFFERS, for the check of the restored database. */
+  sharedBuffers?: string;
+}): Promise<RestoreResult> {
   const dataDir = path.resolve(opts.dataDir);
   const pgdata = path.join(dataDir, 'pgdata');
   const keyFile = path.join(dataDir, 'secret.key');
@@ -332,7 +338,7 @@ export async function restorePglite(opts: { file: string; dataDir: string; force
     const keyClash = Boolean(secretKey && oldKey && !oldKey.equals(secretKey));
     if (keyClash && !opts.force) throw refuse('it holds a different secret.key');
 
-    const database = await openDatabase({ pgDataDir: staging, loadFrom: tmpTar });
+    const database = await openDatabase({ pgDataDir: staging, loadFrom: tmpTar, sharedBuffers: opts.sharedBuffers });
     let counts: Record<string, number>;
     try {
       counts = await countRows(database.db);

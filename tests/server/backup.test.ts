@@ -39,6 +39,7 @@ import {
 } from './helpers';
 import { csv, importFile, PEOPLE } from './njit/fixtures';
 import { spawnServer } from './process';
+import { TEST_SHARED_BUFFERS } from './test-database';
 
 const ROOT = path.resolve(__dirname, '../..');
 let tmp: string;
@@ -62,7 +63,14 @@ interface Run {
 function script(name: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<Run> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', `${name}.ts`), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', PORTAL_SECRET: '', BACKUP_DIR: '', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      PORTAL_SECRET: '',
+      BACKUP_DIR: '',
+      PGLITE_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -166,7 +174,7 @@ pgliteOnly('embedded database (PGlite)', () => {
   let key: Buffer;
 
   async function openDir(dataDir: string) {
-    return openDatabase({ pgDataDir: path.join(dataDir, 'pgdata') });
+    return openDatabase({ pgDataDir: path.join(dataDir, 'pgdata'), sharedBuffers: TEST_SHARED_BUFFERS });
   }
 
   async function expectSameAs(expected: Record<string, string[]>, dataDir: string) {
@@ -267,7 +275,7 @@ pgliteOnly('embedded database (PGlite)', () => {
     expect(forced.stdout).toMatch(/moved aside: .*pgdata\.before-restore-/);
     await expectSameAs(source, dataB);
     const aside = fs.readdirSync(dataB).find((f) => f.startsWith('pgdata.before-restore-'))!;
-    const old = await openDatabase({ pgDataDir: path.join(dataB, aside) });
+    const old = await openDatabase({ pgDataDir: path.join(dataB, aside), sharedBuffers: TEST_SHARED_BUFFERS });
     const kept = await sql`select 1 from users where username = 'after_restore'`.execute(old.db);
     await old.close();
     expect(kept.rows).toHaveLength(1);
