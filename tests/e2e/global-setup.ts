@@ -12,9 +12,7 @@ export const ADMIN_PASSWORD = 'e2e-admin-password';
 export default async function globalSetup(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const started = Date.now();
-  const env = { DATA_DIR: dataDir, ADMIN_PASSWORD, REGISTER_RATE_LIMIT: '0', DATABASE_URL: '' };
-  // The embedded database as a user runs it: Postgres's own buffer cache, not the server suite's small one.
-  const server = spawnServer({ ...env, PGLITE_SHARED_BUFFERS: '' }, [
+  const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD, REGISTER_RATE_LIMIT: '0', DATABASE_URL: '' }, [
     path.resolve(__dirname, '../../scripts/start.mjs'),
   ]);
   const ready = await server.ready;

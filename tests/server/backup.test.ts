@@ -39,7 +39,7 @@ import {
 } from './helpers';
 import { csv, importFile, PEOPLE } from './njit/fixtures';
 import { spawnServer } from './process';
-import { TEST_SHARED_BUFFERS } from './test-database';
+import { TEST_SERVER_ENV, TEST_SHARED_BUFFERS } from './test-database';
 
 const ROOT = path.resolve(__dirname, '../..');
 let tmp: string;
@@ -356,7 +356,12 @@ pgliteOnly('embedded database (PGlite)', () => {
 
   test('the real server opens its backup socket at start and removes it at shutdown', async () => {
     const dataF = path.join(tmp, 'F');
-    const server = spawnServer({ DATA_DIR: dataF, ADMIN_PASSWORD: 'admin-password-1', UI_DIR: '/nonexistent-ui' });
+    const server = spawnServer({
+      ...TEST_SERVER_ENV,
+      DATA_DIR: dataF,
+      ADMIN_PASSWORD: 'admin-password-1',
+      UI_DIR: '/nonexistent-ui',
+    });
     const ready = await server.ready;
     try {
       expect(fs.statSync(backupSocketPath(dataF)).isSocket()).toBe(true);

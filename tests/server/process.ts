@@ -1,7 +1,6 @@
 /** Starts the real server as a child process (PORT=0) and reports the port it bound. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { TEST_SHARED_BUFFERS } from './test-database';
 
 export interface ServerProcess {
   proc: ChildProcess;
@@ -29,14 +28,7 @@ export function spawnServer(
 } {
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      PGLITE_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
-      ...env,
-    },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { openDatabase } from '../../server/db/database';
 import { pgliteOnly } from './helpers';
 import { spawnServer } from './process';
+import { TEST_SERVER_ENV } from './test-database';
 
 pgliteOnly('server process on a data directory', () => {
   let dataDir: string;
@@ -19,7 +20,13 @@ pgliteOnly('server process on a data directory', () => {
   });
 
   test('a second server on the same DATA_DIR is refused; kill -9 loses no answered registration; SIGTERM releases the lock', async () => {
-    const env = { DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password-1', REGISTER_RATE_LIMIT: '0', DATABASE_URL: '' };
+    const env = {
+      ...TEST_SERVER_ENV,
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: 'admin-password-1',
+      REGISTER_RATE_LIMIT: '0',
+      DATABASE_URL: '',
+    };
     const first = await spawnServer(env).ready;
 
     // 1. A second server is refused, naming the directory and the owner.

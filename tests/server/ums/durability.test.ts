@@ -14,8 +14,10 @@ import { FakeWeCom } from '../../fixtures/fake-wecom';
 import { call, enqueue, umsUser, waitFor } from '../../fixtures/ums-client';
 import { openTestDatabase, pgliteOnly, postgresOnly } from '../helpers';
 import { spawnServer } from '../process';
+import { TEST_SERVER_ENV } from '../test-database';
 
 const env = (fake: FakeDingTalk) => ({
+  ...TEST_SERVER_ENV,
   UMS_WEBHOOK_ALLOWLIST: `${fake.url}/robot/send`,
   UMS_ROBOT_PER_MINUTE: '0',
   UMS_TOKEN_PER_MINUTE: '100000',
