@@ -30,7 +30,7 @@ function loadSecretBox(config: Config): SecretBox {
 
 export interface StartHooks {
   /** Runs after the app is built and before it listens; the benchmark harness adds its probe routes here. */
-  beforeListen?: (app: Awaited<ReturnType<typeof buildApp>>, db: Database['db']) => Promise<void>;
+  beforeListen?: (app: Awaited<ReturnType<typeof buildApp>>, database: Database) => Promise<void>;
 }
 
 export async function main(hooks: StartHooks = {}): Promise<void> {
@@ -105,7 +105,7 @@ export async function main(hooks: StartHooks = {}): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  if (hooks.beforeListen) await hooks.beforeListen(app, database.db);
+  if (hooks.beforeListen) await hooks.beforeListen(app, database);
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

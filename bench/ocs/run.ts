@@ -61,6 +61,8 @@ interface Load {
   cpuMs: number;
   /** Questions each request carries (100 for the batch workload). */
   perRequest: number;
+  /** The database side of the workload (from /bench/db-stats around it). */
+  db: DbDelta;
 }
 
 /** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
@@ -139,6 +141,19 @@ async function load(
 }
 
 /** One workload: GET paths, or (with `bodies`) POST each body in turn to the one path. */
+interface DbStats {
+  fsyncs: number;
+  syncFlushes: number;
+  dataWrites: number;
+  busyMs: number;
+  walBytes: number;
+}
+type DbDelta = DbStats & { seconds: number };
+
+async function dbStats(url: string): Promise<DbStats> {
+  return (await (await fetch(`${url}/bench/db-stats`)).json()) as DbStats;
+}
+
 async function cannon(
   url: string,
   pid: number,
@@ -148,6 +163,8 @@ async function cannon(
   batch?: { bodies: string[]; token: string; perRequest: number },
 ): Promise<Load> {
   let i = 0;
+  const db0 = await dbStats(url);
+  const t0 = performance.now();
   const cpu0 = cpuOf(pid);
   const r = await autocannon({
     url,
@@ -176,6 +193,21 @@ async function cannon(
     non2xx: r.non2xx,
     cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, r.requests.total),
     perRequest: batch?.perRequest ?? 1,
+    db: await dbDelta(url, db0, (performance.now() - t0) / 1000, Math.max(1, r.requests.total)),
+  };
+}
+
+/** What the database did per request over a workload (the worker's busy share: of its wall time). */
+async function dbDelta(url: string, before: DbStats, seconds: number, requests: number): Promise<DbDelta> {
+  const after = await dbStats(url);
+  const per = (k: keyof DbStats) => (after[k] - before[k]) / requests;
+  return {
+    fsyncs: per('fsyncs'),
+    syncFlushes: per('syncFlushes'),
+    dataWrites: per('dataWrites'),
+    busyMs: (after.busyMs - before.busyMs) / 1000 / seconds,
+    walBytes: per('walBytes'),
+    seconds,
   };
 }
 
@@ -312,6 +344,13 @@ async function bench(target: Target): Promise<void> {
         ...loads.map(
           (l) =>
             `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} |`,
+        ),
+        '',
+        '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | data-file writes/req |',
+        '|---|---|---|---|---|---|',
+        ...loads.map(
+          (l) =>
+            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} |`,
         ),
         ...(exactLoad && batchLoad
           ? [

@@ -1,7 +1,8 @@
 /**
  * The portal server as `npm start` runs it, plus one probe route that exists only here: a raw lookup
  * of a question by title hash through the same database handle, the database ceiling the OCS query
- * path is compared with. Outside /api, so no auth, and never part of the product.
+ * path is compared with, and GET /bench/db-stats (the PGlite worker's counters and the WAL position,
+ * which the bench reads around each workload). Outside /api, so no auth, and never part of the product.
  *
  * With BENCH_PROFILE_DIR set, two more probes: POST /bench/profile/start and /bench/profile/stop?name=N
  * take a CPU profile of the main thread over one workload only (N.cpuprofile in that directory), where
@@ -10,12 +11,14 @@
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { run } from '../../server/main';
 
 const profileDir = process.env.BENCH_PROFILE_DIR;
 
 run({
-  beforeListen: async (app, db) => {
+  beforeListen: async (app, database) => {
+    const { db } = database;
     app.get('/bench/raw-lookup', async (request) => {
       const h = String((request.query as { h?: string }).h ?? '');
       const row = await db
@@ -25,6 +28,13 @@ run({
         .limit(1)
         .executeTakeFirst();
       return { found: !!row };
+    });
+    // The worker's counters and the WAL position, read before and after each workload.
+    app.get('/bench/db-stats', async () => {
+      const lsn = await sql<{
+        bytes: string;
+      }>`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as bytes`.execute(db);
+      return { ...(await database.workerStats()), walBytes: Number(lsn.rows[0]!.bytes) };
     });
     if (!profileDir) return;
     const session = new Session();

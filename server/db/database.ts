@@ -41,6 +41,8 @@ export interface Database {
   dump(file: string): Promise<void>;
   /** PGlite on disk: how many fsync calls reached the disk so far (the durability test counts them). */
   fsyncCount(): Promise<number>;
+  /** PGlite: the worker's counters so far (the bench reports them per workload); zeros on PostgreSQL. */
+  workerStats(): Promise<WorkerStats>;
   /**
    * PGlite opened with `traceFlushes`: the worker's events since the last call, in order — a statement
    * done (and whether a commit's flush was owed then), a flush started and finished, an answer sent.
@@ -48,6 +50,17 @@ export interface Database {
    */
   flushTrace(): Promise<FlushEvent[]>;
   close(): Promise<void>;
+}
+
+export interface WorkerStats {
+  /** Flushes (fdatasync) that reached the disk. */
+  fsyncs: number;
+  /** Of those, flushes Postgres waited for: the WAL flushed before another file changed. */
+  syncFlushes: number;
+  /** Writes to files other than the WAL (buffers written out, checkpoints). */
+  dataWrites: number;
+  /** Milliseconds the worker spent running statements. */
+  busyMs: number;
 }
 
 export interface OpenOptions {
@@ -81,9 +94,15 @@ export interface OpenOptions {
 
 export type FlushEvent =
   | { e: 'done'; id: number; owes: boolean }
-  | { e: 'flush-start'; n: number }
+  /** lsn: the end of the WAL written when the flush started (what it makes durable). */
+  | { e: 'flush-start'; n: number; lsn: number }
   | { e: 'flush'; n: number }
-  | { e: 'ack'; id: number };
+  | { e: 'ack'; id: number }
+  /**
+   * A write to a file other than the WAL: lsn is the highest page LSN of a relation's pages, -1 for
+   * anything else; written: the end of the WAL written by then.
+   */
+  | { e: 'write'; lsn: number; written: number };
 
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const poolMax = opts.poolMax ?? 10;
@@ -108,6 +127,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       },
       // PostgreSQL flushes by its own configuration (fsync, synchronous_commit); nothing to count here.
       fsyncCount: async () => 0,
+      workerStats: async () => ({ fsyncs: 0, syncFlushes: 0, dataWrites: 0, busyMs: 0 }),
       flushTrace: async () => [],
       close: async () => {
         await notifier.close();
@@ -168,6 +188,12 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     async fsyncCount() {
       const r = await channel.request({ type: 'stats' });
       return Number(r.rows[0]?.fsyncs ?? 0);
+    },
+    async workerStats() {
+      const r = await channel.request({ type: 'stats' });
+      const row = r.rows[0] ?? {};
+      const n = (k: string) => Number(row[k] ?? 0);
+      return { fsyncs: n('fsyncs'), syncFlushes: n('syncFlushes'), dataWrites: n('dataWrites'), busyMs: n('busyMs') };
     },
     async flushTrace() {
       const r = await channel.request({ type: 'stats', trace: true });

@@ -12,6 +12,11 @@ const { pgDataDir, loadFrom, durable = true, groupCommit = true, sharedBuffers, 
 
 /** Flushes (fdatasync) that reached the disk: the durability test reads it through the 'stats' message. */
 let fsyncs = 0;
+/** Flushes made in this thread while Postgres waited (before another file changed), and writes to files other than WAL. */
+let syncFlushes = 0;
+let dataWrites = 0;
+/** Milliseconds spent running statements (the worker's busy time). */
+let busyMs = 0;
 /** With workerData.trace: what happened in order, for the durability test (see flushTrace in database.ts). */
 const trace = workerData.trace ? [] : null;
 
@@ -20,11 +25,47 @@ const WAL = /\/pg_wal\/[0-9A-F]{24}$/;
 
 /** Host paths of WAL segments Postgres asked to flush that no flush has started on yet. */
 const owed = new Set();
-/** The flush running in the background: its paths and its number. */
+/** Host paths of WAL segments written since a flush last started on them (every flush takes them too). */
+const written = new Set();
+/** The flush running in the background: its paths, its number and the WAL position it covers. */
 let running = null;
 /** Flushes started so far (each covers what was owed when it started), and the last one finished. */
 let started = 0;
 let flushed = 0;
+
+/**
+ * WAL positions (LSNs, as numbers: below 2^53 for any database this side of 8 PB). `walEnd`: the end of
+ * the WAL written so far; `durableLsn`: the end of the WAL a finished flush covered.
+ */
+let walEnd = 0;
+let durableLsn = 0;
+/** Bytes per WAL segment (wal_segment_size, read once Postgres is up); 0 until then: positions unknown. */
+let segmentSize = 0;
+const BLOCK = 8192;
+/** A relation's data file (main, free-space map, visibility map, init fork; any 1 GB segment of it). */
+const RELATION = /\/(?:base\/\d+|global)\/(?:t\d+_)?\d+(?:_(?:fsm|vm|init))?(?:\.\d+)?$/;
+
+/** Where a WAL segment starts, from its name (timeline, log, segment: 8 hex digits each): [log, segment]. */
+function segmentOf(file) {
+  const name = file.slice(-24);
+  return [parseInt(name.slice(8, 16), 16), parseInt(name.slice(16), 16)];
+}
+
+/**
+ * The highest page LSN of a write to a relation's data file (pd_lsn, the first 8 bytes of a page: the
+ * high then the low half, little-endian), or -1 when this is not a write of whole aligned pages or the
+ * WAL's positions are unknown. Postgres flushes the WAL up to a page's LSN before it writes the page;
+ * here that flush was only owed, so this is where the write-ahead rule is kept (see the write hook).
+ */
+function pageLsn(buffer, offset, length, position) {
+  if (segmentSize === 0 || length < BLOCK || length % BLOCK !== 0 || position % BLOCK !== 0) return -1;
+  const view = new DataView(buffer.buffer, buffer.byteOffset + offset, length);
+  let max = 0;
+  for (let at = 0; at < length; at += BLOCK) {
+    max = Math.max(max, view.getUint32(at, true) * 2 ** 32 + view.getUint32(at + 4, true));
+  }
+  return max;
+}
 
 /**
  * Our own descriptor of the WAL segment last flushed: fdatasync flushes the file (the inode), whoever
@@ -62,13 +103,17 @@ function flushPathSync(file) {
  * (its write-ahead rule: it believes the WAL is already flushed), and before a data file's own flush.
  */
 function flushAllSync() {
-  const paths = new Set([...(running?.paths ?? []), ...owed]);
+  const paths = new Set([...(running?.paths ?? []), ...owed, ...written]);
   if (paths.size === 0) return;
+  syncFlushes++;
   const n = ++started;
-  trace?.push({ e: 'flush-start', n });
+  const covers = walEnd;
+  trace?.push({ e: 'flush-start', n, lsn: covers });
   for (const file of paths) flushPathSync(file);
   owed.clear();
+  written.clear();
   flushed = n;
+  durableLsn = Math.max(durableLsn, covers);
   trace?.push({ e: 'flush', n });
 }
 
@@ -80,10 +125,12 @@ function flushAllSync() {
 function startFlush() {
   if (running || owed.size === 0) return;
   const n = ++started;
-  const paths = [...owed];
+  const paths = [...new Set([...owed, ...written])];
   owed.clear();
-  trace?.push({ e: 'flush-start', n });
-  running = { paths, n };
+  written.clear();
+  const covers = walEnd;
+  trace?.push({ e: 'flush-start', n, lsn: covers });
+  running = { paths, n, covers };
   let left = paths.length;
   for (const file of paths) {
     // Another segment's descriptor may be closed once this flush is done with it: the flushes of one
@@ -96,6 +143,7 @@ function startFlush() {
       if (--left > 0) return;
       running = null;
       flushed = Math.max(flushed, n);
+      durableLsn = Math.max(durableLsn, covers);
       trace?.push({ e: 'flush', n });
       release();
       startFlush();
@@ -116,7 +164,8 @@ function startFlush() {
  * after the statement has finished; flushes run in the background while the next statements execute,
  * and one flush covers every commit that came while the previous one ran. Postgres's write-ahead rule
  * still holds on the disk: before any other file is written, truncated, created, renamed, removed or
- * flushed, the WAL written so far is flushed in this thread first.
+ * flushed, the WAL written so far is flushed in this thread first — except a relation's pages whose
+ * LSNs a finished flush already covers (pageLsn): evicting old pages under load waits for no flush.
  */
 class DurableNodeFS extends NodeFS {
   async init(pg, opts) {
@@ -124,7 +173,7 @@ class DurableNodeFS extends NodeFS {
       const nodefs = mod.FS.filesystems.NODEFS;
       const isWal = (stream) => (stream.isWal ??= WAL.test(stream.path ?? ''));
       const beforeOtherChange = () => {
-        if (owed.size || running) nodefs.tryFSOperation(flushAllSync);
+        if (owed.size || running || written.size) nodefs.tryFSOperation(flushAllSync);
       };
       const streams = nodefs.stream_ops;
       const { write, setattr } = streams;
@@ -141,9 +190,26 @@ class DurableNodeFS extends NodeFS {
         }
         return 0;
       };
-      streams.write = function (stream, ...rest) {
-        if (!isWal(stream)) beforeOtherChange();
-        return write.call(this, stream, ...rest);
+      streams.write = function (stream, buffer, offset, length, position) {
+        if (isWal(stream)) {
+          stream.walPath ??= nodefs.realPath(stream.node);
+          stream.walSegment ??= segmentOf(stream.walPath);
+          written.add(stream.walPath);
+          // Until the segment size is known the end stays behind: flushes then claim less than they made durable.
+          if (segmentSize > 0) {
+            const [log, segment] = stream.walSegment;
+            walEnd = Math.max(walEnd, log * 2 ** 32 + segment * segmentSize + position + length);
+          }
+        } else {
+          dataWrites++;
+          stream.isRelation ??= RELATION.test(stream.path ?? '');
+          const lsn = stream.isRelation ? pageLsn(buffer, offset, length, position) : -1;
+          // Pages whose WAL a finished flush covered go straight to the disk (evictions under load);
+          // anything else first makes all WAL written so far durable.
+          if (lsn < 0 || lsn > durableLsn) beforeOtherChange();
+          trace?.push({ e: 'write', lsn, written: walEnd });
+        }
+        return write.call(this, stream, buffer, offset, length, position);
       };
       streams.setattr = function (stream, ...rest) {
         if (!isWal(stream)) beforeOtherChange();
@@ -327,6 +393,10 @@ async function start() {
     // bigint (count(*), identity columns) as JS numbers, as the pg driver is set up to do.
     parsers: { 20: (v) => Number(v) },
   });
+  if (onDisk) {
+    const r = await db.query(`select setting::bigint as bytes from pg_settings where name = 'wal_segment_size'`);
+    segmentSize = Number(r.rows[0]?.bytes ?? 0);
+  }
   parentPort.postMessage({ type: 'ready' });
 }
 
@@ -336,12 +406,14 @@ parentPort.on('message', async (msg) => {
       // The answer is settled inside the exclusive turn: before the next statement can commit anything.
       await exclusive(async () => {
         let reply;
+        const t0 = performance.now();
         try {
           const r = await runQuery(msg.sql, msg.params, msg.tx === true);
           reply = { type: 'result', id: msg.id, rows: r.rows, affectedRows: r.affectedRows ?? 0 };
         } catch (err) {
           reply = { type: 'error', id: msg.id, error: errorPayload(err) };
         }
+        busyMs += performance.now() - t0;
         trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
         answer(reply);
       });
@@ -353,7 +425,7 @@ parentPort.on('message', async (msg) => {
       answer({
         type: 'result',
         id: msg.id,
-        rows: [{ fsyncs, trace: msg.trace ? (trace?.splice(0) ?? null) : null }],
+        rows: [{ fsyncs, syncFlushes, dataWrites, busyMs, trace: msg.trace ? (trace?.splice(0) ?? null) : null }],
         affectedRows: 0,
       });
     } else if (msg.type === 'close') {
