@@ -14,10 +14,17 @@
  * advisory lock ocs_charge() takes, then the wallet rows, both in user order (two instances' batches
  * cannot deadlock; credits, which lock only the wallet row, wait for the batch).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { chargeManyV15 } from './0012_ocs_provenance';
 
-const chargeManySet = sql`
+/** The lookup of the free repeat as this migration wrote it (0016 replaces it). */
+export const recentByJoin = sql`select coalesce(array_agg(distinct q.user_id || ':' || q.title_hash), '{}') into v_recent
+      from (select distinct a.u, a.k from unnest(p_user, p_key) a(u, k)) a
+      join ocs_queries q on q.user_id = a.u and q.title_hash = a.k
+     where q.outcome in ('bank', 'ai', 'cache') and q.created_at > now() - interval '10 minutes';`;
+
+/** ocs_charge_many as this migration creates it, with the free repeat's lookup given (into v_recent). */
+export const chargeManySetWith = (recentLookup: RawBuilder<unknown>) => sql`
   create function ocs_charge_many(p_user int[], p_token int[], p_price int[], p_key text[], p_title text[],
                                   p_type text[], p_outcome text[], p_question bigint[], p_model int[],
                                   p_answer text[], p_version bigint[], p_source text[], p_confidence real[],
@@ -56,10 +63,7 @@ const chargeManySet = sql`
                and (extract(epoch from q.updated_at) * 1000000)::bigint = t.v) order by t.o)
       into v_fresh from unnest(p_question, p_version) with ordinality t(q, v, o);
     -- The free repeat: these user:key pairs were answered in the last 10 minutes.
-    select coalesce(array_agg(distinct q.user_id || ':' || q.title_hash), '{}') into v_recent
-      from (select distinct a.u, a.k from unnest(p_user, p_key) a(u, k)) a
-      join ocs_queries q on q.user_id = a.u and q.title_hash = a.k
-     where q.outcome in ('bank', 'ai', 'cache') and q.created_at > now() - interval '10 minutes';
+    ${recentLookup}
 
     for i in 1 .. n loop
       if not v_fresh[i] then
@@ -117,7 +121,9 @@ const chargeManySet = sql`
         from unnest(v_outcome, v_after, v_qid, v_cost) with ordinality t(outcome, b, qid, c, o);
   end $$`;
 
-const signature = sql.raw(
+export const chargeManySet = chargeManySetWith(recentByJoin);
+
+export const signature = sql.raw(
   'ocs_charge_many(int[], int[], int[], text[], text[], text[], text[], bigint[], int[], text[], bigint[], text[], real[], int[], boolean[])',
 );
 

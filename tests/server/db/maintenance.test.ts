@@ -69,7 +69,7 @@ pgliteOnly('maintain() on the embedded database', () => {
     expect(await readThresholds(database.db)).toEqual(defaults);
   });
 
-  it('after a charge plan was made on an empty query log, ANALYZE makes charges stop reading the whole log', async () => {
+  it('analyzes a query log that grew, once; a charge never reads the whole log, even planned on an empty one', async () => {
     const db = database.db;
     const user = await createUser(db, { username: 'maint', password: 'maint-password-123' });
     await credit(db, user.id, 'topup', 1_000_000, 'test');
@@ -109,8 +109,9 @@ pgliteOnly('maintain() on the embedded database', () => {
     for (let i = 0; i < 50; i++) await chargeMany(db, batch(100));
     await logRowsScanned();
     await chargeMany(db, batch(10));
-    // The plan of an empty table: every charge reads the whole log.
-    expect(await logRowsScanned()).toBeGreaterThanOrEqual(5_000);
+    // Planned on an empty table, the free-repeat lookup still probes the index (migration 0016; before
+    // it, this plan read all 5,000 rows of the log for every charge until the next ANALYZE).
+    expect(await logRowsScanned()).toBe(0);
 
     const done = await maintain(db);
     expect(done.map((d) => d.table)).toContain('public.ocs_queries');

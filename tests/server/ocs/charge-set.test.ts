@@ -183,3 +183,58 @@ test('an empty batch returns nothing and writes nothing', async () => {
     '{}', '{}', '{}', '{}', '{}', '{}')`.execute(t.db);
   expect(r.rows).toEqual([]);
 });
+
+/**
+ * The free repeat is looked up by one probe of ocs_queries_cache_idx per user:key pair (migration 0016),
+ * never by reading every query of the last 10 minutes: with statistics that have not seen the recent
+ * rows (as under load, between analyzes), 0015's join scanned them all through ocs_queries_created_idx.
+ * The index entries read are the transaction's own statistics (pg_stat_get_xact_tuples_returned: the
+ * idx_tup_read of pg_stat_xact_user_indexes, a view PGlite lacks), in a rolled-back transaction.
+ */
+test('the free-repeat lookup reads a few index entries, not the last 10 minutes of queries', async () => {
+  const reads = await (async () => {
+    try {
+      await t.db.transaction().execute(async (trx) => {
+        await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
+                  select ${users[0]!}, 'recent ' || g, 'recent-' || g, 'single', 'bank', now() - interval '1 day'
+                    from generate_series(1, 20000) g`.execute(trx);
+        // The statistics see a day-old table; then the rows become the last minutes' traffic.
+        await sql`analyze ocs_queries`.execute(trx);
+        await sql`update ocs_queries set created_at = now() where title_hash like 'recent-%'`.execute(trx);
+        const keys = Array.from({ length: 24 }, (_, i) => `recent-${i * 7 + 1}`);
+        const read = async () =>
+          (
+            await sql<{
+              name: string;
+              n: string;
+            }>`select relname as name, pg_stat_get_xact_tuples_returned(oid)::text as n
+              from pg_class where relname in ('ocs_queries_created_idx', 'ocs_queries_cache_idx')`.execute(trx)
+          ).rows.reduce((m, r) => ({ ...m, [r.name]: Number(r.n) }), {} as Record<string, number>);
+        const before = await read();
+        const n = keys.length;
+        const returned = await sql<{ r_outcome: string }>`
+          select r_outcome from ocs_charge_many(${Array(n).fill(users[0]!)}::int[], ${Array(n).fill(null)}::int[],
+            ${Array(n).fill(1)}::int[], ${keys}::text[], ${keys}::text[], ${Array(n).fill('single')}::text[],
+            ${Array(n).fill('bank')}::text[], ${Array(n).fill(null)}::bigint[], ${Array(n).fill(null)}::int[],
+            ${Array(n).fill('A')}::text[], ${Array(n).fill(null)}::bigint[], ${Array(n).fill(null)}::text[],
+            ${Array(n).fill(null)}::real[], ${Array(n).fill(0)}::int[], ${Array(n).fill(false)}::boolean[])`.execute(
+          trx,
+        );
+        // Every key was answered a moment ago: all free repeats.
+        expect(returned.rows.map((r) => r.r_outcome)).toEqual(Array(n).fill('cache'));
+        const after = await read();
+        const delta = Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]));
+        throw new Rollback(delta);
+      });
+    } catch (err) {
+      if (err instanceof Rollback) return err.value as Record<string, number>;
+      throw err;
+    }
+    throw new Error('the transaction was not rolled back');
+  })();
+  // 0015 read 20,006 entries of ocs_queries_created_idx here. One entry is the planner's own look at
+  // the index's newest value, when it estimates the time range.
+  expect(reads.ocs_queries_created_idx ?? 0).toBeLessThan(100);
+  expect(reads.ocs_queries_cache_idx).toBeGreaterThanOrEqual(24);
+  expect(reads.ocs_queries_cache_idx).toBeLessThan(100);
+});
