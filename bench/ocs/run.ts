@@ -147,6 +147,7 @@ interface DbStats {
   dataWrites: number;
   busyMs: number;
   walBytes: number;
+  slowest: { ms: number; sql: string };
 }
 type DbDelta = DbStats & { seconds: number };
 
@@ -200,13 +201,15 @@ async function cannon(
 /** What the database did per request over a workload (the worker's busy share: of its wall time). */
 async function dbDelta(url: string, before: DbStats, seconds: number, requests: number): Promise<DbDelta> {
   const after = await dbStats(url);
-  const per = (k: keyof DbStats) => (after[k] - before[k]) / requests;
+  const per = (k: Exclude<keyof DbStats, 'slowest'>) => (after[k] - before[k]) / requests;
   return {
     fsyncs: per('fsyncs'),
     syncFlushes: per('syncFlushes'),
     dataWrites: per('dataWrites'),
     busyMs: (after.busyMs - before.busyMs) / 1000 / seconds,
     walBytes: per('walBytes'),
+    // The longest statement of the workload (the stats call before it reset the worker's record).
+    slowest: after.slowest,
     seconds,
   };
 }
@@ -346,11 +349,11 @@ async function bench(target: Target): Promise<void> {
             `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} |`,
         ),
         '',
-        '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | data-file writes/req |',
-        '|---|---|---|---|---|---|',
+        '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | data-file writes/req | slowest statement |',
+        '|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} |`,
+            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${l.db.slowest.sql.replace(/\s+/g, ' ').trim().slice(0, 60)} |`,
         ),
         ...(exactLoad && batchLoad
           ? [

@@ -61,6 +61,8 @@ export interface WorkerStats {
   dataWrites: number;
   /** Milliseconds the worker spent running statements. */
   busyMs: number;
+  /** The longest statement since the previous call (its text, without values), which held up all others. */
+  slowest: { ms: number; sql: string };
 }
 
 export interface OpenOptions {
@@ -127,7 +129,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       },
       // PostgreSQL flushes by its own configuration (fsync, synchronous_commit); nothing to count here.
       fsyncCount: async () => 0,
-      workerStats: async () => ({ fsyncs: 0, syncFlushes: 0, dataWrites: 0, busyMs: 0 }),
+      workerStats: async () => ({ fsyncs: 0, syncFlushes: 0, dataWrites: 0, busyMs: 0, slowest: { ms: 0, sql: '' } }),
       flushTrace: async () => [],
       close: async () => {
         await notifier.close();
@@ -193,7 +195,14 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       const r = await channel.request({ type: 'stats' });
       const row = r.rows[0] ?? {};
       const n = (k: string) => Number(row[k] ?? 0);
-      return { fsyncs: n('fsyncs'), syncFlushes: n('syncFlushes'), dataWrites: n('dataWrites'), busyMs: n('busyMs') };
+      const slowest = (row.slowest as WorkerStats['slowest'] | undefined) ?? { ms: 0, sql: '' };
+      return {
+        fsyncs: n('fsyncs'),
+        syncFlushes: n('syncFlushes'),
+        dataWrites: n('dataWrites'),
+        busyMs: n('busyMs'),
+        slowest,
+      };
     },
     async flushTrace() {
       const r = await channel.request({ type: 'stats', trace: true });

@@ -17,6 +17,8 @@ let syncFlushes = 0;
 let dataWrites = 0;
 /** Milliseconds spent running statements (the worker's busy time). */
 let busyMs = 0;
+/** The longest statement since the last 'stats' message: while it ran, every other one waited. */
+let slowest = { ms: 0, sql: '' };
 /** With workerData.trace: what happened in order, for the durability test (see flushTrace in database.ts). */
 const trace = workerData.trace ? [] : null;
 
@@ -413,7 +415,9 @@ parentPort.on('message', async (msg) => {
         } catch (err) {
           reply = { type: 'error', id: msg.id, error: errorPayload(err) };
         }
-        busyMs += performance.now() - t0;
+        const ms = performance.now() - t0;
+        busyMs += ms;
+        if (ms > slowest.ms) slowest = { ms, sql: msg.sql };
         trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
         answer(reply);
       });
@@ -422,10 +426,12 @@ parentPort.on('message', async (msg) => {
       fs.writeFileSync(msg.file, Buffer.from(await blob.arrayBuffer()));
       parentPort.postMessage({ type: 'result', id: msg.id, rows: [], affectedRows: 0 });
     } else if (msg.type === 'stats') {
+      const row = { fsyncs, syncFlushes, dataWrites, busyMs, slowest };
+      slowest = { ms: 0, sql: '' };
       answer({
         type: 'result',
         id: msg.id,
-        rows: [{ fsyncs, syncFlushes, dataWrites, busyMs, trace: msg.trace ? (trace?.splice(0) ?? null) : null }],
+        rows: [{ ...row, trace: msg.trace ? (trace?.splice(0) ?? null) : null }],
         affectedRows: 0,
       });
     } else if (msg.type === 'close') {

@@ -4,6 +4,7 @@
  * nothing, bad input, CORS, the rate limit, and the ledger invariant under 200 concurrent queries.
  */
 import { sql } from 'kysely';
+import { HitCounter } from '../../../server/modules/ocs/bank/hit-counter';
 import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
@@ -101,6 +102,38 @@ test('a bank hit by query string answers with the option text, charges 1 point a
     .where('title', '=', '中华人民共和国的首都是哪座城市？')
     .executeTakeFirstOrThrow();
   expect(row.hit_count).toBe(1);
+});
+
+test('hit counts are written in chunks of questions, every count kept', async () => {
+  const ids = (
+    await ctx.db.selectFrom('ocs_questions').select(['id', 'hit_count']).orderBy('id').limit(4).execute()
+  ).map((r) => ({ id: Number(r.id), before: r.hit_count }));
+  expect(ids).toHaveLength(4);
+  const counter = new HitCounter(ctx.db);
+  ids.forEach(({ id }, i) => {
+    for (let k = 0; k <= i; k++) counter.add(id);
+  });
+  // Three questions per statement: two statements for four questions, the second a short one.
+  await counter.flush(3);
+  const after = await ctx.db
+    .selectFrom('ocs_questions')
+    .select(['id', 'hit_count'])
+    .where(
+      'id',
+      'in',
+      ids.map((r) => r.id),
+    )
+    .orderBy('id')
+    .execute();
+  expect(after.map((r) => r.hit_count)).toEqual(ids.map((r, i) => r.before + i + 1));
+  // Nothing is left to write.
+  await counter.flush(3);
+  const again = await ctx.db
+    .selectFrom('ocs_questions')
+    .select('hit_count')
+    .where('id', '=', ids[3]!.id)
+    .executeTakeFirstOrThrow();
+  expect(again.hit_count).toBe(ids[3]!.before + 4);
 });
 
 test('token by Bearer, JSON body, form body and plain-text JSON all work', async () => {

@@ -19,15 +19,23 @@ export class HitCounter {
     this.pending.set(questionId, (this.pending.get(questionId) ?? 0) + 1);
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Writes the counts so far, at most `chunk` questions per statement: on the embedded database one
+   * statement holds every query back while it runs, and 13,000 questions hit in 5 s took 150–370 ms in
+   * one (each a random page of a large table).
+   */
+  async flush(chunk = 500): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
     this.pending = new Map();
-    const ids = batch.map(([id]) => id);
-    const counts = batch.map(([, n]) => n);
-    await sql`
-      update ocs_questions q set hit_count = q.hit_count + v.n
-      from (select unnest(${ids}::bigint[]) as id, unnest(${counts}::int[]) as n) v
-      where q.id = v.id`.execute(this.db);
+    for (let at = 0; at < batch.length; at += chunk) {
+      const part = batch.slice(at, at + chunk);
+      const ids = part.map(([id]) => id);
+      const counts = part.map(([, n]) => n);
+      await sql`
+        update ocs_questions q set hit_count = q.hit_count + v.n
+        from (select unnest(${ids}::bigint[]) as id, unnest(${counts}::int[]) as n) v
+        where q.id = v.id`.execute(this.db);
+    }
   }
 }
