@@ -11,8 +11,9 @@
  *    (framework ceiling), the raw hash lookup (database ceiling), exact hits, the same exact hits 100
  *    at a time through POST /api/ocs/query/batch (throughput in questions per second against single
  *    queries), perturbed hits (fuzzy path: cut-off titles and reworded ones) and misses (near misses and
- *    unrelated questions). Each workload, and its warm-up, starts once the server has worked off the
- *    requests still in flight from the one before (untilQuiet).
+ *    unrelated questions). Each workload starts after a CHECKPOINT (the pages the one before dirtied are
+ *    written out before, not evicted during, the next: the batch workload leaves ~70,000 new rows) and,
+ *    like its warm-up, once the server has worked off the requests still in flight (untilQuiet).
  * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
@@ -318,6 +319,7 @@ async function bench(target: Target): Promise<void> {
       if (!picked.includes(key)) continue;
       if (withBodies && withBodies.bodies.length === 0) continue;
       await untilQuiet(proc.pid!);
+      await fetch(`${url}/bench/checkpoint`, { method: 'POST' });
       await cannon(url, proc.pid!, name, paths, 2, withBodies); // warm-up
       await untilQuiet(proc.pid!);
       if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/start`, { method: 'POST' });

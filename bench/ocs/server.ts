@@ -1,8 +1,9 @@
 /**
- * The portal server as `npm start` runs it, plus one probe route that exists only here: a raw lookup
- * of a question by title hash through the same database handle, the database ceiling the OCS query
- * path is compared with, and GET /bench/db-stats (the PGlite worker's counters and the WAL position,
- * which the bench reads around each workload). Outside /api, so no auth, and never part of the product.
+ * The portal server as `npm start` runs it, plus probe routes that exist only here, outside /api (no
+ * auth, never part of the product): GET /bench/raw-lookup, a question by title hash through the same
+ * database handle (the database ceiling the OCS query path is compared with); GET /bench/db-stats, the
+ * PGlite worker's counters and the WAL position, read around each workload; POST /bench/checkpoint,
+ * before each workload.
  *
  * With BENCH_PROFILE_DIR set, two more probes: POST /bench/profile/start and /bench/profile/stop?name=N
  * take a CPU profile of the main thread over one workload only (N.cpuprofile in that directory), where
@@ -35,6 +36,15 @@ run({
         bytes: string;
       }>`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as bytes`.execute(db);
       return { ...(await database.workerStats()), walBytes: Number(lsn.rows[0]!.bytes) };
+    });
+    // Writes out every dirty page, so a workload does not pay for the one before (PostgreSQL: needs the
+    // pg_checkpoint role or a superuser; without, the workload starts as it is).
+    app.post('/bench/checkpoint', async () => {
+      const ok = await sql`checkpoint`.execute(db).then(
+        () => true,
+        () => false,
+      );
+      return { ok };
     });
     if (!profileDir) return;
     const session = new Session();
