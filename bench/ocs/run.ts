@@ -17,6 +17,8 @@
  * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank).
+ * BENCH_ROUNDS=N (default 1) runs the workloads N times in turn and reports their means, and each
+ * round's ratios against that round's raw lookup.
  * BENCH_WORKLOADS=health,raw,exact,batch,fuzzy,miss picks workloads (default all); BENCH_NODE_ARGS adds node
  * flags to the server (a CPU profile of the whole run: --cpu-prof --cpu-prof-dir=DIR); BENCH_PROFILE_DIR=DIR
  * writes a CPU profile of the server's main thread for each measured workload alone (KEY.cpuprofile).
@@ -44,6 +46,8 @@ import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQu
 const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Passes over the workloads: this machine's speed drifts over minutes, and interleaved rounds show how much. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const SEED = 20261122;
 /** Questions per request of the batch workload (the API's maximum). */
 const BATCH = 100;
@@ -215,6 +219,31 @@ async function dbDelta(url: string, before: DbStats, seconds: number, requests: 
   };
 }
 
+/** The mean of one workload's rounds (the slowest statement: the slowest of any round). */
+function meanOf(rounds: Load[]): Load {
+  const mean = (f: (l: Load) => number) => rounds.reduce((sum, l) => sum + f(l), 0) / rounds.length;
+  const slowest = rounds.map((l) => l.db.slowest).reduce((a, b) => (b.ms > a.ms ? b : a));
+  return {
+    name: rounds[0]!.name,
+    rps: mean((l) => l.rps),
+    p50: Math.round(mean((l) => l.p50)),
+    p99: Math.round(mean((l) => l.p99)),
+    errors: rounds.reduce((sum, l) => sum + l.errors, 0),
+    non2xx: rounds.reduce((sum, l) => sum + l.non2xx, 0),
+    cpuMs: mean((l) => l.cpuMs),
+    perRequest: rounds[0]!.perRequest,
+    db: {
+      fsyncs: mean((l) => l.db.fsyncs),
+      syncFlushes: mean((l) => l.db.syncFlushes),
+      dataWrites: mean((l) => l.db.dataWrites),
+      busyMs: mean((l) => l.db.busyMs),
+      walBytes: mean((l) => l.db.walBytes),
+      slowest,
+      seconds: mean((l) => l.db.seconds),
+    },
+  };
+}
+
 function queryPath(token: string, title: string, type: string, options: string[]): string {
   return `/api/ocs/query?${new URLSearchParams({ token, title, type, options: options.join('\n') })}`;
 }
@@ -305,27 +334,33 @@ async function bench(target: Target): Promise<void> {
       else wrong++;
     }
 
-    const loads: Load[] = [];
     const picked = (process.env.BENCH_WORKLOADS ?? 'health,raw,exact,batch,fuzzy,miss').split(',');
     const batch = { bodies: batchBodies, token, perRequest: BATCH };
-    for (const [key, name, paths, withBodies] of [
-      ['health', 'GET /api/health', ['/api/health']],
-      ['raw', 'raw lookup by hash (probe)', raw],
-      ['exact', 'exact hits (token, lookup, charge)', exact],
-      ['batch', `exact hits, ${BATCH} per POST /api/ocs/query/batch`, ['/api/ocs/query/batch'], batch],
-      ['fuzzy', 'perturbed hits (fuzzy)', fuzzy],
-      ['miss', 'misses', miss],
-    ] as Array<[string, string, string[], typeof batch | undefined]>) {
-      if (!picked.includes(key)) continue;
-      if (withBodies && withBodies.bodies.length === 0) continue;
-      await untilQuiet(proc.pid!);
-      await fetch(`${url}/bench/checkpoint`, { method: 'POST' });
-      await cannon(url, proc.pid!, name, paths, 2, withBodies); // warm-up
-      await untilQuiet(proc.pid!);
-      if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/start`, { method: 'POST' });
-      loads.push(await cannon(url, proc.pid!, name, paths, SECONDS, withBodies));
-      if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/stop?name=${key}`, { method: 'POST' });
+    /** Each workload's loads, one per round. */
+    const byRound = new Map<string, Load[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [key, name, paths, withBodies] of [
+        ['health', 'GET /api/health', ['/api/health']],
+        ['raw', 'raw lookup by hash (probe)', raw],
+        ['exact', 'exact hits (token, lookup, charge)', exact],
+        ['batch', `exact hits, ${BATCH} per POST /api/ocs/query/batch`, ['/api/ocs/query/batch'], batch],
+        ['fuzzy', 'perturbed hits (fuzzy)', fuzzy],
+        ['miss', 'misses', miss],
+      ] as Array<[string, string, string[], typeof batch | undefined]>) {
+        if (!picked.includes(key)) continue;
+        if (withBodies && withBodies.bodies.length === 0) continue;
+        await untilQuiet(proc.pid!);
+        await fetch(`${url}/bench/checkpoint`, { method: 'POST' });
+        await cannon(url, proc.pid!, name, paths, 2, withBodies); // warm-up
+        await untilQuiet(proc.pid!);
+        const profile = ROUNDS > 1 ? `${key}-${round}` : key;
+        if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/start`, { method: 'POST' });
+        const load = await cannon(url, proc.pid!, name, paths, SECONDS, withBodies);
+        if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/stop?name=${profile}`, { method: 'POST' });
+        byRound.set(name, [...(byRound.get(name) ?? []), load]);
+      }
     }
+    const loads = [...byRound.values()].map(meanOf);
     const rssEnd = rssOf(proc.pid!);
     const health = loads.find((l) => l.name === 'GET /api/health');
     const rawLoad = loads.find((l) => l.name.startsWith('raw lookup'));
@@ -357,6 +392,19 @@ async function bench(target: Target): Promise<void> {
           (l) =>
             `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${l.db.slowest.sql.replace(/\s+/g, ' ').trim().slice(0, 60)} |`,
         ),
+        ...(ROUNDS > 1 && rawLoad
+          ? [
+              '',
+              `The rows above are the means of ${ROUNDS} rounds, taken in turn. Each round on its own, ÷ that round's raw lookup (throughput; p99 latency):`,
+              ...[...byRound.entries()].map(([name, rounds]) => {
+                const raws = byRound.get(rawLoad.name)!;
+                const each = rounds.map(
+                  (l, i) => `${(l.rps / raws[i]!.rps).toFixed(2)} (p99 ${(l.p99 / raws[i]!.p99).toFixed(1)}×)`,
+                );
+                return `- ${name}: ${each.join(' · ')}`;
+              }),
+            ]
+          : []),
         ...(exactLoad && batchLoad
           ? [
               '',
