@@ -350,9 +350,14 @@ export interface OcsQuestionsTable {
   status: ColumnType<'verified' | 'unverified' | 'wrong', 'verified' | 'unverified' | 'wrong' | undefined>;
   /** 存疑: reported by several independent users, not reviewed yet (migration 0012). */
   disputed: Generated<boolean>;
-  hit_count: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/** How often each question answered a query (migration 0017; no row: never). */
+export interface OcsQuestionHitsTable {
+  question_id: number;
+  hits: number;
 }
 
 export interface OcsWalletsTable {
@@ -587,6 +592,7 @@ export interface DB {
   ums_callback_secrets: UmsCallbackSecretsTable;
   ums_templates: UmsTemplatesTable;
   ocs_questions: OcsQuestionsTable;
+  ocs_question_hits: OcsQuestionHitsTable;
   ocs_wallets: OcsWalletsTable;
   ocs_ledger: OcsLedgerTable;
   ocs_queries: OcsQueriesTable;

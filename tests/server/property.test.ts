@@ -151,6 +151,7 @@ const SKIPPED_TABLES: Record<string, string> = {
   // like hit counts (below), unanswered questions are gathered in memory and written by a 5-second timer
   // (ocs.miss-flush): a flush lands in whichever request is in flight
   ocs_misses: 'written by the ocs.miss-flush timer, from OCS queries answered before the request in flight',
+  ocs_question_hits: 'hit counts are written by a 5-second timer (ocs.hit-flush), not by the request in flight',
 };
 
 /** Columns not compared: they change on any request, whatever it answers. */
@@ -159,8 +160,6 @@ const SKIPPED_COLUMNS: Record<string, string[]> = {
   sessions: ['last_seen_at', 'expires_at'],
   // a verified token is stamped before the handler runs
   api_tokens: ['last_used_at', 'last_used_ip'],
-  // hit counts are written by a 5-second timer (ocs.hit-flush), not by the request in flight
-  ocs_questions: ['hit_count'],
 };
 
 /** Endpoints whose refusals write by design, and where. */

@@ -3,6 +3,7 @@
  * duplicate), delete, verified/wrong (wrong leaves matching), statistics, export that imports back
  * unchanged, and the audit rows behind every change.
  */
+import { sql } from 'kysely';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { ask, importFile, userWithToken } from './admin-fixtures';
 
@@ -68,13 +69,17 @@ describe('search', () => {
   });
 
   it('sorts by hits', async () => {
-    await ctx.db
-      .updateTable('ocs_questions')
-      .set({ hit_count: 9 })
-      .where('title', '=', '下列属于哺乳动物的有')
-      .execute();
+    await sql`insert into ocs_question_hits (question_id, hits)
+              select id, 9 from ocs_questions where title = '下列属于哺乳动物的有'`.execute(ctx.db);
     const r = await list('sortBy=hits&order=descend');
     expect(r.data[0]).toMatchObject({ title: '下列属于哺乳动物的有', hitCount: 9 });
+    // Questions never hit count 0 and come last.
+    expect(r.data.slice(1).every((q: { hitCount: number }) => q.hitCount === 0)).toBe(true);
+    const up = await list('sortBy=hits&order=ascend');
+    expect(up.data[up.data.length - 1]).toMatchObject({ title: '下列属于哺乳动物的有', hitCount: 9 });
+    // One question's page shows its count too.
+    const id = r.data[0].id as number;
+    expect((await admin.get(`/api/ocs/admin/bank/questions/${id}`)).json().data.hitCount).toBe(9);
   });
 });
 

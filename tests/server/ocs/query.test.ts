@@ -4,6 +4,7 @@
  * nothing, bad input, CORS, the rate limit, and the ledger invariant under 200 concurrent queries.
  */
 import { sql } from 'kysely';
+import { HIT_COUNT } from '../../../server/modules/ocs/bank/admin';
 import { HitCounter } from '../../../server/modules/ocs/bank/hit-counter';
 import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
@@ -98,7 +99,7 @@ test('a bank hit by query string answers with the option text, charges 1 point a
   await ctx.app.ocs.hits.flush();
   const row = await ctx.db
     .selectFrom('ocs_questions')
-    .select('hit_count')
+    .select(HIT_COUNT.as('hit_count'))
     .where('title', '=', '中华人民共和国的首都是哪座城市？')
     .executeTakeFirstOrThrow();
   expect(row.hit_count).toBe(1);
@@ -106,7 +107,12 @@ test('a bank hit by query string answers with the option text, charges 1 point a
 
 test('hit counts are written in chunks of questions, every count kept', async () => {
   const ids = (
-    await ctx.db.selectFrom('ocs_questions').select(['id', 'hit_count']).orderBy('id').limit(4).execute()
+    await ctx.db
+      .selectFrom('ocs_questions')
+      .select(['id', HIT_COUNT.as('hit_count')])
+      .orderBy('id')
+      .limit(4)
+      .execute()
   ).map((r) => ({ id: Number(r.id), before: r.hit_count }));
   expect(ids).toHaveLength(4);
   const counter = new HitCounter(ctx.db);
@@ -117,7 +123,7 @@ test('hit counts are written in chunks of questions, every count kept', async ()
   await counter.flush(3);
   const after = await ctx.db
     .selectFrom('ocs_questions')
-    .select(['id', 'hit_count'])
+    .select(['id', HIT_COUNT.as('hit_count')])
     .where(
       'id',
       'in',
@@ -130,10 +136,43 @@ test('hit counts are written in chunks of questions, every count kept', async ()
   await counter.flush(3);
   const again = await ctx.db
     .selectFrom('ocs_questions')
-    .select('hit_count')
+    .select(HIT_COUNT.as('hit_count'))
     .where('id', '=', ids[3]!.id)
     .executeTakeFirstOrThrow();
   expect(again.hit_count).toBe(ids[3]!.before + 4);
+});
+
+test('a hit on a question deleted before the flush is dropped; the other counts are written', async () => {
+  const [kept, gone] = await Promise.all(
+    ['留下的题目（计数）', '删除的题目（计数）'].map(async (title) => {
+      const p = prepareQuestion({ title, type: 'single', options: ['甲', '乙'], answer: ['甲'] });
+      if ('error' in p) throw new Error(p.error);
+      await upsertQuestions(ctx.db, [p], 'import');
+      const r = await ctx.db
+        .selectFrom('ocs_questions')
+        .select('id')
+        .where('title', '=', title)
+        .executeTakeFirstOrThrow();
+      return Number(r.id);
+    }),
+  );
+  const counter = new HitCounter(ctx.db);
+  counter.add(gone!);
+  counter.add(kept!);
+  counter.add(kept!);
+  await ctx.db.deleteFrom('ocs_questions').where('id', '=', gone!).execute();
+  await counter.flush();
+  const rows = await ctx.db
+    .selectFrom('ocs_question_hits')
+    .select(['question_id', 'hits'])
+    .where('question_id', 'in', [kept!, gone!])
+    .execute();
+  expect(rows.map((r) => [Number(r.question_id), r.hits])).toEqual([[kept, 2]]);
+  // Deleting a question takes its count with it.
+  await ctx.db.deleteFrom('ocs_questions').where('id', '=', kept!).execute();
+  expect(
+    await ctx.db.selectFrom('ocs_question_hits').select('hits').where('question_id', '=', kept!).executeTakeFirst(),
+  ).toBeUndefined();
 });
 
 test('token by Bearer, JSON body, form body and plain-text JSON all work', async () => {

@@ -21,7 +21,11 @@ import type { FuzzyIndex } from './fuzzy-index';
 import { prepareQuestion } from './question';
 import type { z } from 'zod';
 
-type Row = Selectable<OcsQuestionsTable>;
+/** A question's row with its hit count (selected with HIT_COUNT). */
+type Row = Selectable<OcsQuestionsTable> & { hit_count: number };
+
+/** A question's hit count, beside any selection from ocs_questions (ocs_question_hits; no row: 0). */
+export const HIT_COUNT = sql<number>`coalesce((select h.hits from ocs_question_hits h where h.question_id = ocs_questions.id), 0)`;
 
 export function toBankQuestion(r: Row): BankQuestion {
   return {
@@ -53,14 +57,21 @@ export async function searchQuestions(
   const { rows, total } = await paginate(base, q, (b) =>
     b
       .selectAll()
-      .orderBy(q.sortBy === 'hits' ? 'hit_count' : 'updated_at', dir)
+      .select(HIT_COUNT.as('hit_count'))
+      .orderBy(q.sortBy === 'hits' ? HIT_COUNT : sql`updated_at`, dir)
       .orderBy('id', dir),
   );
   return { rows: rows.map(toBankQuestion), total };
 }
 
-async function getRow(db: Kysely<DB>, id: number): Promise<Row> {
-  const row = await db.selectFrom('ocs_questions').selectAll().where('id', '=', id).executeTakeFirst();
+/** A question's row with its hit count; 404 when there is none. */
+export async function getRow(db: Kysely<DB>, id: number): Promise<Row> {
+  const row = await db
+    .selectFrom('ocs_questions')
+    .selectAll()
+    .select(HIT_COUNT.as('hit_count'))
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('题目不存在');
   return row;
 }
@@ -92,6 +103,7 @@ export async function updateQuestion(
       const before = await trx
         .selectFrom('ocs_questions')
         .selectAll()
+        .select(HIT_COUNT.as('hit_count'))
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst();
@@ -120,6 +132,7 @@ export async function updateQuestion(
         })
         .where('id', '=', id)
         .returningAll()
+        .returning(HIT_COUNT.as('hit_count'))
         .executeTakeFirstOrThrow();
       const d = diff(editable(toBankQuestion(before)), editable(toBankQuestion(row)));
       await recordAudit(trx, actor, {
@@ -142,7 +155,12 @@ export async function updateQuestion(
 
 export async function deleteQuestion(db: Kysely<DB>, actor: Actor, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.deleteFrom('ocs_questions').where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await trx
+      .deleteFrom('ocs_questions')
+      .where('id', '=', id)
+      .returningAll()
+      .returning(HIT_COUNT.as('hit_count'))
+      .executeTakeFirst();
     if (!row) throw notFound('题目不存在');
     const q = toBankQuestion(row);
     await recordAudit(trx, actor, {
@@ -176,6 +194,7 @@ export async function setQuestionStatus(
       .set({ status, updated_at: sql<Date>`now()` })
       .where('id', '=', id)
       .returningAll()
+      .returning(HIT_COUNT.as('hit_count'))
       .executeTakeFirstOrThrow();
     if (before.status !== status) {
       await recordAudit(trx, actor, {
@@ -199,11 +218,12 @@ export async function bankStats(db: Kysely<DB>): Promise<BankStats> {
       .groupBy(['source', 'status'])
       .execute(),
     db
-      .selectFrom('ocs_questions')
-      .selectAll()
-      .where('hit_count', '>', 0)
-      .orderBy('hit_count', 'desc')
-      .orderBy('id')
+      .selectFrom('ocs_question_hits as h')
+      .innerJoin('ocs_questions', 'ocs_questions.id', 'h.question_id')
+      .selectAll('ocs_questions')
+      .select('h.hits as hit_count')
+      .orderBy('h.hits', 'desc')
+      .orderBy('ocs_questions.id')
       .limit(20)
       .execute(),
   ]);

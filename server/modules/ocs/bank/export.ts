@@ -6,7 +6,6 @@ import type { Kysely, Selectable } from 'kysely';
 import Papa from 'papaparse';
 import type { BankQuestion } from '../../../../src/contract';
 import type { DB, OcsQuestionsTable } from '../../../db/schema';
-import { toBankQuestion } from './admin';
 
 type Row = Selectable<OcsQuestionsTable>;
 
@@ -46,7 +45,7 @@ export async function* exportBank(db: Kysely<DB>, format: 'json' | 'csv'): Async
   if (format === 'json') yield '[';
   else yield `\uFEFF${Papa.unparse([CSV_HEADER])}\r\n`;
   for await (const rows of pages(db)) {
-    const items = rows.map(toBankQuestion);
+    const items = rows.map(({ title, type, options, answer }) => ({ title, type, options, answer }));
     if (format === 'json') {
       const text = items
         .map((q) => JSON.stringify({ title: q.title, type: q.type, options: q.options, answer: exportAnswer(q) }))

@@ -23,7 +23,7 @@ import type { DB, OcsQuestionType } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
 import { escapeLike } from '../../../lib/sql';
 import { recordAudit, type Actor } from '../../audit';
-import { toBankQuestion } from '../bank/admin';
+import { getRow, toBankQuestion } from '../bank/admin';
 import type { FuzzyIndex } from '../bank/fuzzy-index';
 import { prepareQuestion } from '../bank/question';
 import { provenanceOf } from '../query/confidence';
@@ -123,8 +123,7 @@ async function historyOf(db: Kysely<DB>, questionId: number): Promise<QuestionHi
 }
 
 export async function reviewDetail(db: Kysely<DB>, questionId: number): Promise<ReviewDetail> {
-  const row = await db.selectFrom('ocs_questions').selectAll().where('id', '=', questionId).executeTakeFirst();
-  if (!row) throw notFound('题目不存在');
+  const row = await getRow(db, questionId);
   const [reports, history] = await Promise.all([
     db
       .selectFrom('ocs_reports as r')
