@@ -92,6 +92,15 @@ export interface Done {
   ms: number;
 }
 
+/**
+ * Tables of at least this many rows are analyzed from a sample of 300 × LARGE_TABLE_STATISTICS rows
+ * instead of 300 × default_statistics_target (100): the statement holds the whole embedded database,
+ * and on the bench's 850,000-row query log ANALYZE took 0.6–1.1 s with the default against 0.13 s with
+ * 20, while the plans that matter there go by indexes. Autovacuum on PostgreSQL works in the background.
+ */
+export const LARGE_TABLE_ROWS = 100_000;
+export const LARGE_TABLE_STATISTICS = 20;
+
 /** One round: reads every table's activity and does what is due, one table at a time. */
 export async function maintain(db: Kysely<DB>): Promise<Done[]> {
   const thresholds = await readThresholds(db);
@@ -101,9 +110,19 @@ export async function maintain(db: Kysely<DB>): Promise<Done[]> {
     if (!work) continue;
     const target = sql.id(t.schema, t.table);
     const started = performance.now();
-    if (work === 'analyze') await sql`analyze ${target}`.execute(db);
+    const large = t.rows >= LARGE_TABLE_ROWS;
+    // The smaller sample for this ANALYZE only (set_config local to its transaction).
+    const analyzeLarge = () =>
+      db.transaction().execute(async (trx) => {
+        await sql`select set_config('default_statistics_target', ${String(LARGE_TABLE_STATISTICS)}, true)`.execute(trx);
+        await sql`analyze ${target}`.execute(trx);
+      });
+    if (work === 'analyze') await (large ? analyzeLarge() : sql`analyze ${target}`.execute(db));
     else if (work === 'vacuum') await sql`vacuum ${target}`.execute(db);
-    else await sql`vacuum (analyze) ${target}`.execute(db);
+    else if (large) {
+      await sql`vacuum ${target}`.execute(db);
+      await analyzeLarge();
+    } else await sql`vacuum (analyze) ${target}`.execute(db);
     done.push({ table: `${t.schema}.${t.table}`, work, ms: Math.round(performance.now() - started) });
   }
   return done;

@@ -5,6 +5,8 @@
  */
 import { sql } from 'kysely';
 import {
+  LARGE_TABLE_ROWS,
+  LARGE_TABLE_STATISTICS,
   maintain,
   readActivity,
   readThresholds,
@@ -122,6 +124,37 @@ pgliteOnly('maintain() on the embedded database', () => {
     expect(await logRowsScanned()).toBe(0);
     // Nothing changed enough since: the next round does nothing to the log.
     expect((await maintain(db)).map((d) => d.table)).not.toContain('public.ocs_queries');
+  });
+
+  it('analyzes a large table from a smaller sample, for that ANALYZE only', async () => {
+    const db = database.db;
+    const bounds = async (table: string) =>
+      Number(
+        (
+          await sql<{ n: number }>`select array_length(histogram_bounds, 1) as n from pg_stats
+            where tablename = ${table} and attname = 'x'`.execute(db)
+        ).rows[0]!.n,
+      );
+    await sql`create table big_sample (x int not null)`.execute(db);
+    await sql`create table small_sample (x int not null)`.execute(db);
+    await sql`insert into big_sample select (g * 7919) % 1000003 from generate_series(1, ${LARGE_TABLE_ROWS + 20_000}) g`.execute(
+      db,
+    );
+    await sql`insert into small_sample select g from generate_series(1, 5000) g`.execute(db);
+    await flushStats(db);
+    // The first round only learns the big table's size (never counted: 0 rows as far as it knew).
+    expect((await maintain(db)).map((d) => d.table)).toEqual(
+      expect.arrayContaining(['public.big_sample', 'public.small_sample']),
+    );
+    expect(await bounds('big_sample')).toBe(101);
+    expect(await bounds('small_sample')).toBe(101);
+    await sql`insert into big_sample select g from generate_series(1, 20000) g`.execute(db);
+    await flushStats(db);
+    expect((await maintain(db)).map((d) => d.table)).toContain('public.big_sample');
+    // default_statistics_target 20: a histogram of 21 bounds instead of 101.
+    expect(await bounds('big_sample')).toBe(LARGE_TABLE_STATISTICS + 1);
+    const setting = await sql<{ v: string }>`select current_setting('default_statistics_target') as v`.execute(db);
+    expect(setting.rows[0]!.v).toBe('100');
   });
 });
 
