@@ -38,7 +38,7 @@ async function cell(mode: (typeof MODES)[number], writers: number) {
     await sql`create table bench_commits (id serial primary key, writer int not null, note text not null)`.execute(
       database.db,
     );
-    const flushesBefore = await database.fsyncCount();
+    const flushesBefore = (await database.workerStats()).fsyncs;
     const latencies: number[] = [];
     const end = performance.now() + SECONDS * 1000;
     await Promise.all(
@@ -50,7 +50,7 @@ async function cell(mode: (typeof MODES)[number], writers: number) {
         }
       }),
     );
-    const flushes = (await database.fsyncCount()) - flushesBefore;
+    const flushes = (await database.workerStats()).fsyncs - flushesBefore;
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from bench_commits`.execute(database.db);
     if (rows[0]!.n !== latencies.length) throw new Error(`expected ${latencies.length} rows, found ${rows[0]!.n}`);
     latencies.sort((a, b) => a - b);

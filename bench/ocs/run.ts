@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { migrateToLatest, openDatabase } from '../../server/db/database';
+import { migrateToLatest, openDatabase, type WorkerStats } from '../../server/db/database';
 import { prepareQuestion, type PreparedQuestion } from '../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../server/modules/ocs/bank/store';
 import { normalizeTitle, titleHash } from '../../server/modules/ocs/bank/normalize';
@@ -66,8 +66,8 @@ interface Load {
   cpuMs: number;
   /** Questions each request carries (100 for the batch workload). */
   perRequest: number;
-  /** The database side of the workload (from /bench/db-stats around it). */
-  db: DbDelta;
+  /** The database side of the workload, per request (busyMs: the worker's busy share of the time). */
+  db: DbStats;
 }
 
 /** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
@@ -145,21 +145,14 @@ async function load(
   }
 }
 
-/** One workload: GET paths, or (with `bodies`) POST each body in turn to the one path. */
-interface DbStats {
-  fsyncs: number;
-  syncFlushes: number;
-  dataWrites: number;
-  busyMs: number;
-  walBytes: number;
-  slowest: { ms: number; sql: string };
-}
-type DbDelta = DbStats & { seconds: number };
+/** GET /bench/db-stats: the worker's counters and the WAL position (bytes since 0/0). */
+type DbStats = WorkerStats & { walBytes: number };
 
 async function dbStats(url: string): Promise<DbStats> {
   return (await (await fetch(`${url}/bench/db-stats`)).json()) as DbStats;
 }
 
+/** One workload: GET paths, or (with `bodies`) POST each body in turn to the one path. */
 async function cannon(
   url: string,
   pid: number,
@@ -204,7 +197,7 @@ async function cannon(
 }
 
 /** What the database did per request over a workload (the worker's busy share: of its wall time). */
-async function dbDelta(url: string, before: DbStats, seconds: number, requests: number): Promise<DbDelta> {
+async function dbDelta(url: string, before: DbStats, seconds: number, requests: number): Promise<DbStats> {
   const after = await dbStats(url);
   const per = (k: Exclude<keyof DbStats, 'slowest'>) => (after[k] - before[k]) / requests;
   return {
@@ -215,7 +208,6 @@ async function dbDelta(url: string, before: DbStats, seconds: number, requests: 
     walBytes: per('walBytes'),
     // The longest statement of the workload (the stats call before it reset the worker's record).
     slowest: after.slowest,
-    seconds,
   };
 }
 
@@ -239,7 +231,6 @@ function meanOf(rounds: Load[]): Load {
       busyMs: mean((l) => l.db.busyMs),
       walBytes: mean((l) => l.db.walBytes),
       slowest,
-      seconds: mean((l) => l.db.seconds),
     },
   };
 }

@@ -39,9 +39,10 @@ export interface Database {
   notifier: Notifier;
   /** Writes the embedded database to a tarball (PGlite only; used to clone a migrated template in tests). */
   dump(file: string): Promise<void>;
-  /** PGlite on disk: how many fsync calls reached the disk so far (the durability test counts them). */
-  fsyncCount(): Promise<number>;
-  /** PGlite: the worker's counters so far (the bench reports them per workload); zeros on PostgreSQL. */
+  /**
+   * PGlite: the worker's counters so far (the durability test counts flushes; the bench reports them per
+   * workload); zeros on PostgreSQL, which flushes by its own configuration.
+   */
   workerStats(): Promise<WorkerStats>;
   /**
    * PGlite opened with `traceFlushes`: the worker's events since the last call, in order — a statement
@@ -127,8 +128,6 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       dump: async () => {
         throw new Error('dump() is only available for PGlite');
       },
-      // PostgreSQL flushes by its own configuration (fsync, synchronous_commit); nothing to count here.
-      fsyncCount: async () => 0,
       workerStats: async () => ({ fsyncs: 0, syncFlushes: 0, dataWrites: 0, busyMs: 0, slowest: { ms: 0, sql: '' } }),
       flushTrace: async () => [],
       close: async () => {
@@ -186,10 +185,6 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     notifier,
     async dump(file: string) {
       await channel.request({ type: 'dump', file });
-    },
-    async fsyncCount() {
-      const r = await channel.request({ type: 'stats' });
-      return Number(r.rows[0]?.fsyncs ?? 0);
     },
     async workerStats() {
       const r = await channel.request({ type: 'stats' });

@@ -29,7 +29,7 @@ const WAL = /\/pg_wal\/[0-9A-F]{24}$/;
 const owed = new Set();
 /** Host paths of WAL segments written since a flush last started on them (every flush takes them too). */
 const written = new Set();
-/** The flush running in the background: its paths, its number and the WAL position it covers. */
+/** The flush running in the background: its paths and its number. */
 let running = null;
 /** Flushes started so far (each covers what was owed when it started), and the last one finished. */
 let started = 0;
@@ -132,7 +132,7 @@ function startFlush() {
   written.clear();
   const covers = walEnd;
   trace?.push({ e: 'flush-start', n, lsn: covers });
-  running = { paths, n, covers };
+  running = { paths, n };
   let left = paths.length;
   for (const file of paths) {
     // Another segment's descriptor may be closed once this flush is done with it: the flushes of one

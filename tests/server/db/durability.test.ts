@@ -26,24 +26,24 @@ pgliteOnly('embedded database', () => {
   });
 
   test('every committed statement is flushed to the disk before it is acknowledged', async () => {
-    const before = await database.fsyncCount();
+    const before = (await database.workerStats()).fsyncs;
     for (let i = 0; i < 20; i++) await sql`insert into commits (note) values (${`n${i}`})`.execute(database.db);
-    expect((await database.fsyncCount()) - before).toBeGreaterThanOrEqual(20);
+    expect((await database.workerStats()).fsyncs - before).toBeGreaterThanOrEqual(20);
   });
 
   test('a transaction is flushed at its commit', async () => {
-    const before = await database.fsyncCount();
+    const before = (await database.workerStats()).fsyncs;
     await database.db.transaction().execute(async (trx) => {
       await sql`insert into commits (note) values ('a')`.execute(trx);
       await sql`insert into commits (note) values ('b')`.execute(trx);
     });
-    expect((await database.fsyncCount()) - before).toBeGreaterThanOrEqual(1);
+    expect((await database.workerStats()).fsyncs - before).toBeGreaterThanOrEqual(1);
   });
 
   test('reads flush nothing', async () => {
-    const before = await database.fsyncCount();
+    const before = (await database.workerStats()).fsyncs;
     for (let i = 0; i < 10; i++) await sql`select count(*) from commits`.execute(database.db);
-    expect((await database.fsyncCount()) - before).toBe(0);
+    expect((await database.workerStats()).fsyncs - before).toBe(0);
   });
 
   /**
@@ -70,12 +70,12 @@ pgliteOnly('embedded database', () => {
 
   test('concurrent commits share a flush, and nothing is answered before it', async () => {
     await database.flushTrace();
-    const before = await database.fsyncCount();
+    const before = (await database.workerStats()).fsyncs;
     const writes = Array.from({ length: 40 }, (_, i) => sql`insert into commits (note) values (${`c${i}`})`);
     const reads = Array.from({ length: 10 }, () => sql<{ n: number }>`select count(*)::int as n from commits`);
     const results = await Promise.all([...writes, ...reads].map((q) => q.execute(database.db)));
     expect(results).toHaveLength(50);
-    const flushes = (await database.fsyncCount()) - before;
+    const flushes = (await database.workerStats()).fsyncs - before;
     expect(flushes).toBeGreaterThanOrEqual(1);
     expect(flushes).toBeLessThan(40);
     const events = await database.flushTrace();

@@ -103,7 +103,6 @@ export async function updateQuestion(
       const before = await trx
         .selectFrom('ocs_questions')
         .selectAll()
-        .select(HIT_COUNT.as('hit_count'))
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst();
@@ -134,7 +133,7 @@ export async function updateQuestion(
         .returningAll()
         .returning(HIT_COUNT.as('hit_count'))
         .executeTakeFirstOrThrow();
-      const d = diff(editable(toBankQuestion(before)), editable(toBankQuestion(row)));
+      const d = diff(editable(before), editable(row));
       await recordAudit(trx, actor, {
         action: 'ocs.bank.edit',
         targetType: 'ocs_question',
