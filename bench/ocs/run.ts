@@ -3,7 +3,8 @@
  * with BENCH_DATABASE_URL (or DATABASE_URL) set, on that PostgreSQL.
  *
  * 1. Generates BENCH_QUESTIONS questions (default 1,000,000) and loads them through the bank's own
- *    upsert (timed), with a bench user, token and balance: into a fresh PGlite data directory, or into
+ *    upsert (timed), with BENCH_USERS bench users (default: one per connection), each with a token and
+ *    a balance: into a fresh PGlite data directory, or into
  *    the PostgreSQL database the URL names (skipped when it already holds the bank).
  * 2. Starts the server the way `npm start` does (bench/ocs/server.ts adds only the raw-lookup probe),
  *    on that database (PORTAL_SECRET is set for it on PostgreSQL).
@@ -46,6 +47,12 @@ import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQu
 const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/**
+ * Callers, each with its own token: requests take them in turn. The per-token limit (at most 1,000
+ * requests a second, the settings' maximum) would otherwise refuse most of a load from one token,
+ * and a refusal is cheap: it would be measured as a fast answer.
+ */
+const USERS = Math.max(1, Number(process.env.BENCH_USERS ?? CONNECTIONS));
 /** Passes over the workloads: this machine's speed drifts over minutes, and interleaved rounds show how much. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const SEED = 20261122;
@@ -68,7 +75,27 @@ interface Load {
   perRequest: number;
   /** The database side of the workload, per request (busyMs: the worker's busy share of the time). */
   db: DbStats;
+  /** What the answers said, per question: answered (code 1), refused as too fast, anything else. */
+  answers: AnswerCounts;
 }
+
+interface AnswerCounts {
+  answered: number;
+  tooFast: number;
+  other: number;
+}
+
+/** Counts an OCS answer body (one question, or a batch's results); other bodies are not counted. */
+function countAnswer(into: AnswerCounts, body: string): void {
+  if (!body.startsWith('{"code"')) return;
+  const r = JSON.parse(body) as { code: number; msg?: string; results?: Array<{ code: number; msg?: string }> };
+  for (const one of r.results ?? [r]) {
+    if (one.code === 1) into.answered++;
+    else if (one.msg === TOO_FAST) into.tooFast++;
+    else into.other++;
+  }
+}
+const TOO_FAST = '请求过快，请稍后再试';
 
 /** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
 function cpuOf(pid: number): number {
@@ -98,7 +125,7 @@ function rssOf(pid: number): number {
 async function load(
   target: Target,
   dataDir: string,
-): Promise<{ token: string; seconds: number; sample: SyntheticQuestion[] }> {
+): Promise<{ tokens: string[]; seconds: number; sample: SyntheticQuestion[] }> {
   const database = await openDatabase(
     target === 'postgres' ? { url: PG_URL } : { pgDataDir: path.join(dataDir, 'pgdata') },
   );
@@ -129,17 +156,18 @@ async function load(
     seconds = (performance.now() - t0) / 1000;
     if (have < N && target === 'postgres') await sql`analyze ocs_questions`.execute(database.db);
     if (have >= N) seconds = 0;
-    const user = await createUser(database.db, {
-      username: `bench${Date.now() % 1e8}`,
-      password: 'bench-password-123',
-    });
-    const token = (
-      await createToken(database.db, user.id, { name: 'bench', scopes: ['ocs:query'], expiresInDays: null })
-    ).token;
-    await credit(database.db, user.id, 'topup', 1_000_000_000, 'bench');
-    // The per-token limit (10/s) would stop a load test at once.
+    const tokens: string[] = [];
+    const stamp = Date.now() % 1e8;
+    for (let u = 0; u < USERS; u++) {
+      const user = await createUser(database.db, { username: `bench${stamp}u${u}`, password: 'bench-password-123' });
+      tokens.push(
+        (await createToken(database.db, user.id, { name: 'bench', scopes: ['ocs:query'], expiresInDays: null })).token,
+      );
+      await credit(database.db, user.id, 'topup', 1_000_000_000, 'bench');
+    }
+    // The per-token limit (10/s by default) would stop a load test at once: the settings' maximum.
     await writeSettings(database.db, { ratePerSecond: 1000, rateBurst: 10_000 });
-    return { token, seconds, sample };
+    return { tokens, seconds, sample };
   } finally {
     await database.close();
   }
@@ -159,9 +187,10 @@ async function cannon(
   name: string,
   paths: string[],
   duration: number,
-  batch?: { bodies: string[]; token: string; perRequest: number },
+  batch?: { bodies: string[]; tokens: string[]; perRequest: number },
 ): Promise<Load> {
   let i = 0;
+  const answers: AnswerCounts = { answered: 0, tooFast: 0, other: 0 };
   const db0 = await dbStats(url);
   const t0 = performance.now();
   const cpu0 = cpuOf(pid);
@@ -173,14 +202,25 @@ async function cannon(
       batch
         ? {
             method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              path: paths[0]!,
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${batch.token}` },
-              body: batch.bodies[i++ % batch.bodies.length]!,
-            }),
+            setupRequest: (req) => {
+              const k = i++;
+              return {
+                ...req,
+                path: paths[0]!,
+                headers: {
+                  'content-type': 'application/json',
+                  authorization: `Bearer ${batch.tokens[k % batch.tokens.length]}`,
+                },
+                body: batch.bodies[k % batch.bodies.length]!,
+              };
+            },
+            onResponse: (_status, body) => countAnswer(answers, body),
           }
-        : { method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) },
+        : {
+            method: 'GET',
+            setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }),
+            onResponse: (_status, body) => countAnswer(answers, body),
+          },
     ],
   });
   return {
@@ -193,6 +233,7 @@ async function cannon(
     cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, r.requests.total),
     perRequest: batch?.perRequest ?? 1,
     db: await dbDelta(url, db0, (performance.now() - t0) / 1000, Math.max(1, r.requests.total)),
+    answers,
   };
 }
 
@@ -224,6 +265,11 @@ function meanOf(rounds: Load[]): Load {
     non2xx: rounds.reduce((sum, l) => sum + l.non2xx, 0),
     cpuMs: mean((l) => l.cpuMs),
     perRequest: rounds[0]!.perRequest,
+    answers: {
+      answered: rounds.reduce((sum, l) => sum + l.answers.answered, 0),
+      tooFast: rounds.reduce((sum, l) => sum + l.answers.tooFast, 0),
+      other: rounds.reduce((sum, l) => sum + l.answers.other, 0),
+    },
     db: {
       fsyncs: mean((l) => l.db.fsyncs),
       syncFlushes: mean((l) => l.db.syncFlushes),
@@ -235,6 +281,14 @@ function meanOf(rounds: Load[]): Load {
   };
 }
 
+/** Shares of the questions answered, refused as too fast, and not answered otherwise ('—': not OCS). */
+function answerShare(a: AnswerCounts): string {
+  const total = a.answered + a.tooFast + a.other;
+  if (total === 0) return '—';
+  const pct = (n: number) => `${((100 * n) / total).toFixed(n === 0 || n === total ? 0 : 1)}%`;
+  return `${pct(a.answered)} / ${pct(a.tooFast)} / ${pct(a.other)}`;
+}
+
 function queryPath(token: string, title: string, type: string, options: string[]): string {
   return `/api/ocs/query?${new URLSearchParams({ token, title, type, options: options.join('\n') })}`;
 }
@@ -244,7 +298,8 @@ async function bench(target: Target): Promise<void> {
   fs.mkdirSync(dataDir, { recursive: true });
   const where = target === 'postgres' ? `PostgreSQL ${new URL(PG_URL!).pathname.slice(1) || '(default)'}` : dataDir;
   console.log(`OCS bench: ${N.toLocaleString()} questions on ${target} (${where})`);
-  const { token, seconds, sample } = await load(target, dataDir);
+  const { tokens, seconds, sample } = await load(target, dataDir);
+  const tokenOf = (k: number) => tokens[k % tokens.length]!;
   console.log(
     seconds
       ? `load: ${seconds.toFixed(1)} s (${Math.round(N / seconds).toLocaleString()} questions/s)`
@@ -283,7 +338,7 @@ async function bench(target: Target): Promise<void> {
   try {
     // Half the sample for exact hits (distinct questions, so each is really charged), half for the rest.
     const half = Math.floor(sample.length / 2);
-    const exact = sample.slice(0, half).map((q) => queryPath(token, q.title, q.type, toOcsOptions(q.options)));
+    const exact = sample.slice(0, half).map((q, k) => queryPath(tokenOf(k), q.title, q.type, toOcsOptions(q.options)));
     // The same questions, 100 to a request, as the userscript sends an exam page.
     const batchBodies: string[] = [];
     for (let k = 0; k + BATCH <= half; k += BATCH) {
@@ -301,8 +356,8 @@ async function bench(target: Target): Promise<void> {
     const missSet = buildPerturbationSet(pool, Math.min(300, Math.floor(pool.length / 8)), 4).filter(
       (x) => x.query.expect === 'miss',
     );
-    const fuzzy = fuzzySet.map((x) => queryPath(token, x.query.title, x.query.type, x.query.options));
-    const miss = missSet.map((x) => queryPath(token, x.query.title, x.query.type, x.query.options));
+    const fuzzy = fuzzySet.map((x, k) => queryPath(tokenOf(k), x.query.title, x.query.type, x.query.options));
+    const miss = missSet.map((x, k) => queryPath(tokenOf(k), x.query.title, x.query.type, x.query.options));
     const raw = sample.map((q) => `/bench/raw-lookup?h=${titleHash(normalizeTitle(q.title))}`);
 
     // Recall and wrong answers of the fuzzy and miss workloads, one request at a time.
@@ -312,7 +367,7 @@ async function bench(target: Target): Promise<void> {
     const checkQuality = (process.env.BENCH_WORKLOADS ?? 'fuzzy').split(',').some((w) => w === 'fuzzy' || w === 'miss');
     for (const x of checkQuality ? [...fuzzySet, ...missSet] : []) {
       const res = (await (
-        await fetch(url + queryPath(token, x.query.title, x.query.type, x.query.options))
+        await fetch(url + queryPath(tokens[0]!, x.query.title, x.query.type, x.query.options))
       ).json()) as {
         code: number;
         answer?: string;
@@ -326,7 +381,7 @@ async function bench(target: Target): Promise<void> {
     }
 
     const picked = (process.env.BENCH_WORKLOADS ?? 'health,raw,exact,batch,fuzzy,miss').split(',');
-    const batch = { bodies: batchBodies, token, perRequest: BATCH };
+    const batch = { bodies: batchBodies, tokens, perRequest: BATCH };
     /** Each workload's loads, one per round. */
     const byRound = new Map<string, Load[]>();
     for (let round = 1; round <= ROUNDS; round++) {
@@ -370,11 +425,11 @@ async function bench(target: Target): Promise<void> {
           : `fuzzy + miss correctness over HTTP: ${fuzzySet.length} perturbed hits + ${missSet.length} near misses → right ${right}, wrong ${wrong}, no answer ${none}` +
             ` (fuzzy recall ${((100 * (fuzzySet.length - none)) / Math.max(1, fuzzySet.length)).toFixed(1)}%)`,
         '',
-        '| workload | req/s | questions/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | errors/non-2xx |',
-        '|---|---|---|---|---|---|---|---|---|',
+        '| workload | req/s | questions/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | errors/non-2xx | answered / too fast / other |',
+        '|---|---|---|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} |`,
+            `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} | ${answerShare(l.answers)} |`,
         ),
         '',
         '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | data-file writes/req | slowest statement |',
