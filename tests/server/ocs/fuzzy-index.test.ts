@@ -1,14 +1,16 @@
 /**
- * The fuzzy candidate search (bank/fuzzy-index.ts): its shortcut (only the rarest lists bring in ids,
- * the longest only add to their counts) gives exactly the candidates of counting every id of every list.
+ * The fuzzy candidate search (bank/fuzzy-index.ts): its shortcuts (only the rarest lists bring in ids,
+ * the longest only add to their counts; ids counted one block at a time) give exactly the candidates
+ * of counting every id of every list in one pass.
  */
 import { buildPerturbationSet, generateQuestions, mulberry32 } from '../../../bench/ocs/synthetic';
-import { FuzzyIndex } from '../../../server/modules/ocs/bank/fuzzy-index';
+import { BLOCK, FuzzyIndex } from '../../../server/modules/ocs/bank/fuzzy-index';
 import { normalizeTitle } from '../../../server/modules/ocs/bank/normalize';
 
 const bank = [...generateQuestions(30_000, 17)];
 const index = new FuzzyIndex();
-bank.forEach((q, i) => index.insert(i + 1, normalizeTitle(q.title)));
+// Ids spread over 1.1M, as in a bank with deleted rows: the blocked count crosses ~68 block boundaries.
+bank.forEach((q, i) => index.insert(i * 37 + 1, normalizeTitle(q.title)));
 index.compact();
 
 test('perturbed, cut-off and unrelated queries: the same candidates as counting everything', () => {
@@ -21,7 +23,10 @@ test('perturbed, cut-off and unrelated queries: the same candidates as counting 
   for (const opts of [{}, { rarest: 4 }, { budget: 3_000 }, { limit: 3 }, { rarest: 12, budget: 60_000 }]) {
     for (const q of queries) {
       const fast = index.candidates(q, opts);
-      expect({ q, opts, ids: fast }).toEqual({ q, opts, ids: index.candidates(q, { ...opts, shortcuts: false }) });
+      const reference = index.candidates(q, { ...opts, shortcuts: false, blocked: false });
+      expect({ q, opts, ids: fast }).toEqual({ q, opts, ids: reference });
+      expect({ q, opts, ids: index.candidates(q, { ...opts, blocked: false }) }).toEqual({ q, opts, ids: reference });
+      expect({ q, opts, ids: index.candidates(q, { ...opts, shortcuts: false }) }).toEqual({ q, opts, ids: reference });
       if (fast.length > 0) nonEmpty++;
     }
   }
@@ -38,6 +43,17 @@ test('lists that are not ascending (a row re-indexed under a new title) are coun
   for (let id = 1; id <= 40; id++) small.insert(id, title());
   for (let k = 0; k < 100; k++) {
     const q = title();
-    expect(small.candidates(q)).toEqual(small.candidates(q, { shortcuts: false }));
+    expect(small.candidates(q)).toEqual(small.candidates(q, { shortcuts: false, blocked: false }));
   }
+});
+
+test('ids on both sides of every block boundary of the blocked count are counted', () => {
+  const small = new FuzzyIndex();
+  const ids: number[] = [];
+  for (let k = 1; k <= 6; k++) ids.push(k * BLOCK - 1, k * BLOCK, k * BLOCK + 1);
+  ids.forEach((id, i) => small.insert(id, `细胞膜的主要成分是磷脂和蛋白质${'甲乙丙丁戊己庚辛壬癸'[i % 10]}`));
+  const q = normalizeTitle('细胞膜的主要成分是磷脂和蛋白质');
+  const found = small.candidates(q, { limit: 50 });
+  expect([...found].sort((a, b) => a - b)).toEqual(ids);
+  expect(found).toEqual(small.candidates(q, { limit: 50, blocked: false }));
 });

@@ -10,6 +10,9 @@
  * marked wrong are not held by the exact index, and rows changed since are caught by the charge.
  */
 
+/** Ids per block of countByBlocks: their counters (one byte each) fit a core's first-level cache. */
+export const BLOCK = 1 << 14;
+
 /** A growable list of ids, 4 bytes each. */
 class Postings {
   ids = new Int32Array(2);
@@ -73,6 +76,8 @@ export interface CandidateOptions {
   limit?: number;
   /** false: count every id of every list (the reference the shortcut below is tested against). */
   shortcuts?: boolean;
+  /** false: count with one pass over each list (the reference the blocked count is tested against). */
+  blocked?: boolean;
 }
 
 export class FuzzyIndex {
@@ -169,7 +174,10 @@ export class FuzzyIndex {
       opts.shortcuts === false || used.slice(used.length - need + 1).some((p) => !p.ascending)
         ? used.length
         : used.length - need + 1;
-    const n = this.countByMarking(used, opening, spent);
+    const n =
+      opts.blocked !== false && used.length < 255 && used.every((p) => p.ascending)
+        ? this.countByBlocks(used, opening, spent)
+        : this.countByMarking(used, opening, spent);
     const ids = this.scratchIds;
     const counts = this.scratchCounts;
     // The best counts first without sorting every id touched (a common bigram touches thousands).
@@ -178,10 +186,23 @@ export class FuzzyIndex {
     let cutoff = 255;
     for (let seen = 0; cutoff > need && seen + histogram[cutoff]! < limit; cutoff--) seen += histogram[cutoff]!;
     cutoff = Math.max(cutoff, need);
-    const out: Array<[number, number]> = [];
-    for (let i = 0; i < n; i++) if (counts[i]! >= cutoff) out.push([ids[i]!, counts[i]!]);
-    out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    return out.slice(0, limit).map(([id]) => id);
+    // The ids of each count from the cutoff up, each count's ids in ascending order: best count first,
+    // then the lowest id, as a sort by (count, id) would give them.
+    let top = 255;
+    while (top > cutoff && histogram[top] === 0) top--;
+    const levels: number[][] = [];
+    for (let c = cutoff; c <= top; c++) levels.push([]);
+    for (let i = 0; i < n; i++) {
+      const c = counts[i]!;
+      if (c >= cutoff) levels[c - cutoff]!.push(ids[i]!);
+    }
+    const out: number[] = [];
+    for (let l = levels.length - 1; l >= 0 && out.length < limit; l--) {
+      if (levels[l]!.length === 0) continue;
+      const sorted = Int32Array.from(levels[l]!).sort();
+      for (let k = 0; k < sorted.length && out.length < limit; k++) out.push(sorted[k]!);
+    }
+    return out;
   }
 
   /** Scratch space of candidates(): the ids a query touched and their counts. */
@@ -222,6 +243,60 @@ export class FuzzyIndex {
     for (let i = 0; i < n; i++) {
       counts[i] = hits[touched[i]!]!;
       hits[touched[i]!] = 0;
+    }
+    return n;
+  }
+
+  /** The counters of one block of ids (countByBlocks). */
+  private readonly block = new Uint8Array(BLOCK);
+
+  /**
+   * countByMarking for ascending lists, one block of BLOCK ids at a time: every list is read once, in
+   * order, and the counters of a block stay in the processor's cache (1M counters do not: reading
+   * them in list order costs more than reading the lists). Same ids, same counts.
+   */
+  private countByBlocks(used: Postings[], opening: number, spent: number): number {
+    this.reserve(spent);
+    const block = this.block;
+    const touched = this.scratchIds;
+    const counts = this.scratchCounts;
+    const cursors = new Int32Array(used.length);
+    let last = 0;
+    for (const p of used) if (p.length > 0) last = Math.max(last, p.ids[p.length - 1]!);
+    let n = 0;
+    for (let base = 0; base <= last; base += BLOCK) {
+      const end = base + BLOCK;
+      const first = n;
+      for (let u = 0; u < used.length; u++) {
+        const p = used[u]!;
+        const list = p.ids;
+        const len = p.length;
+        let i = cursors[u]!;
+        if (u < opening) {
+          for (; i < len; i++) {
+            const id = list[i]!;
+            if (id >= end) break;
+            const c = block[id - base]!;
+            // Without branches (which of them is taken is a coin toss): a first count appends the id.
+            touched[n] = id;
+            n += (c - 1) >>> 31;
+            block[id - base] = c + 1;
+          }
+        } else {
+          for (; i < len; i++) {
+            const id = list[i]!;
+            if (id >= end) break;
+            const c = block[id - base]!;
+            block[id - base] = c + (-c >>> 31);
+          }
+        }
+        cursors[u] = i;
+      }
+      for (let k = first; k < n; k++) {
+        const local = touched[k]! - base;
+        counts[k] = block[local]!;
+        block[local] = 0;
+      }
     }
     return n;
   }
