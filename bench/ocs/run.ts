@@ -240,7 +240,7 @@ async function cannon(
 /** What the database did per request over a workload (the worker's busy share: of its wall time). */
 async function dbDelta(url: string, before: DbStats, seconds: number, requests: number): Promise<DbStats> {
   const after = await dbStats(url);
-  const per = (k: Exclude<keyof DbStats, 'slowest'>) => (after[k] - before[k]) / requests;
+  const per = (k: Exclude<keyof DbStats, 'slowest' | 'busiest'>) => (after[k] - before[k]) / requests;
   return {
     fsyncs: per('fsyncs'),
     syncFlushes: per('syncFlushes'),
@@ -249,6 +249,8 @@ async function dbDelta(url: string, before: DbStats, seconds: number, requests: 
     walBytes: per('walBytes'),
     // The longest statement of the workload (the stats call before it reset the worker's record).
     slowest: after.slowest,
+    // The statements the worker spent most time on over the workload, per request.
+    busiest: after.busiest.map((b) => ({ sql: b.sql, count: b.count / requests, ms: b.ms / requests })),
   };
 }
 
@@ -277,8 +279,23 @@ function meanOf(rounds: Load[]): Load {
       busyMs: mean((l) => l.db.busyMs),
       walBytes: mean((l) => l.db.walBytes),
       slowest,
+      busiest: busiestOf(rounds),
     },
   };
+}
+
+/** The busiest statements of a workload's rounds: per request, averaged over the rounds (3 at most). */
+function busiestOf(rounds: Load[]): DbStats['busiest'] {
+  const bySql = new Map<string, { sql: string; count: number; ms: number }>();
+  for (const l of rounds) {
+    for (const b of l.db.busiest) {
+      const e = bySql.get(b.sql) ?? { sql: b.sql, count: 0, ms: 0 };
+      e.count += b.count / rounds.length;
+      e.ms += b.ms / rounds.length;
+      bySql.set(b.sql, e);
+    }
+  }
+  return [...bySql.values()].sort((a, b) => b.ms - a.ms).slice(0, 3);
 }
 
 /** Shares of the questions answered, refused as too fast, and not answered otherwise ('—': not OCS). */
@@ -437,6 +454,12 @@ async function bench(target: Target): Promise<void> {
         ...loads.map(
           (l) =>
             `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${l.db.slowest.sql.replace(/\s+/g, ' ').trim().slice(0, 60)} |`,
+        ),
+        '',
+        "Where the worker's time went: the three statements it spent most on, ms per request (statements per request):",
+        ...loads.map(
+          (l) =>
+            `- ${l.name}: ${l.db.busiest.map((b) => `${b.ms.toFixed(3)} ms (${b.count.toFixed(2)}×) ${b.sql.replace(/\s+/g, ' ').trim().slice(0, 50)}`).join(' · ') || '—'}`,
         ),
         ...(ROUNDS > 1 && rawLoad
           ? [

@@ -64,6 +64,8 @@ export interface WorkerStats {
   busyMs: number;
   /** The longest statement since the previous call (its text, without values), which held up all others. */
   slowest: { ms: number; sql: string };
+  /** The statement texts that took the most time since the previous call, most first (at most 5). */
+  busiest: Array<{ sql: string; count: number; ms: number }>;
 }
 
 export interface OpenOptions {
@@ -128,7 +130,14 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
       dump: async () => {
         throw new Error('dump() is only available for PGlite');
       },
-      workerStats: async () => ({ fsyncs: 0, syncFlushes: 0, dataWrites: 0, busyMs: 0, slowest: { ms: 0, sql: '' } }),
+      workerStats: async () => ({
+        fsyncs: 0,
+        syncFlushes: 0,
+        dataWrites: 0,
+        busyMs: 0,
+        slowest: { ms: 0, sql: '' },
+        busiest: [],
+      }),
       flushTrace: async () => [],
       close: async () => {
         await notifier.close();
@@ -197,6 +206,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
         dataWrites: n('dataWrites'),
         busyMs: n('busyMs'),
         slowest,
+        busiest: (row.busiest as WorkerStats['busiest'] | undefined) ?? [],
       };
     },
     async flushTrace() {

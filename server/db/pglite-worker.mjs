@@ -19,6 +19,9 @@ let dataWrites = 0;
 let busyMs = 0;
 /** The longest statement since the last 'stats' message: while it ran, every other one waited. */
 let slowest = { ms: 0, sql: '' };
+/** Time per statement text since the last stats call (at most BUSIEST_KEYS texts are told apart). */
+const bySql = new Map();
+const BUSIEST_KEYS = 500;
 /** With workerData.trace: what happened in order, for the durability test (see flushTrace in database.ts). */
 const trace = workerData.trace ? [] : null;
 
@@ -418,6 +421,12 @@ parentPort.on('message', async (msg) => {
         const ms = performance.now() - t0;
         busyMs += ms;
         if (ms > slowest.ms) slowest = { ms, sql: msg.sql };
+        let spent = bySql.get(msg.sql);
+        if (!spent && bySql.size < BUSIEST_KEYS) bySql.set(msg.sql, (spent = { count: 0, ms: 0 }));
+        if (spent) {
+          spent.count++;
+          spent.ms += ms;
+        }
         trace?.push({ e: 'done', id: msg.id, owes: owed.size > 0 });
         answer(reply);
       });
@@ -426,8 +435,13 @@ parentPort.on('message', async (msg) => {
       fs.writeFileSync(msg.file, Buffer.from(await blob.arrayBuffer()));
       parentPort.postMessage({ type: 'result', id: msg.id, rows: [], affectedRows: 0 });
     } else if (msg.type === 'stats') {
-      const row = { fsyncs, syncFlushes, dataWrites, busyMs, slowest };
+      const busiest = [...bySql]
+        .map(([sql, spent]) => ({ sql, ...spent }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 5);
+      const row = { fsyncs, syncFlushes, dataWrites, busyMs, slowest, busiest };
       slowest = { ms: 0, sql: '' };
+      bySql.clear();
       answer({
         type: 'result',
         id: msg.id,
