@@ -69,17 +69,66 @@ function stripLeadingTags(s: string): string {
  * different questions: a decimal point between digits, a minus sign. Everything else that is
  * punctuation or whitespace goes, so 「，」 vs 「,」, a trailing 「？」 and extra spaces no longer matter.
  */
-// Placeholders U+0000/U+0001 keep decimal points and minus signs through the punctuation sweep.
-/* eslint-disable no-control-regex */
-function squeeze(s: string): string {
-  return s
-    .replace(/(\d)\.(?=\d)/g, '$1\u0000')
-    .replace(/(^|[^\p{L}\p{N}])-(?=\d)/gu, '$1\u0001')
-    .replace(/[\p{P}\p{Z}\s\u200b-\u200f\u2060\ufeff]+/gu, '')
-    .replace(/\u0000/g, '.')
-    .replace(/\u0001/g, '-');
+// The rules are those of four regular expressions (tests/server/ocs/normalize.test.ts holds this
+// equal to them): a '.' between two ASCII digits stays, a '-' before an ASCII digit stays unless a
+// letter or digit is before it, and [\p{P}\p{Z}\s\u200b-\u200f\u2060\ufeff] goes. One pass over
+// the text with a table of the classes of the 65,536 UTF-16 units: this runs for every title and option
+// of every query, where the four passes of the regular expressions took 6-8% of the main thread.
+const REMOVED = /^[\p{P}\p{Z}\s\u200b-\u200f\u2060\ufeff]$/u;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const GOES = 1;
+const WORDY = 2;
+let unitClasses: Uint8Array | null = null;
+
+/** GOES and WORDY of a code point (a lone surrogate is neither). */
+function classOf(cp: number): number {
+  if (cp <= 0xffff) {
+    if (!unitClasses) {
+      unitClasses = new Uint8Array(0x10000);
+      for (let c = 0; c < 0x10000; c++) {
+        if (c >= 0xd800 && c <= 0xdfff) continue;
+        const ch = String.fromCharCode(c);
+        unitClasses[c] = (REMOVED.test(ch) ? GOES : 0) | (LETTER_OR_DIGIT.test(ch) ? WORDY : 0);
+      }
+    }
+    return unitClasses[cp]!;
+  }
+  const ch = String.fromCodePoint(cp);
+  return (REMOVED.test(ch) ? GOES : 0) | (LETTER_OR_DIGIT.test(ch) ? WORDY : 0);
 }
-/* eslint-enable no-control-regex */
+
+const isDigit = (unit: number) => unit >= 0x30 && unit <= 0x39;
+
+/** Punctuation and spacing out, decimal points and minus signs kept (U+0000 and U+0001 become '.' and '-'). */
+export function squeeze(s: string): string {
+  let out = '';
+  let kept = 0; // s[kept, i) is still to be copied
+  let prevClass = 0; // of the code point before i (0 at the start)
+  for (let i = 0; i < s.length;) {
+    const cp = s.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const cls = classOf(cp);
+    let replace: string | null = null;
+    if (cp === 0x2e) {
+      if (!(i > 0 && isDigit(s.charCodeAt(i - 1)) && isDigit(s.charCodeAt(i + 1)))) replace = '';
+    } else if (cp === 0x2d) {
+      if (!(isDigit(s.charCodeAt(i + 1)) && (prevClass & WORDY) === 0)) replace = '';
+    } else if (cp === 0) {
+      replace = '.';
+    } else if (cp === 1) {
+      replace = '-';
+    } else if (cls & GOES) {
+      replace = '';
+    }
+    if (replace !== null) {
+      out += s.slice(kept, i) + replace;
+      kept = i + width;
+    }
+    prevClass = cls;
+    i += width;
+  }
+  return kept === 0 ? s : out + s.slice(kept);
+}
 
 /** The matching key of a title. */
 export function normalizeTitle(raw: string): string {
