@@ -176,33 +176,49 @@ export class FuzzyIndex {
         : used.length - need + 1;
     const n =
       opts.blocked !== false && used.length < 255 && used.every((p) => p.ascending)
-        ? this.countByBlocks(used, opening, spent)
-        : this.countByMarking(used, opening, spent);
+        ? this.countByBlocks(used, opening, spent, need)
+        : this.countByMarking(used, opening, spent, need);
     const ids = this.scratchIds;
     const counts = this.scratchCounts;
     // The best counts first without sorting every id touched (a common bigram touches thousands).
-    const histogram = new Uint32Array(256);
+    const histogram = this.histogram.fill(0);
     for (let i = 0; i < n; i++) histogram[counts[i]!]!++;
     let cutoff = 255;
     for (let seen = 0; cutoff > need && seen + histogram[cutoff]! < limit; cutoff--) seen += histogram[cutoff]!;
     cutoff = Math.max(cutoff, need);
-    // The ids of each count from the cutoff up, each count's ids in ascending order: best count first,
-    // then the lowest id, as a sort by (count, id) would give them.
-    let top = 255;
-    while (top > cutoff && histogram[top] === 0) top--;
-    const levels: number[][] = [];
-    for (let c = cutoff; c <= top; c++) levels.push([]);
+    // The ids from the cutoff up, grouped by count (best first), each group in ascending order: as a
+    // sort by (count, id) would give them.
+    const start = this.histogram2.fill(0);
+    let picked = 0;
+    for (let c = 255; c >= cutoff; c--) {
+      start[c] = picked;
+      picked += histogram[c]!;
+    }
+    const chosen = this.reserveChosen(picked);
     for (let i = 0; i < n; i++) {
       const c = counts[i]!;
-      if (c >= cutoff) levels[c - cutoff]!.push(ids[i]!);
+      if (c >= cutoff) chosen[start[c]!++] = ids[i]!;
     }
+    // start[c] is now the end of count c's group, which begins where the better count's group ends.
     const out: number[] = [];
-    for (let l = levels.length - 1; l >= 0 && out.length < limit; l--) {
-      if (levels[l]!.length === 0) continue;
-      const sorted = Int32Array.from(levels[l]!).sort();
-      for (let k = 0; k < sorted.length && out.length < limit; k++) out.push(sorted[k]!);
+    for (let c = 255, from = 0; c >= cutoff && out.length < limit; c--) {
+      const to = start[c]!;
+      if (to > from) {
+        const group = chosen.subarray(from, to).sort();
+        for (let k = 0; k < group.length && out.length < limit; k++) out.push(group[k]!);
+      }
+      from = to;
     }
     return out;
+  }
+
+  private readonly histogram = new Uint32Array(256);
+  private readonly histogram2 = new Uint32Array(256);
+  private chosen = new Int32Array(1024);
+
+  private reserveChosen(size: number): Int32Array {
+    if (this.chosen.length < size) this.chosen = new Int32Array(Math.max(size, this.chosen.length * 2));
+    return this.chosen;
   }
 
   /** Scratch space of candidates(): the ids a query touched and their counts. */
@@ -217,10 +233,10 @@ export class FuzzyIndex {
   }
 
   /**
-   * Counts, for every id of the first `opening` lists, how often it is in `used`, into scratchIds and
-   * scratchCounts (returns how many ids).
+   * Counts, for every id of the first `opening` lists, how often it is in `used`; the ids counted at
+   * least `need` times go into scratchIds, their counts into scratchCounts (returns how many).
    */
-  private countByMarking(used: Postings[], opening: number, spent: number): number {
+  private countByMarking(used: Postings[], opening: number, spent: number, need: number): number {
     this.reserve(spent);
     const hits = this.hits;
     const touched = this.scratchIds;
@@ -240,11 +256,17 @@ export class FuzzyIndex {
       }
     }
     const counts = this.scratchCounts;
+    let kept = 0;
     for (let i = 0; i < n; i++) {
-      counts[i] = hits[touched[i]!]!;
-      hits[touched[i]!] = 0;
+      const id = touched[i]!;
+      const c = hits[id]!;
+      hits[id] = 0;
+      if (c >= need) {
+        touched[kept] = id;
+        counts[kept++] = c;
+      }
     }
-    return n;
+    return kept;
   }
 
   /** The counters of one block of ids (countByBlocks). */
@@ -255,7 +277,7 @@ export class FuzzyIndex {
    * order, and the counters of a block stay in the processor's cache (1M counters do not: reading
    * them in list order costs more than reading the lists). Same ids, same counts.
    */
-  private countByBlocks(used: Postings[], opening: number, spent: number): number {
+  private countByBlocks(used: Postings[], opening: number, spent: number, need: number): number {
     this.reserve(spent);
     const block = this.block;
     const touched = this.scratchIds;
@@ -292,11 +314,17 @@ export class FuzzyIndex {
         }
         cursors[u] = i;
       }
+      let kept = first;
       for (let k = first; k < n; k++) {
-        const local = touched[k]! - base;
-        counts[k] = block[local]!;
-        block[local] = 0;
+        const id = touched[k]!;
+        const c = block[id - base]!;
+        block[id - base] = 0;
+        if (c >= need) {
+          touched[kept] = id;
+          counts[kept++] = c;
+        }
       }
+      n = kept;
     }
     return n;
   }
