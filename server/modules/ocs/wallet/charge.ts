@@ -2,8 +2,9 @@
  * Charging for an answer: chargeForAnswer records the answered query and debits the wallet in one call.
  * The charge rule itself (10-minute free cache, debit only if the balance holds the price, query row and
  * ledger row together) is the PL/pgSQL function ocs_charge(), whose latest definition is in
- * server/db/migrations/0012_ocs_provenance.ts; ocs_charge_many() (latest: 0015_ocs_charge_set.ts) applies
- * the same rule to several charges in one statement, set-wise, with a batch's stop rule. ChargeBatcher
+ * server/db/migrations/0012_ocs_provenance.ts; ocs_charge_many() (latest: 0015_ocs_charge_set.ts, its
+ * free-repeat look-up from 0016) applies the same rule to several charges in one statement, set-wise,
+ * with a batch's stop rule; 0018 rewrites the free repeat's time bound in both. ChargeBatcher
  * groups concurrent charges into that one statement, and so one commit.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
