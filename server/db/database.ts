@@ -186,7 +186,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   // The process is the only instance on its data directory: announcements stay in-process.
   const notifier = new LocalNotifier();
   registerNotifier(db, notifier);
-  registerPoolStats(db, () => ({ kind: 'pglite', pending: channel.pendingCount }));
+  registerPoolStats(db, () => ({ kind: 'pglite', pending: channel.pendingCount, inUseMs: channel.inUseMs }));
   let closing = false;
   return {
     db,

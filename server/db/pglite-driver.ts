@@ -59,6 +59,9 @@ function toBuffers(rows: Record<string, unknown>[]): Record<string, unknown>[] {
 
 export class WorkerChannel {
   private nextId = 1;
+  /** Milliseconds during which at least one request was outstanding, up to busySince. */
+  private busyTotal = 0;
+  private busySince = 0;
   private readonly pending = new Map<
     number,
     { resolve: (v: { rows: Record<string, unknown>[]; affectedRows: number }) => void; reject: (e: Error) => void }
@@ -78,6 +81,7 @@ export class WorkerChannel {
         const p = this.pending.get(msg.id);
         if (!p) return;
         this.pending.delete(msg.id);
+        if (this.pending.size === 0) this.busyTotal += performance.now() - this.busySince;
         if (msg.type === 'error') p.reject(new PgliteError(msg.error!));
         else p.resolve({ rows: msg.rows ?? [], affectedRows: msg.affectedRows ?? 0 });
       },
@@ -93,9 +97,15 @@ export class WorkerChannel {
     return this.pending.size;
   }
 
+  /** Milliseconds so far during which at least one request was waiting for the worker or running. */
+  get inUseMs(): number {
+    return this.busyTotal + (this.pending.size > 0 ? performance.now() - this.busySince : 0);
+  }
+
   request(message: Record<string, unknown>): Promise<{ rows: Record<string, unknown>[]; affectedRows: number }> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.busySince = performance.now();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id });
     });

@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from './schema';
 
 export type PoolStats =
-  { kind: 'postgres'; total: number; idle: number; waiting: number } | { kind: 'pglite'; pending: number };
+  | { kind: 'postgres'; total: number; idle: number; waiting: number }
+  /** inUseMs: milliseconds so far during which at least one statement was queued or running. */
+  | { kind: 'pglite'; pending: number; inUseMs: number };
 
 const sources = new WeakMap<object, () => PoolStats>();
 

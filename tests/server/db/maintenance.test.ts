@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import {
   LARGE_TABLE_ROWS,
   LARGE_TABLE_STATISTICS,
+  MAX_DEFER_MS,
   maintain,
   readActivity,
   readThresholds,
@@ -14,6 +15,7 @@ import {
   type TableActivity,
   type Thresholds,
 } from '../../../server/db/maintenance';
+import { poolStatsOf } from '../../../server/db/pool-stats';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { chargeMany, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
@@ -155,6 +157,65 @@ pgliteOnly('maintain() on the embedded database', () => {
     expect(await bounds('big_sample')).toBe(LARGE_TABLE_STATISTICS + 1);
     const setting = await sql<{ v: string }>`select current_setting('default_statistics_target') as v`.execute(db);
     expect(setting.rows[0]!.v).toBe('100');
+  });
+});
+
+pgliteOnly('maintain() while the database is busy', () => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await openTestDatabase();
+  });
+  afterEach(() => database.close());
+
+  it('the work on a large table waits while busy, at most MAX_DEFER_MS; small tables never wait', async () => {
+    const db = database.db;
+    await sql`create table big_wait (x int not null)`.execute(db);
+    await sql`create table small_wait (x int not null)`.execute(db);
+    await sql`insert into big_wait select g from generate_series(1, ${LARGE_TABLE_ROWS + 20_000}) g`.execute(db);
+    await flushStats(db);
+    await maintain(db); // counts the big table's rows
+    const grow = async () => {
+      await sql`insert into big_wait select g from generate_series(1, 20000) g`.execute(db);
+      await sql`insert into small_wait select g from generate_series(1, 5000) g`.execute(db);
+      await flushStats(db);
+    };
+    await grow();
+    let clock = 1_000_000;
+    const waiting = new Map<string, number>();
+    const busy = { busy: () => true, waiting, now: () => clock };
+    const tables = async (opts = busy) => (await maintain(db, opts)).map((d) => d.table);
+
+    const first = await tables();
+    expect(first).toContain('public.small_wait');
+    expect(first).not.toContain('public.big_wait');
+    expect([...waiting.keys()]).toEqual(['public.big_wait']);
+    clock += MAX_DEFER_MS - 1;
+    expect(await tables()).not.toContain('public.big_wait');
+    clock += 1;
+    // Waited long enough: done even though the database is still busy.
+    expect(await tables()).toContain('public.big_wait');
+    expect(waiting.size).toBe(0);
+
+    // Not busy: done at once.
+    await grow();
+    expect(await tables({ ...busy, busy: () => false })).toEqual(
+      expect.arrayContaining(['public.big_wait', 'public.small_wait']),
+    );
+  });
+
+  it('the database reports how long it was in use: a statement counts, idle time does not', async () => {
+    const db = database.db;
+    const inUse = () => {
+      const s = poolStatsOf(db)!();
+      if (s.kind !== 'pglite') throw new Error('not PGlite');
+      return s.inUseMs;
+    };
+    const a = inUse();
+    await new Promise((r) => setTimeout(r, 200));
+    const b = inUse();
+    expect(b - a).toBeLessThan(50);
+    await sql`select pg_sleep(0.2)`.execute(db);
+    expect(inUse() - b).toBeGreaterThanOrEqual(190);
   });
 });
 
