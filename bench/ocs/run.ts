@@ -298,6 +298,9 @@ function busiestOf(rounds: Load[]): DbStats['busiest'] {
   return [...bySql.values()].sort((a, b) => b.ms - a.ms).slice(0, 3);
 }
 
+/** A statement's text on one line, cut to `max` characters. */
+const oneLine = (text: string, max: number) => text.replace(/\s+/g, ' ').trim().slice(0, max);
+
 /** Shares of the questions answered, refused as too fast, and not answered otherwise ('—': not OCS). */
 function answerShare(a: AnswerCounts): string {
   const total = a.answered + a.tooFast + a.other;
@@ -453,13 +456,13 @@ async function bench(target: Target): Promise<void> {
         '|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${l.db.slowest.sql.replace(/\s+/g, ' ').trim().slice(0, 60)} |`,
+            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${oneLine(l.db.slowest.sql, 60)} |`,
         ),
         '',
         "Where the worker's time went: the three statements it spent most on, ms per request (statements per request):",
         ...loads.map(
           (l) =>
-            `- ${l.name}: ${l.db.busiest.map((b) => `${b.ms.toFixed(3)} ms (${b.count.toFixed(2)}×) ${b.sql.replace(/\s+/g, ' ').trim().slice(0, 50)}`).join(' · ') || '—'}`,
+            `- ${l.name}: ${l.db.busiest.map((b) => `${b.ms.toFixed(3)} ms (${b.count.toFixed(2)}×) ${oneLine(b.sql, 50)}`).join(' · ') || '—'}`,
         ),
         ...(ROUNDS > 1 && rawLoad
           ? [

@@ -45,9 +45,9 @@ export default fp(
     let last = { at: performance.now(), inUse: inUse() };
     const waiting = new Map<string, number>();
     app.scheduler.every('db.maintenance', opts.everyMs, async () => {
-      const at = performance.now();
-      const share = (inUse() - last.inUse) / Math.max(1, at - last.at);
-      last = { at, inUse: inUse() };
+      const now = { at: performance.now(), inUse: inUse() };
+      const share = (now.inUse - last.inUse) / Math.max(1, now.at - last.at);
+      last = now;
       for (const d of await maintain(opts.db, { busy: () => share > BUSY_SHARE, waiting })) {
         runs.inc({ work: d.work });
         seconds.inc(d.ms / 1000);

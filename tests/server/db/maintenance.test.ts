@@ -158,14 +158,6 @@ pgliteOnly('maintain() on the embedded database', () => {
     const setting = await sql<{ v: string }>`select current_setting('default_statistics_target') as v`.execute(db);
     expect(setting.rows[0]!.v).toBe('100');
   });
-});
-
-pgliteOnly('maintain() while the database is busy', () => {
-  let database: TestDatabase;
-  beforeEach(async () => {
-    database = await openTestDatabase();
-  });
-  afterEach(() => database.close());
 
   it('the work on a large table waits while busy, at most MAX_DEFER_MS; small tables never wait', async () => {
     const db = database.db;
