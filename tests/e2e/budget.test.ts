@@ -40,3 +40,14 @@ test.each([
     );
   }
 });
+
+// The readiness check itself: it once passed on its first poll whatever the page showed (the check
+// went to the page as a string whose value, a function, is truthy), so every "form visible" time
+// was the time of that first poll.
+test('a first visit waits until its readiness check passes', async () => {
+  await expect(firstVisit(browser, `${BASE()}/user/login`, () => false, { timeoutMs: 3_000 })).rejects.toThrow(
+    /Timeout/,
+  );
+  const visit = await firstVisit(browser, `${BASE()}/user/login`, LOGIN_FORM_VISIBLE);
+  expect(visit.readyMs).toBeGreaterThan(0);
+});

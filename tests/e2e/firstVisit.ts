@@ -27,9 +27,9 @@ export interface FirstVisit {
 export async function firstVisit(
   browser: Browser,
   url: string,
-  /** Runs in the page; true once the visit counts as done (the login form is visible, say). */
-  ready: () => boolean,
-  opts: { width?: number } = {},
+  /** Runs in the page; `performance.now()` once the visit counts as done (the login form is visible, say). */
+  ready: Ready,
+  opts: { width?: number; timeoutMs?: number } = {},
 ): Promise<FirstVisit> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1440, height: 900 }, locale: 'zh-CN' });
   const page: Page = await context.newPage();
@@ -57,11 +57,11 @@ export async function firstVisit(
   });
   try {
     await page.goto(url);
+    // A function, not a string: Playwright sends it as a function and calls it on every frame. (A
+    // string holding the function's source was an expression whose value, the function, is truthy:
+    // the first poll passed whatever the page showed.)
     const readyMs = (await (
-      await page.waitForFunction(`(${ready}) ? performance.now() : false`, undefined, {
-        polling: 'raf',
-        timeout: 30_000,
-      })
+      await page.waitForFunction(ready, undefined, { polling: 'raf', timeout: opts.timeoutMs ?? 30_000 })
     ).jsonValue()) as number;
     await page.waitForLoadState('networkidle');
     measuring = false;
@@ -79,11 +79,17 @@ export async function firstVisit(
   }
 }
 
-// These run in the page (serialized by Playwright), where `document` is the page's.
+/**
+ * Runs in the page (serialized by Playwright, so it cannot use anything from this file): the time
+ * since navigation (`performance.now()`) once the visit counts as done, else false.
+ */
+export type Ready = () => number | false;
+
 /** The login form's username box is on screen. */
-export const LOGIN_FORM_VISIBLE = () => {
+export const LOGIN_FORM_VISIBLE: Ready = () => {
   const el = (globalThis as any).document.querySelector('input[autocomplete="username"]');
-  return !!el && el.getBoundingClientRect().height > 0;
+  return !!el && el.getBoundingClientRect().height > 0 && performance.now();
 };
 /** The home page shows its four module cards. */
-export const HOME_VISIBLE = () => (globalThis as any).document.querySelectorAll('.ant-card').length >= 4;
+export const HOME_VISIBLE: Ready = () =>
+  (globalThis as any).document.querySelectorAll('.ant-card').length >= 4 && performance.now();
