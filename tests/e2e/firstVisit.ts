@@ -29,7 +29,7 @@ export async function firstVisit(
   url: string,
   /** Runs in the page; `performance.now()` once the visit counts as done (the login form is visible, say). */
   ready: Ready,
-  opts: { width?: number; timeoutMs?: number } = {},
+  opts: { width?: number; timeoutMs?: number; readyArg?: string } = {},
 ): Promise<FirstVisit> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1440, height: 900 }, locale: 'zh-CN' });
   const page: Page = await context.newPage();
@@ -61,7 +61,7 @@ export async function firstVisit(
     // string holding the function's source was an expression whose value, the function, is truthy:
     // the first poll passed whatever the page showed.)
     const readyMs = (await (
-      await page.waitForFunction(ready, undefined, { polling: 'raf', timeout: opts.timeoutMs ?? 30_000 })
+      await page.waitForFunction(ready, opts.readyArg, { polling: 'raf', timeout: opts.timeoutMs ?? 30_000 })
     ).jsonValue()) as number;
     await page.waitForLoadState('networkidle');
     measuring = false;
@@ -83,7 +83,13 @@ export async function firstVisit(
  * Runs in the page (serialized by Playwright, so it cannot use anything from this file): the time
  * since navigation (`performance.now()`) once the visit counts as done, else false.
  */
-export type Ready = () => number | false;
+export type Ready = (arg?: string) => number | false;
+
+/** The element `selector` finds is on screen (another app's login form, say). */
+export const SELECTOR_VISIBLE: Ready = (selector) => {
+  const el = (globalThis as any).document.querySelector(selector);
+  return !!el && el.getBoundingClientRect().height > 0 && performance.now();
+};
 
 /** The login form's username box is on screen. */
 export const LOGIN_FORM_VISIBLE: Ready = () => {
