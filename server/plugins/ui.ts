@@ -3,7 +3,8 @@
  * Unknown /api paths get a JSON 404 envelope instead.
  *
  * Files are sent as the build precompressed them (file.br / file.gz beside file, scripts/precompress.mjs)
- * when the browser accepts it, with `Vary: Accept-Encoding`; hashed files are cached for a year.
+ * when the browser accepts it, with `Vary: Accept-Encoding`; hashed files are cached for a year, the
+ * other static files (logo, default avatar) for an hour, index.html never without asking.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ShowType } from '@contract/endpoint';
+import { isScriptOrStylesheet } from './external';
 
 /** What scripts/precompress.mjs may have compressed. */
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map|ico)$/;
@@ -31,8 +33,13 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
         // Hashed bundles never change; index.html must always be revalidated.
         if (/\.[0-9a-f]{8}\.(js|css)$/.test(filePath) || /\.(async|chunk)\./.test(filePath)) {
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        } else {
+        } else if (/\.html$/.test(filePath)) {
           res.setHeader('cache-control', 'no-cache');
+        } else {
+          // The logo and the default avatar: the login page asked for the logo up to three times
+          // (icon, image, image again), each a full answer under no-cache. An hour of reuse is
+          // harmless for files that change only with a new build.
+          res.setHeader('cache-control', 'public, max-age=3600');
         }
       },
     });
@@ -48,7 +55,9 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
         showType: ShowType.ERROR_MESSAGE,
       });
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && hasUi) {
+    // A script or stylesheet that is not there (a chunk of an older build, say) is a 404: index.html
+    // in its place would be run as a script, and is a document without its security headers.
+    if ((request.method === 'GET' || request.method === 'HEAD') && hasUi && !isScriptOrStylesheet(url)) {
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')

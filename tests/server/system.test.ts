@@ -12,6 +12,7 @@ beforeAll(async () => {
   uiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ui-'));
   fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>门户</title><div id="root"></div>');
   fs.writeFileSync(path.join(uiDir, 'umi.1a2b3c4d.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(uiDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   // A bundle large enough to be precompressed, as `npm run build` does.
   fs.writeFileSync(
     path.join(uiDir, 'p__home.9f8e7d6c.async.js'),
@@ -60,10 +61,58 @@ test('hashed bundles are served with a long cache', async () => {
   expect(res.headers['cache-control']).toMatch(/immutable/);
 });
 
+test('other static files are reused for an hour; index.html itself is never reused unasked', async () => {
+  const logo = await ctx.app.inject({ method: 'GET', url: '/logo.svg' });
+  expect(logo.statusCode).toBe(200);
+  expect(logo.headers['cache-control']).toBe('public, max-age=3600');
+  const index = await ctx.app.inject({ method: 'GET', url: '/index.html' });
+  expect(index.headers['cache-control']).toBe('no-cache');
+});
+
 test('security headers are set', async () => {
   const res = await ctx.app.inject({ method: 'GET', url: '/home' });
   expect(res.headers['x-content-type-options']).toBe('nosniff');
   expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+});
+
+test('scripts and stylesheets carry the headers that apply to them, not the document-only ones', async () => {
+  for (const url of ['/umi.1a2b3c4d.js', '/umi.1a2b3c4d.js?v=1']) {
+    const res = await ctx.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  }
+  // An API path that looks like a file is an API answer.
+  const api = await ctx.app.inject({ method: 'GET', url: '/api/nope.js' });
+  expect(api.statusCode).toBe(404);
+  expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+});
+
+test('API answers may load, run and be framed by nothing; the OpenAPI page keeps the page policy', async () => {
+  for (const url of ['/api/health', '/api/user/me', '/api', '/api/docs-not']) {
+    const res = await ctx.app.inject({ method: 'GET', url });
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+  }
+  const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/' });
+  expect(docs.statusCode).toBe(200);
+  expect(docs.headers['content-security-policy']).toMatch(/'self'/);
+});
+
+test('a missing script or stylesheet is a 404, never index.html in its place', async () => {
+  for (const url of ['/umi.00000000.js', '/p__gone.12345678.async.js', '/antd.00000000.css', '/x.css?v=2']) {
+    const res = await ctx.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).not.toMatch(/text\/html/);
+    expect(res.body).not.toContain('<div id="root">');
+  }
+  // Client routes still get the page.
+  const page = await ctx.app.inject({ method: 'GET', url: '/user/login' });
+  expect(page.statusCode).toBe(200);
+  expect(page.body).toContain('<div id="root">');
 });
 
 test('OpenAPI is served at /api/docs', async () => {
