@@ -52,6 +52,13 @@ export default defineConfig({
     // Umi provides a global Buffer polyfill (47 KiB in umi.js) for Node-style code; only axios's
     // toFormData mentions Buffer, on a path browsers never take (they have Blob).
     config.plugin('node-polyfill-provider').tap(([provide]) => [{ process: provide.process }]);
+    // The request plugin imports @ahooksjs/use-request for its useRequest, which nothing here calls
+    // (pages use ahooks' own; one that called it would bring the package back). The package does not say it is free
+    // of side effects, so webpack kept it (and lodash.debounce and .throttle) in umi.js.
+    config.module
+      .rule('unused-use-request')
+      .test(/[\\/]@ahooksjs[\\/]use-request[\\/]/)
+      .sideEffects(false);
     // Slow links: give a page chunk 120 s before webpack reports ChunkLoadError.
     config.output.chunkLoadTimeout(120000);
   },
