@@ -27,6 +27,15 @@ if (state.stale) {
     console.error('[start] UI build failed; see the output above.');
     process.exit(res.status ?? 1);
   }
+  // The login page's antd styles as a stylesheet (scripts/antd-styles.tsx), before precompressing.
+  const styles = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/antd-styles.tsx'), uiDir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (styles.status !== 0) {
+    console.error('[start] Prebuilding the antd styles failed; see the output above.');
+    process.exit(styles.status ?? 1);
+  }
   precompress(uiDir);
   writeBuildStamp(root, uiDir, state.hash);
   console.log(`[start] UI built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -3,7 +3,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const INPUTS = ['.umirc.ts', 'config', 'src', 'public', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = [
+  '.umirc.ts',
+  'config',
+  'src',
+  'public',
+  'package-lock.json',
+  'tsconfig.json',
+  'scripts/antd-styles.tsx',
+];
 const SKIP = /(^|\/)(\.umi[^/]*|node_modules)(\/|$)/;
 
 function walk(root, rel, out) {

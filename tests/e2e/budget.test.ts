@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import budget from './budget.json';
-import { BASE, launch } from './browser';
+import { BASE, launch, newPage } from './browser';
 import { firstVisit, HOME_VISIBLE, LOGIN_FORM_VISIBLE } from './firstVisit';
 
 let browser: Browser;
@@ -50,4 +50,25 @@ test('a first visit waits until its readiness check passes', async () => {
   );
   const visit = await firstVisit(browser, `${BASE()}/user/login`, LOGIN_FORM_VISIBLE);
   expect(visit.readyMs).toBeGreaterThan(0);
+});
+
+// scripts/antd-styles.tsx prebuilds the login page's antd styles; antd then generates none in the
+// browser (each one it generates is a <style data-css-hash>). A component added to the page, or a
+// theme set in src/app.tsx, without the same change there fails here.
+test("the login page's antd styles come prebuilt, none generated in the browser", async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(`${BASE()}/user/login`);
+    await page.waitForFunction(LOGIN_FORM_VISIBLE, undefined, { polling: 'raf' });
+    // The page's own requests (the sign-in settings) have answered and rendered.
+    await page.waitForLoadState('networkidle');
+    const generated = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('style[data-css-hash]')).map((s) => s.textContent!.slice(0, 80)),
+    );
+    expect(generated).toEqual([]);
+    const sheets = await page.evaluate(() => Array.from(document.styleSheets).map((s) => s.href ?? ''));
+    expect(sheets.some((href) => /\/antd\.[0-9a-f]{8}\.css$/.test(href))).toBe(true);
+  } finally {
+    await context.close();
+  }
 });
