@@ -1,7 +1,8 @@
 import * as defaults from '@/requestDefaults';
 import { errorConfig, errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { fetchJson, FetchError } from '@/services/http';
-import { message } from 'antd';
+import { ShowType } from '@/contract/endpoint';
+import { message, notification } from 'antd';
 
 describe('request defaults live in one place', () => {
   it('has the numbers of issue 2', () => {
@@ -39,6 +40,25 @@ describe('error config', () => {
     expect(() => errorHandler!(error, { skipErrorHandler: true })).toThrow();
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
+  });
+
+  it('shows each kind of error the way the answer asks', () => {
+    const error = jest.spyOn(message, 'error').mockImplementation(() => undefined as never);
+    const warning = jest.spyOn(message, 'warning').mockImplementation(() => undefined as never);
+    const notice = jest.spyOn(notification, 'error').mockImplementation(() => undefined);
+    const answer = (showType: ShowType) =>
+      ({ response: { status: 409, data: { success: false, errorMessage: '出错了', showType } } }) as any;
+    errorHandler!(answer(ShowType.WARN_MESSAGE), {});
+    errorHandler!(answer(ShowType.NOTIFICATION), {});
+    errorHandler!(answer(ShowType.SILENT), {});
+    errorHandler!(answer(ShowType.ERROR_MESSAGE), {});
+    expect(error).toHaveBeenCalledWith('出错了');
+    expect(warning).toHaveBeenCalledTimes(1);
+    expect(warning).toHaveBeenCalledWith('出错了');
+    expect(notice).toHaveBeenCalledTimes(1);
+    expect(notice).toHaveBeenCalledWith({ message: '请求失败', description: '出错了' });
+    expect(error).toHaveBeenCalledTimes(1); // the silent one showed nothing
+    jest.restoreAllMocks();
   });
 
   it('reads messages and field errors from any failure shape', () => {
