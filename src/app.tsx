@@ -11,7 +11,7 @@ import defaultSettings from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { avatarOf, displayName } from './components/user';
-import { loadInitialState, type InitialState } from './initialState';
+import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
 import { errorConfig } from './requestErrorConfig';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
@@ -30,7 +30,13 @@ const ExceptionResult = lazy(() => import('./components/ExceptionResult'));
 const HeaderTitle = lazy(() => import('./components/HeaderTitle'));
 
 export async function getInitialState(): Promise<InitialState> {
-  return loadInitialState();
+  return takeInitialState();
+}
+
+/** Umi calls this before React's first render: the current user is asked for from here. */
+export function render(oldRender: () => void) {
+  startLoadingInitialState();
+  oldRender();
 }
 
 export const layout: RunTimeLayoutConfig = ({ initialState }) => {

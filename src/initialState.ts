@@ -34,3 +34,20 @@ export async function loadInitialState(): Promise<InitialState> {
   rememberUser(currentUser);
   return { currentUser };
 }
+
+/**
+ * The first load starts before React's first render (src/app.tsx `render`), so the answer is on its
+ * way while React starts; before, it was asked for only after React had committed the first screen.
+ * The first getInitialState takes that load; later ones (a refresh after signing in) load anew.
+ */
+let started: Promise<InitialState> | undefined;
+
+export function startLoadingInitialState(): void {
+  started ??= loadInitialState();
+}
+
+export function takeInitialState(): Promise<InitialState> {
+  const pending = started ?? loadInitialState();
+  started = undefined;
+  return pending;
+}

@@ -1,4 +1,4 @@
-import { getInitialState } from '@/app';
+import { getInitialState, render } from '@/app';
 import { fetchCurrentUser } from '@/services/user';
 
 jest.mock('@/services/user', () => ({ fetchCurrentUser: jest.fn() }));
@@ -43,5 +43,19 @@ describe('getInitialState', () => {
     expect(spy).toHaveBeenCalledWith(expect.any(String), failure);
     expect(localStorage.getItem('initialState')).toBeNull();
     spy.mockRestore();
+  });
+
+  it('is asked for before the first render, and that answer serves the first getInitialState only', async () => {
+    me.mockResolvedValue({ success: true, data: alice });
+    const oldRender = jest.fn();
+    render(oldRender);
+    expect(me).toHaveBeenCalledTimes(1); // before React renders anything
+    expect(oldRender).toHaveBeenCalledTimes(1);
+    await expect(getInitialState()).resolves.toEqual({ currentUser: alice });
+    expect(me).toHaveBeenCalledTimes(1);
+    // A later refresh (after signing in, say) asks again.
+    me.mockResolvedValue({ success: false } as never);
+    await expect(getInitialState()).resolves.toEqual({ currentUser: null });
+    expect(me).toHaveBeenCalledTimes(2);
   });
 });
