@@ -378,7 +378,7 @@ async function bench(target: Target): Promise<void> {
     );
     const fuzzy = fuzzySet.map((x, k) => queryPath(tokenOf(k), x.query.title, x.query.type, x.query.options));
     const miss = missSet.map((x, k) => queryPath(tokenOf(k), x.query.title, x.query.type, x.query.options));
-    const raw = sample.map((q) => `/bench/raw-lookup?h=${titleHash(normalizeTitle(q.title))}`);
+    const raw = sample.map((q) => `/api/bench/raw-lookup?h=${titleHash(normalizeTitle(q.title))}`);
 
     // Recall and wrong answers of the fuzzy and miss workloads, one request at a time.
     let right = 0;

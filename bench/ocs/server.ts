@@ -1,7 +1,8 @@
 /**
- * The portal server as `npm start` runs it, plus probe routes that exist only here, outside /api (no
- * auth, never part of the product): GET /bench/raw-lookup, a question by title hash through the same
- * database handle (the database ceiling the OCS query path is compared with); GET /bench/db-stats, the
+ * The portal server as `npm start` runs it, plus probe routes that exist only here, never part of the
+ * product: GET /api/bench/raw-lookup, a question by title hash through the same database handle (the
+ * database ceiling the OCS query path is compared with; public, and under /api so that it passes the
+ * same hooks and gets the same headers as an API answer); the others outside /api: GET /bench/db-stats, the
  * PGlite worker's counters and the WAL position, read around each workload; POST /bench/checkpoint,
  * before each workload.
  *
@@ -20,7 +21,7 @@ const profileDir = process.env.BENCH_PROFILE_DIR;
 run({
   beforeListen: async (app, database) => {
     const { db } = database;
-    app.get('/bench/raw-lookup', async (request) => {
+    app.get('/api/bench/raw-lookup', { config: { auth: 'public' } }, async (request) => {
       const h = String((request.query as { h?: string }).h ?? '');
       const row = await db
         .selectFrom('ocs_questions')
