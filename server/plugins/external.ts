@@ -48,21 +48,16 @@ export default fp(
       strictTransportSecurity: false, // set by the TLS-terminating proxy, which knows whether HTTPS is real
     });
     app.addHook('onRequest', (request, reply, done) => {
-      if (isScriptOrStylesheet(request.url)) {
-        // Never a document (plugins/ui.ts answers 404, not index.html, for a missing one), so the
-        // document-only headers (CSP, framing, COOP, …) would do nothing here; they were about half a
-        // KiB on each of the 13 such files of a first visit to /user/login.
+      // Scripts and stylesheets are never documents (plugins/ui.ts answers 404, not index.html, for a
+      // missing one): the document-only headers (CSP, framing, COOP, …) would do nothing on them, and
+      // were about half a KiB on each of the 13 such files of a first visit to /user/login. API
+      // answers (JSON, downloads) get a policy by which nothing in them may load, run or be framed.
+      const api = isApiAnswer(request.url);
+      if (api || isScriptOrStylesheet(request.url)) {
         reply.raw.setHeader('X-Content-Type-Options', 'nosniff');
         reply.raw.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
         reply.raw.setHeader('Referrer-Policy', 'no-referrer');
-        return done();
-      }
-      if (isApiAnswer(request.url)) {
-        // JSON and downloads: nothing in them may load or run, and no page may frame them.
-        reply.raw.setHeader('X-Content-Type-Options', 'nosniff');
-        reply.raw.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-        reply.raw.setHeader('Referrer-Policy', 'no-referrer');
-        reply.raw.setHeader('Content-Security-Policy', API_CSP);
+        if (api) reply.raw.setHeader('Content-Security-Policy', API_CSP);
         return done();
       }
       securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
