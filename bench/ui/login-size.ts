@@ -5,17 +5,17 @@
  * the budget test in the e2e leg (tests/e2e/budget.test.ts).
  *
  * Side by side: with BENCH_COMPARE_DIR set to another single-page app's build (its index.html and
- * assets; Ant Design Pro's `dist/`, say), that build is precompressed and served the way the portal
- * serves its own (brotli or gzip, index.html for unknown paths, 404 for /api), and its login page
+ * assets; Ant Design Pro's `dist/`, say), that build is precompressed and served by the portal's own
+ * static plugin (brotli or gzip, index.html for unknown paths, 404 for /api), and its login page
  * (BENCH_COMPARE_PATH, default /user/login) is visited in turn with the portal's, until the element
  * BENCH_COMPARE_READY (default #username) is on screen. Both medians and their ratio are printed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { precompress } from '../../scripts/precompress.mjs';
+import ui from '../../server/plugins/ui';
 import { launch } from '../../tests/e2e/browser';
 import { firstVisit, HOME_VISIBLE, LOGIN_FORM_VISIBLE, SELECTOR_VISIBLE } from '../../tests/e2e/firstVisit';
 import { spawnServer } from '../../tests/server/process';
@@ -30,12 +30,9 @@ async function serveOther(dir: string) {
   fs.cpSync(dir, copy, { recursive: true });
   precompress(copy);
   const app = Fastify();
-  await app.register(fastifyStatic, { root: copy, wildcard: false, index: false, preCompressed: true });
-  app.setNotFoundHandler((request, reply) =>
-    request.url.startsWith('/api/')
-      ? reply.status(404).send({ success: false })
-      : reply.type('text/html; charset=utf-8').sendFile('index.html'),
-  );
+  // The portal's own static serving (server/plugins/ui.ts): precompressed files, the same caching,
+  // index.html for client routes, a JSON 404 for /api.
+  await app.register(ui, { uiDir: copy });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
