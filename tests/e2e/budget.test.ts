@@ -3,6 +3,8 @@
  * /home downloads stay under tests/e2e/budget.json. Deterministic for a given build, so a page that
  * starts pulling a heavy library (or an admin page into umi.js) fails here, not in a user's browser.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import budget from './budget.json';
 import { BASE, launch, newPage } from './browser';
@@ -50,6 +52,48 @@ test('a first visit waits until its readiness check passes', async () => {
   );
   const visit = await firstVisit(browser, `${BASE()}/user/login`, LOGIN_FORM_VISIBLE);
   expect(visit.readyMs).toBeGreaterThan(0);
+});
+
+// The check runs from the moment the page commits. It once ran only after the load event (page.goto's
+// default), so a form that showed before the last chunk or image had loaded was timed at the load
+// event. Here the load event cannot come until the check has passed: the page's image is held until
+// the check asks for its release. Waiting for `load` first, the visit never finishes.
+test('a first visit is ready when its check passes, not at the load event', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const server = http.createServer((req, res) => {
+    if (req.url === '/held.svg') {
+      void held.then(() =>
+        res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      );
+    } else if (req.url === '/release') {
+      release();
+      res.end('released');
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><input id="form"><img src="/held.svg">');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const visit = await firstVisit(
+      browser,
+      `http://127.0.0.1:${port}/`,
+      () => {
+        const el = (globalThis as any).document.querySelector('#form');
+        if (!el || el.getBoundingClientRect().height === 0) return false;
+        void fetch('/release');
+        return performance.now();
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(visit.readyMs).toBeGreaterThan(0);
+    expect(visit.downloads.map((d) => d.path)).toContain('/held.svg'); // loaded after the check passed
+  } finally {
+    release();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 // scripts/antd-styles.tsx prebuilds the login page's antd styles; antd then generates none in the
