@@ -16,8 +16,13 @@ export default defineConfig({
   targets: { chrome: 100, edge: 100, firefox: 100, safari: 15 },
   // No core-js: nothing here uses a built-in these browsers lack (checked: src uses flatMap and
   // Object.fromEntries at most), and `core-js/stable` cost 132 KiB of umi.js for features such as
-  // structuredClone that no code calls.
-  polyfill: { imports: [] },
+  // structuredClone that no code calls. Nor regenerator-runtime, which Umi's polyfill step adds even
+  // with no core-js: nothing reads the global it sets (checked in the built chunks; the babel helpers
+  // of Umi's own code carry their own copy).
+  polyfill: false,
+  // No react-helmet-async (its provider wrapped every page; nothing here sets the head through it).
+  // With regenerator-runtime above: 26 KB of umi.js.
+  helmet: false,
   title: defaultSettings.title as string,
   favicons: ['/logo.svg'],
   // The ConfigProvider itself is filled at run time (src/app.tsx `antd`): antd's Chinese locale.
@@ -35,6 +40,8 @@ export default defineConfig({
       __dirname,
       'node_modules/@ant-design/icons',
     ),
+    // Umi's antd plugin imports lodash/merge for one call (see src/shims/lodashMerge.ts): not in umi.js.
+    [`${path.resolve(__dirname, 'node_modules/lodash/merge')}$`]: path.resolve(__dirname, 'src/shims/lodashMerge.ts'),
   },
   // mock/ answers in `max dev`; MOCK=none switches it off and proxies to the real server.
   proxy: process.env.MOCK === 'none' ? proxy : {},
