@@ -13,6 +13,7 @@ import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { avatarOf, displayName } from './components/user';
 import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
 import { errorConfig } from './requestErrorConfig';
+import { preloadRouteComponents, type RouteRecord } from './routePreload';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -31,6 +32,17 @@ const HeaderTitle = lazy(() => import('./components/HeaderTitle'));
 
 export async function getInitialState(): Promise<InitialState> {
   return takeInitialState();
+}
+
+/** Umi calls this with the route table before React's first render: the first URL's page starts loading. */
+export function patchRoutes({
+  routes,
+  routeComponents,
+}: {
+  routes: Record<string, RouteRecord>;
+  routeComponents: Record<string, unknown>;
+}) {
+  preloadRouteComponents(routes, routeComponents, window.location.pathname);
 }
 
 /** Umi calls this before React's first render: the current user is asked for from here. */
