@@ -66,6 +66,9 @@ export default defineConfig({
       .rule('unused-use-request')
       .test(/[\\/]@ahooksjs[\\/]use-request[\\/]/)
       .sideEffects(false);
+    // The browser build only (not in `alias`, which the UI tests' jsdom shares: it has no ResizeObserver
+    // and keeps the polyfill). See src/shims/resizeObserver.ts.
+    config.resolve.alias.set('resize-observer-polyfill$', path.resolve(__dirname, 'src/shims/resizeObserver.ts'));
     // Slow links: give a page chunk 120 s before webpack reports ChunkLoadError.
     config.output.chunkLoadTimeout(120000);
   },
