@@ -3,8 +3,8 @@
  * (src/app.tsx) and mirrored in localStorage under `initialState`.
  */
 import type { CurrentUser } from '@/contract';
-import { statusOf } from '@/requestErrorConfig';
-import { fetchCurrentUser } from '@/services/user';
+import { FetchError } from '@/services/http';
+import { probeCurrentUser } from '@/services/user';
 
 export interface InitialState {
   currentUser: CurrentUser | null;
@@ -25,11 +25,11 @@ export function rememberUser(user: CurrentUser | null): void {
 export async function loadInitialState(): Promise<InitialState> {
   let currentUser: CurrentUser | null = null;
   try {
-    const res = await fetchCurrentUser({ skipErrorHandler: true });
+    const res = await probeCurrentUser();
     currentUser = res?.success === true && res.data ? res.data : null;
   } catch (error) {
     // 401 is the ordinary "not logged in" answer; anything else means the call failed.
-    if (statusOf(error) !== 401) console.error('获取当前用户失败', error);
+    if (!(error instanceof FetchError && error.status === 401)) console.error('获取当前用户失败', error);
   }
   rememberUser(currentUser);
   return { currentUser };

@@ -3,12 +3,14 @@
  * guards; only the HTTP services are replaced.
  */
 import { TestBrowser } from '@@/testBrowser';
-import { fetchAuthSettings, fetchCurrentUser, fetchHealth } from '@/services/user';
+import { FetchError } from '@/services/http';
+import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/user';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { atViewport } from '../helpers';
 
 jest.mock('@/services/user', () => ({
   fetchCurrentUser: jest.fn(),
+  probeCurrentUser: jest.fn(),
   fetchAuthSettings: jest.fn(),
   fetchHealth: jest.fn(),
   login: jest.fn(),
@@ -46,12 +48,12 @@ jest.mock('@/services/identity', () => ({
 }));
 
 const asUser = (roles: ('admin' | 'njit')[]) =>
-  jest.mocked(fetchCurrentUser).mockResolvedValue({
+  jest.mocked(probeCurrentUser).mockResolvedValue({
     success: true,
     data: { uid: 5, username: 'carol', nickname: null, avatar: null, roles },
   });
 const asVisitor = () =>
-  jest.mocked(fetchCurrentUser).mockRejectedValue({ response: { status: 401, data: { success: false } } });
+  jest.mocked(probeCurrentUser).mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
 
 beforeEach(() => {
   jest.mocked(fetchAuthSettings).mockResolvedValue({
@@ -96,7 +98,7 @@ describe('the shell', () => {
   });
 
   it('holds a user who must set up two-factor sign-in on its set-up, with the way back', async () => {
-    jest.mocked(fetchCurrentUser).mockResolvedValue({
+    jest.mocked(probeCurrentUser).mockResolvedValue({
       success: true,
       data: { uid: 5, username: 'carol', nickname: null, avatar: null, roles: ['njit'], mustEnrollTwoFactor: true },
     });

@@ -1,8 +1,9 @@
 import { getInitialState, render } from '@/app';
-import { fetchCurrentUser } from '@/services/user';
+import { FetchError } from '@/services/http';
+import { probeCurrentUser } from '@/services/user';
 
-jest.mock('@/services/user', () => ({ fetchCurrentUser: jest.fn() }));
-const me = jest.mocked(fetchCurrentUser);
+jest.mock('@/services/user', () => ({ probeCurrentUser: jest.fn() }));
+const me = jest.mocked(probeCurrentUser);
 
 const alice = { uid: 3, username: 'alice', nickname: '爱丽丝', avatar: null, roles: ['njit' as const] };
 
@@ -15,7 +16,7 @@ describe('getInitialState', () => {
   it('keeps the user from GET /api/user/me and mirrors it in localStorage', async () => {
     me.mockResolvedValue({ success: true, data: alice });
     await expect(getInitialState()).resolves.toEqual({ currentUser: alice });
-    expect(me).toHaveBeenCalledWith({ skipErrorHandler: true });
+    expect(me).toHaveBeenCalledWith();
     expect(JSON.parse(localStorage.getItem('initialState')!)).toEqual(alice);
   });
 
@@ -28,7 +29,7 @@ describe('getInitialState', () => {
 
   it('gives a null user on a 401 answer without logging an error', async () => {
     const spy = jest.spyOn(console, 'error').mockImplementation(() => {});
-    me.mockRejectedValue(Object.assign(new Error('401'), { response: { status: 401, data: { success: false } } }));
+    me.mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
     await expect(getInitialState()).resolves.toEqual({ currentUser: null });
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
