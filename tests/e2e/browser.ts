@@ -90,3 +90,20 @@ export async function checkSurely(box: Locator, attempts = 5): Promise<void> {
     if (i >= attempts) throw new Error('the checkbox never stayed checked');
   }
 }
+
+/**
+ * Clicks `button` until `took()` sees what the click leads to (a dialog closing, say), trying again
+ * when a click did not take: on a loaded CI machine a click on the OK button of an antd confirm
+ * dialog that had just opened was once lost, the dialog left open. Fails only when it never takes.
+ */
+export async function clickSurely(button: Locator, took: () => Promise<unknown>, attempts = 5): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await button.click({ timeout: 5_000 });
+      await took();
+      return;
+    } catch (err) {
+      if (i >= attempts) throw err;
+    }
+  }
+}

@@ -3,7 +3,7 @@
  * the administrator disables the user; the user's session and token stop working at once.
  */
 import type { Browser } from 'playwright-core';
-import { BASE, checkSurely, launch, loginAt, newPage, snap } from './browser';
+import { BASE, checkSurely, clickSurely, launch, loginAt, newPage, snap } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,11 +51,15 @@ test('admin creates a user, the user makes a token, admin disables the user, ses
     await admin.page.goto(`${BASE()}/user/admin/editUser?uid=${uid}`);
     await admin.page.getByLabel('账号状态').click();
     await admin.page.getByRole('button', { name: /保\s*存/ }).click();
-    await admin.page.getByText('停用会立即结束该用户的所有会话').first().waitFor();
+    // The confirm dialog, with what disabling does (the form's own help text says it too).
+    const dialog = admin.page.getByRole('dialog').filter({ hasText: `停用用户 ${username}` });
+    await dialog.getByText('停用后会立即结束该用户的所有登录会话').waitFor();
     const saved = admin.page.waitForResponse(
       (r) => r.url().includes(`/api/user/admin/users/${uid}`) && r.request().method() === 'PATCH',
     );
-    await admin.page.getByRole('button', { name: /停用并保存/ }).click();
+    await clickSurely(dialog.getByRole('button', { name: /停用并保存/ }), () =>
+      dialog.waitFor({ state: 'hidden', timeout: 5_000 }),
+    );
     expect((await saved).status()).toBe(200);
 
     // 4. The user's session and token stop working.
