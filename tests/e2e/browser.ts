@@ -74,21 +74,28 @@ export async function loginAt(page: Page, username: string, password: string, re
   await page.waitForLoadState('networkidle'); // the page's own data has loaded
 }
 
+/** Runs `attempt` until it passes, at most `attempts` times; the last failure is thrown. */
+async function surely(attempt: () => Promise<void>, attempts: number): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await attempt();
+      return;
+    } catch (err) {
+      if (i >= attempts) throw err;
+    }
+  }
+}
+
 /**
  * Checks a checkbox, trying again when the click did not take (on a loaded CI machine the form under
  * it was once re-rendered between Playwright's click and its look at the state), and fails only when
  * it never sticks.
  */
 export async function checkSurely(box: Locator, attempts = 5): Promise<void> {
-  for (let i = 1; ; i++) {
-    try {
-      await box.check({ timeout: 5_000 });
-      if (await box.isChecked()) return;
-    } catch (err) {
-      if (i >= attempts) throw err;
-    }
-    if (i >= attempts) throw new Error('the checkbox never stayed checked');
-  }
+  await surely(async () => {
+    await box.check({ timeout: 5_000 });
+    if (!(await box.isChecked())) throw new Error('the checkbox never stayed checked');
+  }, attempts);
 }
 
 /**
@@ -97,13 +104,8 @@ export async function checkSurely(box: Locator, attempts = 5): Promise<void> {
  * dialog that had just opened was once lost, the dialog left open. Fails only when it never takes.
  */
 export async function clickSurely(button: Locator, took: () => Promise<unknown>, attempts = 5): Promise<void> {
-  for (let i = 1; ; i++) {
-    try {
-      await button.click({ timeout: 5_000 });
-      await took();
-      return;
-    } catch (err) {
-      if (i >= attempts) throw err;
-    }
-  }
+  await surely(async () => {
+    await button.click({ timeout: 5_000 });
+    await took();
+  }, attempts);
 }
