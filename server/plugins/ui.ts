@@ -14,12 +14,26 @@ import fp from 'fastify-plugin';
 import { ShowType } from '@contract/endpoint';
 import { isScriptOrStylesheet } from './external';
 
+/**
+ * The login page's first look, prerendered (scripts/prerender-login.tsx): index.html with the form's
+ * static copy in it. It is the document for /user/login itself only, and not when the page opens on
+ * another step (the second factor, a campus sign-in's error) than the form it holds.
+ */
+const PRERENDERED_FILE = 'login.html';
+export function sendsPrerenderedLogin(url: string): boolean {
+  const [pathname, query = ''] = url.split('?', 2) as [string, string?];
+  if (pathname !== '/user/login') return false;
+  const params = new URLSearchParams(query);
+  return !params.has('step') && !params.has('sso_error');
+}
+
 /** What scripts/precompress.mjs may have compressed. */
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map|ico)$/;
 
 export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string }) {
   const indexFile = path.join(opts.uiDir, 'index.html');
   const hasUi = fs.existsSync(indexFile);
+  const hasPrerenderedLogin = fs.existsSync(path.join(opts.uiDir, PRERENDERED_FILE));
   if (hasUi) {
     await app.register(fastifyStatic, {
       root: opts.uiDir,
@@ -27,6 +41,9 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
       index: false,
       cacheControl: false, // set per file below
       preCompressed: true,
+      // login.html is not a page of its own (at /login.html the app would start under it, hidden).
+      allowedPath: (pathname, _root, request) =>
+        pathname.replace(/^\//, '') !== PRERENDERED_FILE || sendsPrerenderedLogin(request.url),
       setHeaders(res, served) {
         const filePath = served.replace(/\.(br|gz)$/, '');
         if (COMPRESSIBLE.test(filePath)) res.setHeader('vary', 'Accept-Encoding');
@@ -61,7 +78,9 @@ export default fp(async function ui(app: FastifyInstance, opts: { uiDir: string 
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .sendFile('index.html', { cacheControl: false });
+        .sendFile(hasPrerenderedLogin && sendsPrerenderedLogin(url) ? PRERENDERED_FILE : 'index.html', {
+          cacheControl: false,
+        });
     }
     return reply
       .status(404)

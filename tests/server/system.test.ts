@@ -11,6 +11,11 @@ let uiDir: string;
 beforeAll(async () => {
   uiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ui-'));
   fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>门户</title><div id="root"></div>');
+  // The login page's first look (scripts/prerender-login.tsx), as `npm run build` writes it.
+  fs.writeFileSync(
+    path.join(uiDir, 'login.html'),
+    '<!doctype html><title>门户</title><div id="prerendered"><form id="login"></form></div><div id="root"></div>',
+  );
   fs.writeFileSync(path.join(uiDir, 'umi.1a2b3c4d.js'), 'console.log(1)');
   fs.writeFileSync(path.join(uiDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   // A bundle large enough to be precompressed, as `npm run build` does.
@@ -46,12 +51,29 @@ test('an unknown /api route is a JSON 404 envelope', async () => {
 });
 
 test('every other path falls back to the SPA index.html', async () => {
-  for (const url of ['/', '/home', '/user/login?redirect=%2FOCS', '/OCS/overview', '/no/such/page']) {
+  const paths = ['/', '/home', '/OCS/overview', '/no/such/page', '/user/login/', '/user/loginx', '/user/register'];
+  // The login page on another step than its form, and login.html asked for by name.
+  paths.push('/user/login?step=2fa', '/user/login?sso_error=state&redirect=%2FOCS', '/login.html', '/login.html?x=1');
+  for (const url of paths) {
     const res = await ctx.app.inject({ method: 'GET', url });
-    expect(res.statusCode).toBe(200);
+    expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.body).toContain('<div id="root">');
+    expect({ url, prerendered: res.body.includes('prerendered') }).toEqual({ url, prerendered: false });
     expect(res.headers['cache-control']).toBe('no-cache');
+  }
+});
+
+test('/user/login is sent with its form prerendered, as a document like index.html', async () => {
+  for (const url of ['/user/login', '/user/login?redirect=%2FOCS', '/user/login?redirect=%2F&x=step']) {
+    const res = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    const body =
+      res.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(res.rawPayload).toString() : res.body;
+    expect(body).toContain('<div id="prerendered"><form id="login">');
   }
 });
 
