@@ -13,6 +13,7 @@ import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { avatarOf, displayName } from './components/user';
 import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
 import { errorConfig } from './requestErrorConfig';
+import { dropPrerendered, PRERENDERED_PATH } from './prerendered';
 import { preloadRouteComponents, type RouteRecord } from './routePreload';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
@@ -43,6 +44,13 @@ export function patchRoutes({
   routeComponents: Record<string, unknown>;
 }) {
   preloadRouteComponents(routes, routeComponents, window.location.pathname);
+  // The login form's static copy (src/prerendered.ts) is only for the login page to take over.
+  if (window.location.pathname !== PRERENDERED_PATH) dropPrerendered();
+}
+
+/** Umi calls this on the first route and on every change: leaving the login page drops its static copy. */
+export function onRouteChange({ location }: { location: { pathname: string } }) {
+  if (location.pathname !== PRERENDERED_PATH) dropPrerendered();
 }
 
 /** Umi calls this before React's first render: the current user is asked for from here. */

@@ -6,6 +6,7 @@
  */
 import { useAppData } from '@umijs/max';
 import React from 'react';
+import { dropPrerendered } from '@/prerendered';
 import { rememberPageImports, resetFailedPageImports } from './chunkRetry';
 
 export function isChunkLoadError(error: unknown): boolean {
@@ -52,6 +53,8 @@ export default class ChunkErrorBoundary extends React.Component<{ children?: Rea
 
   componentDidCatch(error: unknown) {
     console.error(error);
+    // The error shows, not the login form's static copy over it (src/prerendered.ts).
+    dropPrerendered();
   }
 
   retry = () => {

@@ -232,3 +232,82 @@ describe('login page', () => {
     expect(screen.queryByText(/<script>/)).not.toBeInTheDocument();
   });
 });
+
+// The server sends /user/login with a static copy of the form (scripts/prerender-login.tsx); the page
+// takes its place when it mounts, with what was typed into it (src/prerendered.ts).
+describe('login page over its prerendered copy', () => {
+  let copy: HTMLElement;
+  beforeEach(() => {
+    copy = document.createElement('div');
+    copy.id = 'prerendered';
+    copy.innerHTML =
+      '<form><input autocomplete="username" aria-label="静态用户名"><input type="password" ' +
+      'autocomplete="current-password" aria-label="静态密码"><button type="button">登 录</button></form>';
+    document.body.prepend(copy);
+  });
+  afterEach(() => copy.remove());
+
+  it('takes what was typed into the copy, and its focus, then signs in with it', async () => {
+    (copy.querySelector('[autocomplete="username"]') as HTMLInputElement).value = 'admin';
+    const password = copy.querySelector('[autocomplete="current-password"]') as HTMLInputElement;
+    password.value = 'admin123456';
+    password.focus();
+    loginMock.mockResolvedValue({ success: true, data: admin });
+    renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
+    expect(document.getElementById('prerendered')).toBeNull();
+    expect(screen.getByLabelText('用户名')).toHaveValue('admin');
+    expect(screen.getByLabelText('密码')).toHaveValue('admin123456');
+    expect(screen.getByLabelText('密码')).toHaveFocus();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /登\s*录/ })));
+    expect(loginMock).toHaveBeenCalledWith(
+      { username: 'admin', password: 'admin123456', remember: true },
+      { skipErrorHandler: true },
+    );
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS$/));
+  });
+
+  it('sends the form at once when 登录 was pressed on the copy before the app had started', async () => {
+    (copy.querySelector('[autocomplete="username"]') as HTMLInputElement).value = 'admin';
+    (copy.querySelector('[autocomplete="current-password"]') as HTMLInputElement).value = 'admin123456';
+    copy.setAttribute('data-submitted', '');
+    loginMock.mockResolvedValue({ success: true, data: admin });
+    renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS$/));
+    expect(loginMock).toHaveBeenCalledTimes(1);
+    expect(loginMock).toHaveBeenCalledWith(
+      { username: 'admin', password: 'admin123456', remember: true },
+      { skipErrorHandler: true },
+    );
+  });
+
+  it('a press of 登录 on an empty copy asks for the fields, sending nothing', async () => {
+    copy.setAttribute('data-submitted', '');
+    renderAt('/user/login', <LoginPage />, '/user/login');
+    expect(await screen.findByText('请输入用户名')).toBeInTheDocument();
+    expect(await screen.findByText('请输入密码')).toBeInTheDocument();
+    expect(loginMock).not.toHaveBeenCalled();
+  });
+
+  it('takes an untouched copy away and leaves the form empty, the focus where it was', () => {
+    renderAt('/user/login', <LoginPage />, '/user/login');
+    expect(document.getElementById('prerendered')).toBeNull();
+    expect(screen.getByLabelText('用户名')).toHaveValue('');
+    expect(screen.getByLabelText('密码')).toHaveValue('');
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('takes the copy away on the code step too, without filling anything', async () => {
+    (copy.querySelector('[autocomplete="username"]') as HTMLInputElement).value = 'admin';
+    renderAt('/user/login?step=2fa', <LoginPage />, '/user/login');
+    expect(document.getElementById('prerendered')).toBeNull();
+    expect(await screen.findByText('统一门户 · 两步验证')).toBeInTheDocument();
+  });
+
+  it('renders, for the copy, a button that sends nothing and turns until the app has started', () => {
+    copy.remove();
+    renderAt('/user/login', <LoginPage prerendering />, '/user/login');
+    const button = screen.getByRole('button', { name: /登\s*录/ });
+    expect(button).toHaveAttribute('type', 'button');
+    expect(button).toHaveClass('ant-btn-loading');
+  });
+});

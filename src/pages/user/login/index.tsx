@@ -5,14 +5,19 @@
  * here with `step=2fa`, and one that failed with `sso_error`.
  * Plain antd Form rather than ProForm's LoginForm: ProForm drags ~240 kB gzip of
  * pro-field into the first page most visitors load (measured with `max build`).
+ *
+ * The server sends this page's first look ready-made (scripts/prerender-login.tsx renders it with
+ * `prerendering`), so the form is on screen before the app has started; on mounting, the page takes
+ * that static copy's place in the same frame and keeps what was typed into it (src/prerendered.ts).
  */
 import type { CurrentUser, LoginResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
+import { takePrerendered } from '@/prerendered';
 import { fetchAuthSettings, login, type AuthSettingsAnswer } from '@/services/user';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
 import useFinishSignIn from '../components/useFinishSignIn';
@@ -27,7 +32,15 @@ interface LoginValues {
 
 type Settings = AuthSettingsAnswer['data'];
 
-export default function LoginPage() {
+export default function LoginPage({
+  prerendering = false,
+}: {
+  /**
+   * The static copy made at build time: its button is not a submit button (a form sent without the
+   * app would put the password in the URL) and turns until the app has started.
+   */
+  prerendering?: boolean;
+}) {
   const location = useLocation();
   const query = new URLSearchParams(location.search);
   const redirect = query.get('redirect');
@@ -44,6 +57,16 @@ export default function LoginPage() {
   }, [ssoError]);
   const [submitting, setSubmitting] = useState(false);
   const [step, setStep] = useState<'password' | 'code'>(query.get('step') === '2fa' ? 'code' : 'password');
+  const [form] = Form.useForm<LoginValues>();
+  // Before the first paint: the static copy goes, and what was typed into it (or filled in by the
+  // browser) comes over, with the focus; a press of its 登录 sends the form now.
+  useLayoutEffect(() => {
+    const typed = takePrerendered();
+    if (!typed || step !== 'password') return;
+    if (typed.username || typed.password) form.setFieldsValue({ username: typed.username, password: typed.password });
+    if (typed.focused) form.getFieldInstance(typed.focused)?.focus();
+    if (typed.submitted) form.submit();
+  }, [form, step]);
   // A plain effect, not ahooks' useRequest: it would be the login page's largest chunk after the form.
   const [settings, setSettings] = useState<Settings>();
   useEffect(() => {
@@ -104,7 +127,7 @@ export default function LoginPage() {
   return (
     <AuthShell title="登录" subTitle="登录以使用网课助手、消息推送等服务">
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} />}
-      <Form<LoginValues> name="login" size="large" initialValues={{ remember: true }} onFinish={onFinish}>
+      <Form<LoginValues> form={form} name="login" size="large" initialValues={{ remember: true }} onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
           <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" aria-label="用户名" />
         </Form.Item>
@@ -122,7 +145,7 @@ export default function LoginPage() {
           </Form.Item>
           <AuthLink to="/user/forgotPassword">忘记密码？</AuthLink>
         </div>
-        <Button type="primary" htmlType="submit" block loading={submitting}>
+        <Button type="primary" htmlType={prerendering ? 'button' : 'submit'} block loading={submitting || prerendering}>
           登录
         </Button>
       </Form>
