@@ -41,6 +41,7 @@ export default async () => {
     'ocs/synthetic',
     'scheduler',
     'zip-guard',
+    'prerender-login',
   ].map((f) => `<rootDir>/tests/server/${f}\\.test\\.ts$`);
 
   return {

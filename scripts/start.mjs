@@ -36,6 +36,19 @@ if (state.stale) {
     console.error('[start] Prebuilding the antd styles failed; see the output above.');
     process.exit(styles.status ?? 1);
   }
+  // The login page's first look as HTML (scripts/prerender-login.tsx), once the stylesheets are linked.
+  const login = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/prerender-login.tsx'), uiDir],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  if (login.status !== 0) {
+    console.error('[start] Prerendering the login page failed; see the output above.');
+    process.exit(login.status ?? 1);
+  }
   precompress(uiDir);
   writeBuildStamp(root, uiDir, state.hash);
   console.log(`[start] UI built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -11,6 +11,8 @@ const INPUTS = [
   'package-lock.json',
   'tsconfig.json',
   'scripts/antd-styles.tsx',
+  'scripts/prerender-login.tsx',
+  'scripts/prerender',
 ];
 const SKIP = /(^|\/)(\.umi[^/]*|node_modules)(\/|$)/;
 

@@ -53,6 +53,72 @@ test('register, log out (page reloads), guarded page -> login with redirect -> b
   });
 });
 
+/** Holds back what `url` matches until the returned function is called. */
+async function hold(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+/** Without umi.js the login page stays its prerendered copy. */
+const holdApp = (page: Page) => hold(page, /\/umi\.[0-9a-f]{8}\.js$/);
+
+test('the login form is on screen before the app starts, and the app takes it over as it was', async () => {
+  await withPage(browser, 'prerendered-login', async (page) => {
+    const release = await holdApp(page);
+    // The settings add 注册账号 above 返回首页, which moves it: not what is measured here.
+    const releaseSettings = await hold(page, /\/api\/user\/settings$/);
+    // Not the load event: umi.js, preloaded, is held back.
+    await page.goto(`${BASE()}/user/login?redirect=%2FOCS%2Foverview`, { waitUntil: 'domcontentloaded' });
+    const copy = page.locator('#prerendered');
+    await copy.getByLabel('用户名').fill('admin');
+    await copy.getByLabel('密码', { exact: true }).fill(process.env.E2E_ADMIN_PASSWORD!);
+    expect(await page.locator('#root').isHidden()).toBe(true);
+    const before = await copy.getByLabel('密码', { exact: true }).boundingBox();
+    // Nothing on screen moves when the app takes the copy's place.
+    await page.evaluate(() => {
+      const w = window as unknown as { __shift: number };
+      w.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__shift += (entry as unknown as { value: number }).value;
+      }).observe({ type: 'layout-shift' });
+    });
+
+    release();
+    await copy.waitFor({ state: 'detached' });
+    const password = page.getByLabel('密码', { exact: true });
+    expect(await page.getByLabel('用户名').inputValue()).toBe('admin');
+    expect(await password.inputValue()).toBe(process.env.E2E_ADMIN_PASSWORD);
+    expect(await password.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await password.boundingBox()).toEqual(before);
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+    releaseSettings();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${BASE()}/OCS/overview`);
+  });
+});
+
+test('登录 pressed on the prerendered form before the app starts signs in once it has', async () => {
+  await withPage(browser, 'prerendered-submit', async (page) => {
+    const release = await holdApp(page);
+    await page.goto(`${BASE()}/user/login?redirect=%2FOCS%2Foverview`, { waitUntil: 'domcontentloaded' });
+    const copy = page.locator('#prerendered');
+    await copy.getByLabel('用户名').fill('admin');
+    await copy.getByLabel('密码', { exact: true }).fill(process.env.E2E_ADMIN_PASSWORD!);
+    const signIns: string[] = [];
+    page.on('request', (r) => r.url().endsWith('/api/user/login') && signIns.push(r.method()));
+    await copy.getByRole('button', { name: /登\s*录/ }).click();
+    // The static button sends nothing by itself (a form sent without the app would carry the password in the URL).
+    expect(new URL(page.url()).search).toBe('?redirect=%2FOCS%2Foverview');
+    release();
+    await page.waitForURL(`${BASE()}/OCS/overview`);
+    expect(signIns).toEqual(['POST']);
+  });
+});
+
 test('a redirect to another site is ignored: login lands on /home', async () => {
   await withPage(browser, 'open-redirect', async (page) => {
     await page.goto(`${BASE()}/user/login?redirect=${encodeURIComponent('//evil.example/steal')}`);
