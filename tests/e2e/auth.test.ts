@@ -92,7 +92,10 @@ test('the login form is on screen before the app starts, and the app takes it ov
     const password = page.getByLabel('密码', { exact: true });
     expect(await page.getByLabel('用户名').inputValue()).toBe('admin');
     expect(await password.inputValue()).toBe(process.env.E2E_ADMIN_PASSWORD);
-    expect(await password.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The focus and the caret (at the end, where typing goes on) are where they were.
+    expect(
+      await password.evaluate((el: HTMLInputElement) => [el === document.activeElement, el.selectionStart]),
+    ).toEqual([true, process.env.E2E_ADMIN_PASSWORD!.length]);
     expect(await password.boundingBox()).toEqual(before);
     expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
     releaseSettings();
