@@ -44,12 +44,13 @@ export function patchRoutes({
   routeComponents: Record<string, unknown>;
 }) {
   preloadRouteComponents(routes, routeComponents, window.location.pathname);
-  // The login form's static copy (src/prerendered.ts) is only for the login page to take over.
-  if (window.location.pathname !== PRERENDERED_PATH) dropPrerendered();
 }
 
-/** Umi calls this on the first route and on every change: leaving the login page drops its static copy. */
-export function onRouteChange({ location }: { location: { pathname: string } }) {
+/**
+ * Umi calls this on the first route (in React's first commit) and on every change: the login form's
+ * static copy (src/prerendered.ts) is only for the login page to take over.
+ */
+export function onRouteChange({ location }: { location: { pathname: string }; isFirst?: boolean }) {
   if (location.pathname !== PRERENDERED_PATH) dropPrerendered();
 }
 

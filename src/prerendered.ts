@@ -4,7 +4,7 @@
  * still starting) is hidden beside it. It comes down in the same frame as the app's own form goes up:
  * - the login page, when it mounts, takes it (takePrerendered) and carries over what was typed;
  * - anything else that renders in its place drops it (dropPrerendered): another route
- *   (src/app.tsx patchRoutes and onRouteChange) or an error (ChunkErrorBoundary).
+ *   (src/app.tsx onRouteChange, the first route included) or an error (ChunkErrorBoundary).
  */
 
 /** The id of the static copy's container (scripts/prerender-login.tsx writes it). */

@@ -3,7 +3,7 @@
  * login page renders in its place: another route at start or later, or an error. (The login page
  * taking it over is tests/ui/user/login.test.tsx's.)
  */
-import { onRouteChange, patchRoutes } from '@/app';
+import { onRouteChange } from '@/app';
 import ChunkErrorBoundary from '@/components/ChunkErrorBoundary';
 import { dropPrerendered, takePrerendered } from '@/prerendered';
 import { render, screen } from '@testing-library/react';
@@ -15,10 +15,7 @@ beforeEach(() => {
   copy.innerHTML = '<input autocomplete="username" value="admin"><input autocomplete="current-password">';
   document.body.prepend(copy);
 });
-afterEach(() => {
-  copy.remove();
-  window.history.replaceState(null, '', '/');
-});
+afterEach(() => copy.remove());
 
 const present = () => document.getElementById('prerendered') !== null;
 
@@ -36,12 +33,9 @@ test("takePrerendered tells whether 登录 was pressed on the copy (noted by log
 });
 
 test('at start, a URL other than /user/login drops it; /user/login keeps it for the page', () => {
-  const table = { routes: {}, routeComponents: {} };
-  window.history.replaceState(null, '', '/user/login?redirect=%2FOCS');
-  patchRoutes(table);
+  onRouteChange({ location: { pathname: '/user/login' }, isFirst: true });
   expect(present()).toBe(true);
-  window.history.replaceState(null, '', '/login.html');
-  patchRoutes(table);
+  onRouteChange({ location: { pathname: '/login.html' }, isFirst: true });
   expect(present()).toBe(false);
 });
 
