@@ -57,14 +57,21 @@ export function loginStyles(): string {
   return cssinjs.extractStyle(cache, { plain: true, types: ['style'] });
 }
 
+/**
+ * Writes `content` into `uiDir` as `<stem>.<8 hex of its hash>.<ext>` (cached for a year, as the
+ * bundles are), removing any earlier one of the same stem and its compressed copies; returns the name.
+ */
+export function writeHashedFile(uiDir: string, stem: string, ext: string, content: string): string {
+  const name = `${stem}.${crypto.createHash('sha256').update(content).digest('hex').slice(0, 8)}.${ext}`;
+  const earlier = new RegExp(`^${stem}\\.[0-9a-f]{8}\\.${ext}`);
+  for (const old of fs.readdirSync(uiDir).filter((f) => earlier.test(f))) fs.rmSync(path.join(uiDir, old));
+  fs.writeFileSync(path.join(uiDir, name), content);
+  return name;
+}
+
 /** Writes the stylesheet into `uiDir` and links it first in index.html (antd's styles come first). */
 export async function writeLoginStyles(uiDir: string): Promise<string> {
-  const css = loginStyles();
-  const name = `antd.${crypto.createHash('sha256').update(css).digest('hex').slice(0, 8)}.css`;
-  for (const old of fs.readdirSync(uiDir).filter((f) => /^antd\.[0-9a-f]{8}\.css/.test(f))) {
-    fs.rmSync(path.join(uiDir, old));
-  }
-  fs.writeFileSync(path.join(uiDir, name), css);
+  const name = writeHashedFile(uiDir, 'antd', 'css', loginStyles());
   const indexFile = path.join(uiDir, 'index.html');
   const html = fs.readFileSync(indexFile, 'utf8').replace(LINK, '');
   const at = html.indexOf('<link rel="stylesheet"');

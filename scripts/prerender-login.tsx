@@ -16,12 +16,13 @@
  * `node --import tsx scripts/prerender-login.tsx [dist]`; `npm start` and `npm run build` run it after
  * scripts/antd-styles.tsx (login.html links the same stylesheets as index.html), before precompressing.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
+import { PRERENDERED_ID, SUBMITTED_ATTRIBUTE } from '../src/prerendered';
+import { writeHashedFile } from './antd-styles';
 
-export const PRERENDERED_FILE = 'login.html';
+const PRERENDERED_FILE = 'login.html';
 const ROOT = '<div id="root"></div>';
 const APP_SCRIPT = /<script src="(\/umi\.[0-9a-f]{8}\.js)"><\/script>\n?/;
 
@@ -31,14 +32,14 @@ const APP_SCRIPT = /<script src="(\/umi\.[0-9a-f]{8}\.js)"><\/script>\n?/;
  * first frame (the form) waited for its ~100 ms. `<link rel="preload">` still fetches it from the start.
  * A hidden tab paints no frame (requestAnimationFrame waits for it to show): there a timer starts it.
  * Until the app has started, a press of the static 登录 (or Enter in a field) is noted on the copy
- * (data-submitted), and the login page sends the form as soon as it takes over (src/prerendered.ts).
+ * (SUBMITTED_ATTRIBUTE), and the login page sends the form as soon as it takes over (src/prerendered.ts).
  */
 export const START_AFTER_PAINT = `(function () {
   var app = document.currentScript.getAttribute('data-app');
-  var copy = document.getElementById('prerendered');
+  var copy = document.getElementById('${PRERENDERED_ID}');
   if (copy) {
     var submitted = function () {
-      copy.setAttribute('data-submitted', '');
+      copy.setAttribute('${SUBMITTED_ATTRIBUTE}', '');
     };
     copy.addEventListener('click', function (event) {
       if (event.target.closest('button')) submitted();
@@ -110,10 +111,10 @@ export function prerenderedLoginHtml(indexHtml: string, markup: string, iconStyl
   const extra =
     `<link rel="preload" as="script" href="${app[1]}">\n` +
     `<style data-rc-order="prepend" rc-util-key="@ant-design-icons">${iconStyles}</style>\n` +
-    '<style>#prerendered~#root{display:none}</style>\n';
+    `<style>#${PRERENDERED_ID}~#root{display:none}</style>\n`;
   return (indexHtml.slice(0, head) + extra + indexHtml.slice(head))
     .replace(APP_SCRIPT, `<script src="${starter}" data-app="${app[1]}"></script>\n`)
-    .replace(ROOT, `<div id="prerendered">${markup}</div>\n${ROOT}`);
+    .replace(ROOT, `<div id="${PRERENDERED_ID}">${markup}</div>\n${ROOT}`);
 }
 
 /** Writes login.html, and the script that starts the app from it, into `uiDir` from its index.html. */
@@ -121,11 +122,7 @@ export function writePrerenderedLogin(uiDir: string): string {
   const markup = renderLoginMarkup();
   const { iconStyles } = require('@ant-design/icons/lib/utils') as { iconStyles: string };
   const indexHtml = fs.readFileSync(path.join(uiDir, 'index.html'), 'utf8');
-  for (const old of fs.readdirSync(uiDir).filter((f) => /^start\.[0-9a-f]{8}\.js/.test(f))) {
-    fs.rmSync(path.join(uiDir, old));
-  }
-  const starter = `start.${crypto.createHash('sha256').update(START_AFTER_PAINT).digest('hex').slice(0, 8)}.js`;
-  fs.writeFileSync(path.join(uiDir, starter), START_AFTER_PAINT);
+  const starter = writeHashedFile(uiDir, 'start', 'js', START_AFTER_PAINT);
   const file = path.join(uiDir, PRERENDERED_FILE);
   fs.writeFileSync(file, prerenderedLoginHtml(indexHtml, markup, iconStyles, `/${starter}`));
   return file;

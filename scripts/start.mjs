@@ -27,27 +27,20 @@ if (state.stale) {
     console.error('[start] UI build failed; see the output above.');
     process.exit(res.status ?? 1);
   }
-  // The login page's antd styles as a stylesheet (scripts/antd-styles.tsx), before precompressing.
-  const styles = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/antd-styles.tsx'), uiDir], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (styles.status !== 0) {
-    console.error('[start] Prebuilding the antd styles failed; see the output above.');
-    process.exit(styles.status ?? 1);
-  }
-  // The login page's first look as HTML (scripts/prerender-login.tsx), once the stylesheets are linked.
-  const login = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts/prerender-login.tsx'), uiDir],
-    {
+  // After Umi's build, before precompressing: the login page's antd styles as a stylesheet
+  // (scripts/antd-styles.tsx), then its first look as HTML (scripts/prerender-login.tsx), which links them.
+  for (const [script, what] of [
+    ['scripts/antd-styles.tsx', 'Prebuilding the antd styles'],
+    ['scripts/prerender-login.tsx', 'Prerendering the login page'],
+  ]) {
+    const step = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, script), uiDir], {
       cwd: root,
       stdio: 'inherit',
-    },
-  );
-  if (login.status !== 0) {
-    console.error('[start] Prerendering the login page failed; see the output above.');
-    process.exit(login.status ?? 1);
+    });
+    if (step.status !== 0) {
+      console.error(`[start] ${what} failed; see the output above.`);
+      process.exit(step.status ?? 1);
+    }
   }
   precompress(uiDir);
   writeBuildStamp(root, uiDir, state.hash);

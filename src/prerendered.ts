@@ -10,6 +10,9 @@
 /** The id of the static copy's container (scripts/prerender-login.tsx writes it). */
 export const PRERENDERED_ID = 'prerendered';
 
+/** Set on the copy by login.html's starter when 登录 was pressed (or Enter in a field) before the app started. */
+export const SUBMITTED_ATTRIBUTE = 'data-submitted';
+
 /** The one path it is sent for (server/plugins/ui.ts). */
 export const PRERENDERED_PATH = '/user/login';
 
@@ -35,7 +38,7 @@ export function takePrerendered(): TypedBeforeStart | null {
     username: input('username')?.value ?? '',
     password: input('password')?.value ?? '',
     focused: focused('username') ? 'username' : focused('password') ? 'password' : null,
-    submitted: copy.hasAttribute('data-submitted'),
+    submitted: copy.hasAttribute(SUBMITTED_ATTRIBUTE),
   };
   copy.remove();
   return typed;

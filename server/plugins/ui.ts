@@ -20,7 +20,7 @@ import { isScriptOrStylesheet } from './external';
  * another step (the second factor, a campus sign-in's error) than the form it holds.
  */
 const PRERENDERED_FILE = 'login.html';
-export function sendsPrerenderedLogin(url: string): boolean {
+function sendsPrerenderedLogin(url: string): boolean {
   const [pathname, query = ''] = url.split('?', 2) as [string, string?];
   if (pathname !== '/user/login') return false;
   const params = new URLSearchParams(query);
