@@ -54,6 +54,7 @@ test('every other path falls back to the SPA index.html', async () => {
   const paths = ['/', '/home', '/OCS/overview', '/no/such/page', '/user/login/', '/user/loginx', '/user/register'];
   // The login page on another step than its form, and login.html asked for by name.
   paths.push('/user/login?step=2fa', '/user/login?sso_error=state&redirect=%2FOCS', '/login.html', '/login.html?x=1');
+  paths.push('/user/login?step=%00', '/user/login?sso_error=%ED%A0%80');
   for (const url of paths) {
     const res = await ctx.app.inject({ method: 'GET', url });
     expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
@@ -65,7 +66,9 @@ test('every other path falls back to the SPA index.html', async () => {
 });
 
 test('/user/login is sent with its form prerendered, as a document like index.html', async () => {
-  for (const url of ['/user/login', '/user/login?redirect=%2FOCS', '/user/login?redirect=%2F&x=step']) {
+  // Ugly queries too (a NUL byte, a lone surrogate, a broken escape): only `step` and `sso_error` matter.
+  const ugly = ['/user/login?redirect=%00%ED%A0%80', '/user/login?%zz=%E0%A4%A&redirect=%2F', "/user/login?x=1'--"];
+  for (const url of ['/user/login', '/user/login?redirect=%2FOCS', '/user/login?redirect=%2F&x=step', ...ugly]) {
     const res = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
