@@ -317,6 +317,12 @@ export interface NjitImportsTable {
   created_at: Generated<Date>;
 }
 
+/** One row; its token changes with every statement that writes njit_students (migration 0019). */
+export interface NjitRosterTable {
+  singleton: Generated<boolean>;
+  token: Generated<string>;
+}
+
 export interface NjitAuditTable {
   id: Generated<number>;
   user_id: number | null;
@@ -586,6 +592,7 @@ export interface DB {
   njit_import_staging: NjitImportStagingTable;
   njit_imports: NjitImportsTable;
   njit_audit: NjitAuditTable;
+  njit_roster: NjitRosterTable;
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;
   ums_attempts: UmsAttemptsTable;

@@ -26,10 +26,11 @@ export default async function njitRoutes(
 ): Promise<void> {
   const limit = config.NJIT_QUERY_RATE_LIMIT;
   const metrics = njitMetrics(app.metrics);
+  const totals = new students.SearchTotals();
 
   // ---------- students ----------
   route(app, api.searchStudents, async (request) => {
-    const { rows, total, capped } = await students.searchStudents(db, actorOf(request), request.query, limit);
+    const { rows, total, capped } = await students.searchStudents(db, actorOf(request), request.query, limit, totals);
     metrics.search();
     return { ...paged({ rows, total }, request.query), capped };
   });

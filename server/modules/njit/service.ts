@@ -129,11 +129,43 @@ function filteredPage(db: Kysely<DB>, qb: Where, pageSize: number, offset: numbe
     .select([...COLUMNS.map((c) => `s.${c}` as const), sql<boolean>`false`.as('exact_first')]);
 }
 
+/**
+ * The totals this instance counted, by search criteria, each with the roster token it was counted under
+ * (njit_roster, changed by a trigger with every write to njit_students: migration 0019). A search hands
+ * its entry to the statement, which counts again only if the token it reads, in the same snapshot as
+ * the page, is another. So paging through a filter that matches thousands counts them once, and an
+ * import on any instance makes every instance count again. The most recently used `max` are kept.
+ */
+export class SearchTotals {
+  private readonly entries = new Map<string, { token: string; total: number }>();
+
+  constructor(private readonly max = 1000) {}
+
+  get(key: string): { token: string; total: number } | null {
+    const e = this.entries.get(key);
+    if (!e) return null;
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e;
+  }
+
+  put(key: string, entry: { token: string; total: number }): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
 export async function searchStudents(
   db: Kysely<DB>,
   actor: Actor,
   q: StudentSearchQuery,
   limitPerMinute: number,
+  totals: SearchTotals = new SearchTotals(0),
 ): Promise<{ rows: Student[]; total: number; capped: boolean }> {
   const criteria = criteriaOf(q);
   if (Object.keys(criteria).length === 0) {
@@ -165,12 +197,15 @@ export async function searchStudents(
   // One statement for the rate-limit check, the page, the (capped) total and the audit row: on the
   // embedded database every statement queues behind one connection, so round trips are what a search
   // costs. The audit row is written only when the user is under the limit; that row is what the
-  // limit counts next time.
+  // limit counts next time. The total is counted only if `totals` has none for these criteria under
+  // the roster's current token (a scalar sub-select in a case branch not taken is never run).
   const limit = effectiveLimit(limitPerMinute);
   // A number prefix alone may match hundreds: like a filter, its page comes from the index first.
   const byIndex = !q.name && (!q.studentNo || numberPrefix);
   const hits = byIndex ? filteredPage(db, qb, q.pageSize, offset) : rankedPage(qb, rank, q.pageSize, offset);
   const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
+  const totalKey = JSON.stringify(criteria);
+  const known = totals.get(totalKey);
   const auditCriteria = JSON.stringify({ ...criteria, current: q.current, pageSize: q.pageSize });
   // A prefix search is planned once, as a range on the prefix (startsWith): Postgres would otherwise
   // plan it anew on every call (~1 ms, more than running it), since `like $n` alone gives a generic
@@ -179,24 +214,31 @@ export async function searchStudents(
     recent: number;
     retry: number;
     total: number;
+    token: string;
     rows: (RawStudent & { exact_first: boolean })[];
   }>`${sql.raw(prefix ? GENERIC_PLAN_HINT : '')}
     with recent as (${recentLookups(actor.id, limitPerMinute)}),
     allowed as (select n < ${limit} as ok from recent),
+    roster as (select token::text from njit_roster),
     hits as (${hits}),
-    total as (select count(*)::int as n from (${counted}) t where (select ok from allowed)),
+    total as (select case
+        when not (select ok from allowed) then 0
+        when (select token from roster) = ${known?.token ?? null}::text then ${known?.total ?? 0}::int
+        else (select count(*)::int from (${counted}) t)
+      end as n),
     audit as (
       insert into njit_audit (user_id, user_name, action, ip, criteria, result_count, record_ids)
       select ${actor.id}, ${actor.username}, 'search', ${actor.ip}, ${auditCriteria}::jsonb, least(n, ${NJIT_MAX_TOTAL}),
         array(select id from hits order by exact_first desc, student_no)
       from total where (select ok from allowed)
     )
-    select recent.n as recent, recent.retry, (select n from total) as total,
+    select recent.n as recent, recent.retry, (select n from total) as total, (select token from roster) as token,
       case when (select ok from allowed)
         then coalesce((select json_agg(h order by h.exact_first desc, h.student_no) from hits h), '[]'::json)
         else '[]'::json end as rows
     from recent`.execute(db);
   assertUnderLimit(limitPerMinute, { n: rows[0].recent, retry: rows[0].retry });
+  totals.put(totalKey, { token: rows[0].token, total: rows[0].total });
   const capped = rows[0].total > NJIT_MAX_TOTAL;
   const total = Math.min(rows[0].total, NJIT_MAX_TOTAL);
   return { rows: rows[0].rows.map((r) => toStudent({ ...r, updated_at: new Date(r.updated_at) })), total, capped };
