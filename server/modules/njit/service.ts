@@ -165,7 +165,7 @@ export async function searchStudents(
   actor: Actor,
   q: StudentSearchQuery,
   limitPerMinute: number,
-  totals: SearchTotals = new SearchTotals(0),
+  totals?: SearchTotals,
 ): Promise<{ rows: Student[]; total: number; capped: boolean }> {
   const criteria = criteriaOf(q);
   if (Object.keys(criteria).length === 0) {
@@ -197,15 +197,15 @@ export async function searchStudents(
   // One statement for the rate-limit check, the page, the (capped) total and the audit row: on the
   // embedded database every statement queues behind one connection, so round trips are what a search
   // costs. The audit row is written only when the user is under the limit; that row is what the
-  // limit counts next time. The total is counted only if `totals` has none for these criteria under
-  // the roster's current token (a scalar sub-select in a case branch not taken is never run).
+  // limit counts next time. The total is counted unless `totals` (none: always) has one for these
+  // criteria under the roster's current token (a scalar sub-select in a case branch not taken is never run).
   const limit = effectiveLimit(limitPerMinute);
   // A number prefix alone may match hundreds: like a filter, its page comes from the index first.
   const byIndex = !q.name && (!q.studentNo || numberPrefix);
   const hits = byIndex ? filteredPage(db, qb, q.pageSize, offset) : rankedPage(qb, rank, q.pageSize, offset);
   const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
   const totalKey = JSON.stringify(criteria);
-  const known = totals.get(totalKey);
+  const known = totals?.get(totalKey);
   const auditCriteria = JSON.stringify({ ...criteria, current: q.current, pageSize: q.pageSize });
   // A prefix search is planned once, as a range on the prefix (startsWith): Postgres would otherwise
   // plan it anew on every call (~1 ms, more than running it), since `like $n` alone gives a generic
@@ -238,7 +238,8 @@ export async function searchStudents(
         else '[]'::json end as rows
     from recent`.execute(db);
   assertUnderLimit(limitPerMinute, { n: rows[0].recent, retry: rows[0].retry });
-  totals.put(totalKey, { token: rows[0].token, total: rows[0].total });
+  // A total the statement used as given is already filed (and get made it the most recent).
+  if (rows[0].token !== known?.token) totals?.put(totalKey, { token: rows[0].token, total: rows[0].total });
   const capped = rows[0].total > NJIT_MAX_TOTAL;
   const total = Math.min(rows[0].total, NJIT_MAX_TOTAL);
   return { rows: rows[0].rows.map((r) => toStudent({ ...r, updated_at: new Date(r.updated_at) })), total, capped };
