@@ -2,7 +2,7 @@
 // The main thread sends {sql, params} messages (server/db/pglite-driver.ts); PGlite runs them one at a
 // time, as its single Postgres session does anyway. Plain JS on purpose: a worker is started outside
 // any TS loader (tsx, jest).
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, Worker } from 'node:worker_threads';
 import fs from 'node:fs';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -32,8 +32,12 @@ const WAL = /\/pg_wal\/[0-9A-F]{24}$/;
 const owed = new Set();
 /** Host paths of WAL segments written since a flush last started on them (every flush takes them too). */
 const written = new Set();
-/** The flush running in the background: its paths and its number. */
+/** The flush running in the background: its paths, its number and the WAL end it covers. */
 let running = null;
+/** The thread that makes the background flushes (wal-flusher.mjs), with group commit on disk. */
+let flusher = null;
+/** [0]: the number of the last background flush the flusher finished (it stores, we load). */
+let flusherDone = null;
 /** Flushes started so far (each covers what was owed when it started), and the last one finished. */
 let started = 0;
 let flushed = 0;
@@ -79,7 +83,7 @@ function pageLsn(buffer, offset, length, position) {
  */
 let walFd = null;
 
-/** Only while no flush runs in the background (it may be using the descriptor this would close). */
+/** This thread's descriptors (the flusher keeps its own). */
 function descriptorOf(file) {
   if (walFd?.file !== file) {
     if (walFd) fs.closeSync(walFd.fd);
@@ -90,16 +94,7 @@ function descriptorOf(file) {
 }
 
 function flushPathSync(file) {
-  if (walFd?.file === file || !running) {
-    fs.fdatasyncSync(descriptorOf(file));
-  } else {
-    const fd = fs.openSync(file, 'r');
-    try {
-      fs.fdatasyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
+  fs.fdatasyncSync(descriptorOf(file));
   fsyncs++;
 }
 
@@ -123,9 +118,10 @@ function flushAllSync() {
 }
 
 /**
- * Starts flushing what is owed in the background (the thread pool), unless a flush is running: the
+ * Starts flushing what is owed in the background (the flusher thread), unless a flush is running: the
  * statements that run meanwhile are then covered by the next one, which starts when it ends (group
- * commit). A failed flush throws, which ends the worker: nothing it covered is ever acknowledged.
+ * commit). A failed flush ends the worker (see the flusher's 'failed' message): nothing it covered is
+ * ever acknowledged.
  */
 function startFlush() {
   if (running || owed.size === 0) return;
@@ -135,25 +131,25 @@ function startFlush() {
   written.clear();
   const covers = walEnd;
   trace?.push({ e: 'flush-start', n, lsn: covers });
-  running = { paths, n };
-  let left = paths.length;
-  for (const file of paths) {
-    // Another segment's descriptor may be closed once this flush is done with it: the flushes of one
-    // group hold their own descriptors (a group rarely spans two segments).
-    const own = paths.length > 1 ? fs.openSync(file, 'r') : null;
-    fs.fdatasync(own ?? descriptorOf(file), (err) => {
-      if (own !== null) fs.closeSync(own);
-      if (err) throw err;
-      fsyncs++;
-      if (--left > 0) return;
-      running = null;
-      flushed = Math.max(flushed, n);
-      durableLsn = Math.max(durableLsn, covers);
-      trace?.push({ e: 'flush', n });
-      release();
-      startFlush();
-    });
-  }
+  running = { paths, n, covers };
+  flusher.postMessage({ type: 'flush', n, paths });
+}
+
+/**
+ * Takes note of the background flush if the flusher has finished it: after every statement (a load
+ * from shared memory, so a busy worker sees it between two statements rather than after all it has
+ * queued) and on the flusher's message (when idle). Releases the answers it covers and starts the next.
+ */
+function checkFlushed() {
+  if (!running || Atomics.load(flusherDone, 0) < running.n) return;
+  const { n, paths, covers } = running;
+  running = null;
+  fsyncs += paths.length;
+  flushed = Math.max(flushed, n);
+  durableLsn = Math.max(durableLsn, covers);
+  trace?.push({ e: 'flush', n });
+  release();
+  startFlush();
 }
 
 /**
@@ -251,6 +247,8 @@ function answer(msg) {
   if (owed.size > 0) held.push({ msg, after: started + 1 });
   else if (held.length > 0) held.push({ msg, after: held[held.length - 1].after });
   else post(msg);
+  // Only now: the flush this may start takes what this statement owes, which decided its place above.
+  checkFlushed();
   release();
   startFlush();
 }
@@ -402,6 +400,20 @@ async function start() {
     const r = await db.query(`select setting::bigint as bytes from pg_settings where name = 'wal_segment_size'`);
     segmentSize = Number(r.rows[0]?.bytes ?? 0);
   }
+  if (onDisk && groupCommit) {
+    const shared = new SharedArrayBuffer(4);
+    flusherDone = new Int32Array(shared);
+    flusher = new Worker(new URL('./wal-flusher.mjs', import.meta.url), { workerData: { shared }, execArgv: [] });
+    flusher.on('message', (m) => {
+      if (m.type === 'flushed') checkFlushed();
+      else if (m.type === 'failed') throw Object.assign(new Error(`WAL flush failed: ${m.message}`), { code: m.code });
+    });
+    flusher.on('error', (err) => {
+      throw err;
+    });
+    // It never keeps this thread alive by itself; 'close' below flushes everything first.
+    flusher.unref();
+  }
   parentPort.postMessage({ type: 'ready' });
 }
 
@@ -452,7 +464,9 @@ parentPort.on('message', async (msg) => {
       if (db) await exclusive(() => db.close());
       flushAllSync();
       release();
-      if (walFd && !running) fs.closeSync(walFd.fd);
+      if (walFd) fs.closeSync(walFd.fd);
+      walFd = null;
+      flusher?.postMessage({ type: 'close' });
       parentPort.postMessage({ type: 'closed' });
     }
   } catch (err) {

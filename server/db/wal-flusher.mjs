@@ -1,0 +1,43 @@
+// The PGlite worker's flushes of WAL segments, made in a thread of their own (pglite-worker.mjs starts it).
+// Why a thread and not the thread pool's fdatasync: the pool's callback runs only when the PGlite worker's
+// event loop takes it, and under load that loop is running statement after statement (all the queued
+// messages in one turn), so a flush of ~0.4 ms was seen done only several milliseconds later, and every
+// answer behind it waited that long. Here the end of each flush is published at once in shared memory,
+// which the PGlite worker reads after every statement; a message also wakes it when it is idle.
+// Plain JS on purpose, like the worker that starts it.
+import { parentPort, workerData } from 'node:worker_threads';
+import fs from 'node:fs';
+
+/** [0]: the number of the last flush that finished (Atomics: the PGlite worker reads it). */
+const done = new Int32Array(workerData.shared);
+
+/** Our own descriptor of the segment last flushed (fdatasync flushes the file, whoever wrote it). */
+let last = null;
+
+function descriptorOf(file) {
+  if (last?.file !== file) {
+    if (last) fs.closeSync(last.fd);
+    last = null;
+    last = { file, fd: fs.openSync(file, 'r') };
+  }
+  return last.fd;
+}
+
+parentPort.on('message', (msg) => {
+  if (msg.type === 'close') {
+    if (last) fs.closeSync(last.fd);
+    last = null;
+    parentPort.close();
+    return;
+  }
+  // { type: 'flush', n, paths }: flushes every path, then publishes n.
+  try {
+    for (const file of msg.paths) fs.fdatasyncSync(descriptorOf(file));
+  } catch (err) {
+    // Nothing this flush covered may be acknowledged: the PGlite worker ends on this message.
+    parentPort.postMessage({ type: 'failed', n: msg.n, message: String(err?.message ?? err), code: err?.code });
+    return;
+  }
+  Atomics.store(done, 0, msg.n);
+  parentPort.postMessage({ type: 'flushed', n: msg.n });
+});
