@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { segmentDescriptor } from './segment-descriptor.mjs';
 
 const { pgDataDir, loadFrom, durable = true, groupCommit = true, sharedBuffers, initdbArgs } = workerData;
 
@@ -76,25 +77,11 @@ function pageLsn(buffer, offset, length, position) {
   return max;
 }
 
-/**
- * Our own descriptor of the WAL segment last flushed: fdatasync flushes the file (the inode), whoever
- * wrote it, and Postgres may close its descriptor while a flush runs. Kept open until another segment
- * is flushed (a segment Postgres renames or removes meanwhile stays the same inode; flushing it is harmless).
- */
-let walFd = null;
-
-/** This thread's descriptors (the flusher keeps its own). */
-function descriptorOf(file) {
-  if (walFd?.file !== file) {
-    if (walFd) fs.closeSync(walFd.fd);
-    walFd = null;
-    walFd = { file, fd: fs.openSync(file, 'r') };
-  }
-  return walFd.fd;
-}
+/** This thread's descriptor of the WAL segment it last flushed (the flusher keeps its own). */
+const walFd = segmentDescriptor();
 
 function flushPathSync(file) {
-  fs.fdatasyncSync(descriptorOf(file));
+  fs.fdatasyncSync(walFd.of(file));
   fsyncs++;
 }
 
@@ -464,8 +451,7 @@ parentPort.on('message', async (msg) => {
       if (db) await exclusive(() => db.close());
       flushAllSync();
       release();
-      if (walFd) fs.closeSync(walFd.fd);
-      walFd = null;
+      walFd.close();
       flusher?.postMessage({ type: 'close' });
       parentPort.postMessage({ type: 'closed' });
     }

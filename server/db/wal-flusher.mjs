@@ -7,32 +7,23 @@
 // Plain JS on purpose, like the worker that starts it.
 import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
+import { segmentDescriptor } from './segment-descriptor.mjs';
 
 /** [0]: the number of the last flush that finished (Atomics: the PGlite worker reads it). */
 const done = new Int32Array(workerData.shared);
 
-/** Our own descriptor of the segment last flushed (fdatasync flushes the file, whoever wrote it). */
-let last = null;
-
-function descriptorOf(file) {
-  if (last?.file !== file) {
-    if (last) fs.closeSync(last.fd);
-    last = null;
-    last = { file, fd: fs.openSync(file, 'r') };
-  }
-  return last.fd;
-}
+/** Our own descriptor of the segment last flushed. */
+const segment = segmentDescriptor();
 
 parentPort.on('message', (msg) => {
   if (msg.type === 'close') {
-    if (last) fs.closeSync(last.fd);
-    last = null;
+    segment.close();
     parentPort.close();
     return;
   }
   // { type: 'flush', n, paths }: flushes every path, then publishes n.
   try {
-    for (const file of msg.paths) fs.fdatasyncSync(descriptorOf(file));
+    for (const file of msg.paths) fs.fdatasyncSync(segment.of(file));
   } catch (err) {
     // Nothing this flush covered may be acknowledged: the PGlite worker ends on this message.
     parentPort.postMessage({ type: 'failed', n: msg.n, message: String(err?.message ?? err), code: err?.code });
