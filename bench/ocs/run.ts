@@ -3,21 +3,21 @@
  * with BENCH_DATABASE_URL (or DATABASE_URL) set, on that PostgreSQL.
  *
  * 1. Generates BENCH_QUESTIONS questions (default 1,000,000) and loads them through the bank's own
- *    upsert (timed), with BENCH_USERS bench users (default: one per connection), each with a token and
- *    a balance: into a fresh PGlite data directory, or into
- *    the PostgreSQL database the URL names (skipped when it already holds the bank). Then
+ *    upsert (timed), with BENCH_USERS bench users (default: one per connection, at least 16 a round),
+ *    each with a token and a balance: into a fresh PGlite data directory, or into the PostgreSQL
+ *    database the URL names (skipped when it already holds the bank). Then
  *    `vacuum (analyze)` of the bank, as the server's maintenance job (or autovacuum) does after an import.
  * 2. Starts the server the way `npm start` does (bench/ocs/server.ts adds only the raw-lookup probe),
  *    on that database (PORTAL_SECRET is set for it on PostgreSQL).
  * 3. autocannon, BENCH_CONNECTIONS (50) connections, BENCH_SECONDS (10) per workload: /api/health (framework
- *    ceiling), the raw hash lookup (database ceiling), exact hits (every one paid: each run, warm-up
- *    included, asks its questions as users that have not asked them yet, so none is a free repeat out of the
- *    10-minute cache; each run takes 3 users a question, and it warns past BENCH_USERS), the same exact hits
- *    100 at a time through POST /api/ocs/query/batch (throughput in questions per second against single
- *    queries), perturbed hits (fuzzy path: cut-off titles and reworded ones) and misses (near misses and
- *    unrelated questions). Each workload starts after a CHECKPOINT (the pages the one before dirtied are
- *    written out before, not evicted during, the next: the batch workload leaves ~70,000 new rows) and, like
- *    its warm-up, once the server has worked off the requests still in flight (untilQuiet).
+ *    ceiling), the raw hash lookup (database ceiling), exact hits, other exact hits 100 at a time through
+ *    POST /api/ocs/query/batch (throughput in questions per second against single queries), perturbed hits
+ *    (fuzzy path: cut-off titles and reworded ones) and misses (near misses and unrelated questions). Every
+ *    answer of the exact, batch and fuzzy workloads is paid: each run (warm-ups too) asks its questions as
+ *    users that have not asked them yet, so none is a free repeat out of the 10-minute cache; it warns when
+ *    BENCH_USERS is too few for that. Each workload starts after a CHECKPOINT (the pages the one before
+ *    dirtied are written out before, not evicted during, the next: the batch workload leaves ~70,000 new
+ *    rows) and, like its warm-up, once the server has worked off the requests still in flight (untilQuiet).
  * 4. Recall and wrong answers of the fuzzy workload, checked one by one over HTTP; resident memory.
  *
  * BENCH_DATA_DIR reuses a loaded directory (skips step 1's load when it already holds the bank, and
@@ -45,20 +45,22 @@ import { credit } from '../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../server/modules/user/service';
 import { createToken } from '../../server/modules/user/tokens';
 import { spawnServer } from '../../tests/server/process';
+import { parseQuestion } from '../../server/modules/ocs/query/question';
 import { expectedAnswer } from './quality';
 import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
 
 const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Passes over the workloads: this machine's speed drifts over minutes, and interleaved rounds show how much. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 /**
  * Callers, each with its own token: requests take them in turn. The per-token limit (at most 1,000
  * requests a second, the settings' maximum) would otherwise refuse most of a load from one token,
- * and a refusal is cheap: it would be measured as a fast answer.
+ * and a refusal is cheap: it would be measured as a fast answer. Default: one per connection, and at
+ * least the 16 a round of the fuzzy workload takes (its warm-up and its run, 8 new users per question each).
  */
-const USERS = Math.max(1, Number(process.env.BENCH_USERS ?? CONNECTIONS));
-/** Passes over the workloads: this machine's speed drifts over minutes, and interleaved rounds show how much. */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const USERS = Math.max(1, Number(process.env.BENCH_USERS ?? Math.max(CONNECTIONS, 16 * ROUNDS)));
 const SEED = 20261122;
 /** Questions per request of the batch workload (the API's maximum). */
 const BATCH = 100;
@@ -193,14 +195,20 @@ async function dbStats(url: string): Promise<DbStats> {
   return (await (await fetch(`${url}/bench/db-stats`)).json()) as DbStats;
 }
 
-/** One workload: GET paths, or (with `bodies`) POST each body in turn to the one path. */
+/** The batch workload's requests: each call the next body and the token to send it with. */
+interface BatchLoad {
+  next: () => { body: string; token: string };
+  perRequest: number;
+}
+
+/** One workload: GET paths, or (with `batch`) POST the bodies it gives to the one path. */
 async function cannon(
   url: string,
   pid: number,
   name: string,
   paths: string[],
   duration: number,
-  batch?: { bodies: string[]; tokens: string[]; perRequest: number },
+  batch?: BatchLoad,
 ): Promise<Load> {
   let i = 0;
   const answers: AnswerCounts = { answered: 0, tooFast: 0, other: 0 };
@@ -216,15 +224,12 @@ async function cannon(
         ? {
             method: 'POST',
             setupRequest: (req) => {
-              const k = i++;
+              const { body, token } = batch.next();
               return {
                 ...req,
                 path: paths[0]!,
-                headers: {
-                  'content-type': 'application/json',
-                  authorization: `Bearer ${batch.tokens[k % batch.tokens.length]}`,
-                },
-                body: batch.bodies[k % batch.bodies.length]!,
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+                body,
               };
             },
             onResponse: (_status, body) => countAnswer(answers, body),
@@ -322,6 +327,21 @@ function answerShare(a: AnswerCounts): string {
   return `${pct(a.answered)} / ${pct(a.tooFast)} / ${pct(a.other)}`;
 }
 
+/**
+ * The items whose question has a query key (the server's: normalized title, type, options) no item
+ * before had: two with one key would be one question asked twice, the second a free repeat.
+ */
+function distinctKeys<T>(items: T[], question: (x: T) => { title: string; type: string; options: string }): T[] {
+  const seen = new Set<string>();
+  return items.filter((x) => {
+    const q = parseQuestion(question(x));
+    const key = typeof q === 'string' ? `invalid:${seen.size}` : q.key;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function queryPath(token: string, title: string, type: string, options: string[]): string {
   return `/api/ocs/query?${new URLSearchParams({ token, title, type, options: options.join('\n') })}`;
 }
@@ -369,44 +389,68 @@ async function bench(target: Target): Promise<void> {
   proc.stdout!.resume();
   const rssStart = rssOf(proc.pid!);
   try {
-    // Half the sample for exact hits (each really charged: see exactPass), half for the rest.
+    // Half the sample for exact hits, the other half for the batch workload and the perturbed hits.
     const half = Math.floor(sample.length / 2);
-    const exactQuestions = sample
-      .slice(0, half)
-      .map((q) => (token: string) => queryPath(token, q.title, q.type, toOcsOptions(q.options)));
-    // Each run of the exact workload (its warm-up too) asks each question as users it has not yet used:
-    // a user's repeat within 10 minutes is free (the query cache) and would measure a cheaper path.
-    // Pass p asks question k as users k + SHIFTS·p + s (s < SHIFTS), so passes stay apart while
-    // SHIFTS·passes ≤ BENCH_USERS, and a pass holds SHIFTS·half requests, more than a round sends.
-    const SHIFTS = 3;
-    let exactPasses = 0;
-    const exactPass = () => {
-      const p = exactPasses++;
-      if (SHIFTS * exactPasses > tokens.length) {
-        console.warn(`exact pass ${exactPasses}: more passes than BENCH_USERS allows; some hits are free repeats`);
+    const asked = (q: SyntheticQuestion) => ({ ...q, options: toOcsOptions(q.options).join('\n') });
+    // Each with a query key of its own (the bank has some questions twice: one would be a free repeat).
+    const exactAsks = distinctKeys(sample.slice(0, half), asked).map(
+      (q) => (token: string) => queryPath(token, q.title, q.type, toOcsOptions(q.options)),
+    );
+    const pool = sample.slice(half);
+    // Every answer of a charged workload is paid: a user's repeat within 10 minutes is free (the query
+    // cache) and would measure a cheaper path. So each run of such a workload (its warm-up too) asks
+    // each question as users that have not asked it yet: pass p asks question k as users
+    // k + shifts·p + s (s < shifts). Passes stay apart while shifts·passes ≤ BENCH_USERS, and a pass
+    // (shifts × the questions: ~50,000 requests or more) is more than a run sends on this machine.
+    const passes = new Map<string, number>();
+    const freshPass = (key: string, asks: Array<(token: string) => string>, shifts: number) => {
+      const p = passes.get(key) ?? 0;
+      passes.set(key, p + 1);
+      if (shifts * (p + 1) > tokens.length) {
+        console.warn(`${key} pass ${p + 1}: more passes than BENCH_USERS allows; some answers are free repeats`);
       }
       const out: string[] = [];
-      for (let s = 0; s < SHIFTS; s++) exactQuestions.forEach((ask, k) => out.push(ask(tokenOf(k + SHIFTS * p + s))));
+      for (let s = 0; s < shifts; s++) asks.forEach((ask, k) => out.push(ask(tokenOf(k + shifts * p + s))));
       return out;
     };
-    // The same questions, 100 to a request, as the userscript sends an exam page.
+    // Other questions of the bank, 100 to a request, as the userscript sends an exam page. The bench's
+    // j-th batch request sends body j mod B as user (j mod B) + ⌊j / B⌋: no user asks a question twice
+    // in the first B · BENCH_USERS requests (6,250 with the defaults; a round sends ~2,000).
     const batchBodies: string[] = [];
-    for (let k = 0; k + BATCH <= half; k += BATCH) {
-      const questions = sample
+    // Not the questions the fuzzy load perturbs: a cut-off title can normalize to its original's key.
+    const batchPool = distinctKeys(pool.slice(Math.floor(pool.length / 2)), asked);
+    for (let k = 0; k + BATCH <= batchPool.length; k += BATCH) {
+      const questions = batchPool
         .slice(k, k + BATCH)
         .map((q) => ({ title: q.title, type: q.type, options: toOcsOptions(q.options).join('\n') }));
       batchBodies.push(JSON.stringify({ questions }));
     }
-    const pool = sample.slice(half);
-    const fuzzySet = [
-      ...buildPerturbationSet(pool, Math.min(600, Math.floor(pool.length / 4)), 3).filter(
+    let batchSent = 0;
+    const batch: BatchLoad = {
+      perRequest: BATCH,
+      next: () => {
+        const j = batchSent++;
+        if (j === batchBodies.length * tokens.length) {
+          console.warn('batch: more requests than BENCH_USERS allows; some answers are free repeats');
+        }
+        const b = j % batchBodies.length;
+        return { body: batchBodies[b]!, token: tokenOf(b + Math.floor(j / batchBodies.length)) };
+      },
+    };
+    // Recall is checked on fuzzySet; the load asks a larger set (~6,000) of the same kinds, 8 users each,
+    // made from the first half of the pool (the batch workload asks the second).
+    const perturbed = (from: SyntheticQuestion[], perKind: number, seed: number) =>
+      buildPerturbationSet(from, Math.min(perKind, Math.floor(from.length / 4)), seed).filter(
         (x) => x.kind === 'truncate' || x.kind === 'typo',
-      ),
-    ];
+      );
+    const fuzzySet = perturbed(pool, 600, 3);
+    const fuzzyAsks = distinctKeys(perturbed(pool.slice(0, Math.floor(pool.length / 2)), 3_125, 11), (x) => ({
+      ...x.query,
+      options: x.query.options.join('\n'),
+    })).map((x) => (token: string) => queryPath(token, x.query.title, x.query.type, x.query.options));
     const missSet = buildPerturbationSet(pool, Math.min(300, Math.floor(pool.length / 8)), 4).filter(
       (x) => x.query.expect === 'miss',
     );
-    const fuzzy = fuzzySet.map((x, k) => queryPath(tokenOf(k), x.query.title, x.query.type, x.query.options));
     const miss = missSet.map((x, k) => queryPath(tokenOf(k), x.query.title, x.query.type, x.query.options));
     const raw = sample.map((q) => `/api/bench/raw-lookup?h=${titleHash(normalizeTitle(q.title))}`);
 
@@ -431,27 +475,28 @@ async function bench(target: Target): Promise<void> {
     }
 
     const picked = (process.env.BENCH_WORKLOADS ?? 'health,raw,exact,batch,fuzzy,miss').split(',');
-    const batch = { bodies: batchBodies, tokens, perRequest: BATCH };
     /** Each workload's loads, one per round. */
     const byRound = new Map<string, Load[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [key, name, paths, withBodies] of [
         ['health', 'GET /api/health', ['/api/health']],
         ['raw', 'raw lookup by hash (probe)', raw],
-        ['exact', 'exact hits (token, lookup, charge)', []], // each run: exactPass()
+        ['exact', 'exact hits (token, lookup, charge)', []], // each run: freshPass()
         ['batch', `exact hits, ${BATCH} per POST /api/ocs/query/batch`, ['/api/ocs/query/batch'], batch],
-        ['fuzzy', 'perturbed hits (fuzzy)', fuzzy],
+        ['fuzzy', 'perturbed hits (fuzzy)', []], // each run: freshPass()
         ['miss', 'misses', miss],
-      ] as Array<[string, string, string[], typeof batch | undefined]>) {
+      ] as Array<[string, string, string[], BatchLoad | undefined]>) {
         if (!picked.includes(key)) continue;
-        if (withBodies && withBodies.bodies.length === 0) continue;
+        if (withBodies && batchBodies.length === 0) continue;
+        const run = () =>
+          key === 'exact' ? freshPass(key, exactAsks, 3) : key === 'fuzzy' ? freshPass(key, fuzzyAsks, 8) : paths;
         await untilQuiet(proc.pid!);
         await fetch(`${url}/bench/checkpoint`, { method: 'POST' });
-        await cannon(url, proc.pid!, name, key === 'exact' ? exactPass() : paths, 2, withBodies); // warm-up
+        await cannon(url, proc.pid!, name, run(), 2, withBodies); // warm-up
         await untilQuiet(proc.pid!);
         const profile = ROUNDS > 1 ? `${key}-${round}` : key;
         if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/start`, { method: 'POST' });
-        const load = await cannon(url, proc.pid!, name, key === 'exact' ? exactPass() : paths, SECONDS, withBodies);
+        const load = await cannon(url, proc.pid!, name, run(), SECONDS, withBodies);
         if (process.env.BENCH_PROFILE_DIR) await fetch(`${url}/bench/profile/stop?name=${profile}`, { method: 'POST' });
         byRound.set(name, [...(byRound.get(name) ?? []), load]);
       }
