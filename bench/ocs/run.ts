@@ -335,9 +335,9 @@ function distinctKeys<T>(items: T[], question: (x: T) => { title: string; type: 
   const seen = new Set<string>();
   return items.filter((x) => {
     const q = parseQuestion(question(x));
-    const key = typeof q === 'string' ? `invalid:${seen.size}` : q.key;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (typeof q === 'string') return true; // refused by the server: never a repeat
+    if (seen.has(q.key)) return false;
+    seen.add(q.key);
     return true;
   });
 }
@@ -402,16 +402,17 @@ async function bench(target: Target): Promise<void> {
     // each question as users that have not asked it yet: pass p asks question k as users
     // k + shifts·p + s (s < shifts). Passes stay apart while shifts·passes ≤ BENCH_USERS, and a pass
     // (shifts × the questions: ~50,000 requests or more) is more than a run sends on this machine.
-    const passes = new Map<string, number>();
-    const freshPass = (key: string, asks: Array<(token: string) => string>, shifts: number) => {
-      const p = passes.get(key) ?? 0;
-      passes.set(key, p + 1);
-      if (shifts * (p + 1) > tokens.length) {
-        console.warn(`${key} pass ${p + 1}: more passes than BENCH_USERS allows; some answers are free repeats`);
-      }
-      const out: string[] = [];
-      for (let s = 0; s < shifts; s++) asks.forEach((ask, k) => out.push(ask(tokenOf(k + shifts * p + s))));
-      return out;
+    const freshPasses = (key: string, asks: Array<(token: string) => string>, shifts: number) => {
+      let p = 0;
+      return () => {
+        if (shifts * (p + 1) > tokens.length) {
+          console.warn(`${key} pass ${p + 1}: more passes than BENCH_USERS allows; some answers are free repeats`);
+        }
+        const out: string[] = [];
+        for (let s = 0; s < shifts; s++) asks.forEach((ask, k) => out.push(ask(tokenOf(k + shifts * p + s))));
+        p++;
+        return out;
+      };
     };
     // Other questions of the bank, 100 to a request, as the userscript sends an exam page. The bench's
     // j-th batch request sends body j mod B as user (j mod B) + ⌊j / B⌋: no user asks a question twice
@@ -448,6 +449,9 @@ async function bench(target: Target): Promise<void> {
       ...x.query,
       options: x.query.options.join('\n'),
     })).map((x) => (token: string) => queryPath(token, x.query.title, x.query.type, x.query.options));
+    // Each call: the requests of one run, warm-up or measured (see freshPasses).
+    const exactRuns = freshPasses('exact', exactAsks, 3);
+    const fuzzyRuns = freshPasses('fuzzy', fuzzyAsks, 8);
     const missSet = buildPerturbationSet(pool, Math.min(300, Math.floor(pool.length / 8)), 4).filter(
       (x) => x.query.expect === 'miss',
     );
@@ -478,18 +482,16 @@ async function bench(target: Target): Promise<void> {
     /** Each workload's loads, one per round. */
     const byRound = new Map<string, Load[]>();
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const [key, name, paths, withBodies] of [
-        ['health', 'GET /api/health', ['/api/health']],
-        ['raw', 'raw lookup by hash (probe)', raw],
-        ['exact', 'exact hits (token, lookup, charge)', []], // each run: freshPass()
-        ['batch', `exact hits, ${BATCH} per POST /api/ocs/query/batch`, ['/api/ocs/query/batch'], batch],
-        ['fuzzy', 'perturbed hits (fuzzy)', []], // each run: freshPass()
-        ['miss', 'misses', miss],
-      ] as Array<[string, string, string[], BatchLoad | undefined]>) {
+      for (const [key, name, run, withBodies] of [
+        ['health', 'GET /api/health', () => ['/api/health']],
+        ['raw', 'raw lookup by hash (probe)', () => raw],
+        ['exact', 'exact hits (token, lookup, charge)', exactRuns],
+        ['batch', `exact hits, ${BATCH} per POST /api/ocs/query/batch`, () => ['/api/ocs/query/batch'], batch],
+        ['fuzzy', 'perturbed hits (fuzzy)', fuzzyRuns],
+        ['miss', 'misses', () => miss],
+      ] as Array<[string, string, () => string[], BatchLoad | undefined]>) {
         if (!picked.includes(key)) continue;
         if (withBodies && batchBodies.length === 0) continue;
-        const run = () =>
-          key === 'exact' ? freshPass(key, exactAsks, 3) : key === 'fuzzy' ? freshPass(key, fuzzyAsks, 8) : paths;
         await untilQuiet(proc.pid!);
         await fetch(`${url}/bench/checkpoint`, { method: 'POST' });
         await cannon(url, proc.pid!, name, run(), 2, withBodies); // warm-up
