@@ -366,6 +366,15 @@ export interface OcsQuestionHitsTable {
   hits: number;
 }
 
+/**
+ * The bank's generation (migration 0021): one row, raised by every statement that changes or removes
+ * ocs_questions rows, in its transaction.
+ */
+export interface OcsBankGenerationTable {
+  id: Generated<boolean>;
+  n: number;
+}
+
 export interface OcsWalletsTable {
   user_id: number;
   balance: Generated<number>;
@@ -600,6 +609,7 @@ export interface DB {
   ums_templates: UmsTemplatesTable;
   ocs_questions: OcsQuestionsTable;
   ocs_question_hits: OcsQuestionHitsTable;
+  ocs_bank_generation: OcsBankGenerationTable;
   ocs_wallets: OcsWalletsTable;
   ocs_ledger: OcsLedgerTable;
   ocs_queries: OcsQueriesTable;

@@ -32,6 +32,7 @@ import * as m0017 from './0017_ocs_question_hits';
 import * as m0018 from './0018_ocs_free_repeat_bound';
 import * as m0019 from './0019_njit_roster_token';
 import * as m0020 from './0020_njit_audit_statistics';
+import * as m0021 from './0021_ocs_bank_generation';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0018_ocs_free_repeat_bound': m0018,
   '0019_njit_roster_token': m0019,
   '0020_njit_audit_statistics': m0020,
+  '0021_ocs_bank_generation': m0021,
 };

@@ -71,8 +71,9 @@ export default fp(
       bank,
       settings,
       hits,
-      // Charges that arrive together share one statement and one commit (both databases).
-      batcher: new ChargeBatcher(db),
+      // Charges that arrive together share one statement and one commit (both databases); answers
+      // from memory carry the bank's generation they were read at, so the charge need not re-read them.
+      batcher: new ChargeBatcher(db, undefined, bank.exact),
       ai,
       preferencesOf: async (userId) => {
         const p = await preferences.get(userId);

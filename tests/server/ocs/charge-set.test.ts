@@ -123,7 +123,7 @@ async function outcome(db: Kysely<DB>, fn: string, balances: number[], batch: El
       const col = <T>(f: (e: Element) => T) => batch.map(f);
       const returned = (
         await sql<Record<string, unknown>>`
-          select * from ${sql.raw(fn)}(${col((e) => e.user)}::int[], ${col((e) => e.token)}::int[],
+          select r_index, r_outcome, r_balance, r_query_id, r_cost from ${sql.raw(fn)}(${col((e) => e.user)}::int[], ${col((e) => e.token)}::int[],
             ${col((e) => e.price)}::int[], ${col((e) => e.key)}::text[], ${col((e) => e.title)}::text[],
             ${col((e) => e.type)}::text[], ${col((e) => e.outcome)}::text[], ${col((e) => e.question)}::bigint[],
             ${col((e) => e.model)}::int[], ${col((e) => e.answer)}::text[], ${col((e) => e.version)}::bigint[],

@@ -5,10 +5,13 @@
  * Rows marked wrong are left out, as the matcher leaves them out. Each row's provenance (interned: a
  * handful of distinct strings) and its 存疑 mark ride along, for the answer's `source` and confidence.
  *
+ * Each row also carries the bank's generation it was read (or last confirmed) in: a charge at that
+ * generation need not look at the row (migration 0021).
+ *
  * Memory (1M questions): the normalized titles are shared with the fuzzy index (normOf); per row its
  * texts (display title and option texts, and the answer unless it is a set of the options, which is a
  * bit mask) as UTF-16 in 2 MiB chunks (no JS string per row: nothing for the garbage collector to walk),
- * and 30 bytes of typed arrays; the bucket table about 4 bytes per row.
+ * and 38 bytes of typed arrays; the bucket table about 4 bytes per row.
  *
  * A group (all rows of one normalized title) is only served when this index knows it is complete:
  * a write by this instance marks the written title unknown (`touch`) until the row is read back, and
@@ -34,6 +37,11 @@ export interface ExactRow {
   answer: string[];
   /** updated_at in microseconds since the epoch. */
   version: number;
+  /**
+   * The bank's generation (ocs_bank_generation, migration 0021) of the snapshot the row was read in:
+   * the row was at `version` then. Unknown (never equal to a generation) when not given.
+   */
+  generation?: number;
   /** import / verified / ai / corrected / upstream:<name> (confidence.ts), when the writer gave it. */
   provenance?: string;
   /** 存疑: reported by several users and not reviewed yet (only present when true). */
@@ -76,6 +84,8 @@ export class ExactIndex {
   private optionCount = new Uint8Array(1024);
   private masks = new Uint32Array(1024);
   private versions = new Float64Array(1024);
+  /** Per row, the newest generation it is known to have been at its version in (-1: none). */
+  private generations = new Float64Array(1024).fill(-1);
   /** Index into `provenances` (0: not given). */
   private provs = new Uint16Array(1024);
   private readonly provenances: string[] = [''];
@@ -127,6 +137,18 @@ export class ExactIndex {
     if (id >= this.meta.length || this.meta[id] === 0) return null;
     const norm = this.normOf(id);
     return norm === undefined ? null : this.row(id, norm);
+  }
+
+  /** The newest generation the row is known to have been at this version in; undefined if none. */
+  generationOf(id: number, version: number): number | undefined {
+    if (!this.has(id, version)) return undefined;
+    const g = this.generations[id]!;
+    return g < 0 ? undefined : g;
+  }
+
+  /** The charge saw the row still at this version at `generation` (it may be newer than the one held). */
+  confirm(id: number, version: number, generation: number): void {
+    if (this.has(id, version) && this.generations[id]! < generation) this.generations[id] = generation;
   }
 
   /** Whether the index holds this id (with this version, when given). */
@@ -196,6 +218,7 @@ export class ExactIndex {
     this.optionCount[r.id] = r.options.length;
     this.masks[r.id] = mask >= 0 ? mask : 0;
     this.versions[r.id] = r.version;
+    this.generations[r.id] = r.generation ?? -1;
     this.store(r.id, fields.join('\u0000'));
     const b = h & (this.heads.length - 1);
     this.next[r.id] = this.heads[b]!;
@@ -303,6 +326,7 @@ export class ExactIndex {
     this.optionCount = g(this.optionCount, (k) => new Uint8Array(k));
     this.masks = g(this.masks, (k) => new Uint32Array(k));
     this.versions = g(this.versions, (k) => new Float64Array(k));
+    this.generations = g(this.generations, (k) => new Float64Array(k).fill(-1));
     this.provs = g(this.provs, (k) => new Uint16Array(k));
     this.starts = g(this.starts, (k) => new Uint32Array(k));
     this.lengths = g(this.lengths, (k) => new Uint32Array(k));

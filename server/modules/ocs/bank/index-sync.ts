@@ -22,6 +22,8 @@ const CHANGES_CHANNEL = 'portal_bank_changes';
 
 /** updated_at as microseconds since the epoch: the version ocs_charge_many() compares. */
 export const VERSION_SQL = sql<number>`(extract(epoch from updated_at) * 1000000)::bigint`;
+/** The bank's generation in the reading statement's snapshot (migration 0021): rows read were at it. */
+export const GENERATION_SQL = sql<number>`(select n from ocs_bank_generation)`;
 
 type Stored = ExactRow & { status: string };
 
@@ -36,6 +38,7 @@ interface RawRow {
   source: string;
   disputed?: boolean | null;
   version: number;
+  generation?: number | string | null;
 }
 
 const toStored = (r: RawRow): Stored => ({
@@ -47,6 +50,7 @@ const toStored = (r: RawRow): Stored => ({
   answer: r.answer,
   status: r.status,
   version: Number(r.version),
+  ...(r.generation !== undefined && r.generation !== null ? { generation: Number(r.generation) } : {}),
   provenance: provenanceOf(r.source, r.status),
   ...(r.disputed ? { disputed: true } : {}),
 });
@@ -130,6 +134,7 @@ export class BankIndexSync {
         'source',
         'disputed',
         VERSION_SQL.as('version'),
+        GENERATION_SQL.as('generation'),
       ]);
   }
 

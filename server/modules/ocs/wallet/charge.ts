@@ -4,8 +4,9 @@
  * ledger row together) is the PL/pgSQL function ocs_charge(), whose latest definition is in
  * server/db/migrations/0012_ocs_provenance.ts; ocs_charge_many() (latest: 0015_ocs_charge_set.ts, its
  * free-repeat look-up from 0016) applies the same rule to several charges in one statement, set-wise,
- * with a batch's stop rule; 0018 rewrites the free repeat's time bound in both. ChargeBatcher
- * groups concurrent charges into that one statement, and so one commit.
+ * with a batch's stop rule; 0018 rewrites the free repeat's time bound in both; 0021 lets an
+ * answer read from memory at the bank's generation of now skip ocs_charge_many's question check.
+ * ChargeBatcher groups concurrent charges into that one statement, and so one commit.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
@@ -29,6 +30,11 @@ export interface ChargeInput {
    * charge then happens only if the question is still as read (ChargeResult 'stale' otherwise).
    */
   version?: number;
+  /**
+   * The bank's generation (migration 0021) at which the question was known to be at `version`: when it
+   * is the generation now, the charge skips looking at the question's row.
+   */
+  generation?: number;
   /** The answer's provenance and confidence, kept on the query row (the user's history, reports). */
   source?: string | null;
   confidence?: number | null;
@@ -48,7 +54,14 @@ export type ChargeResult =
   /** Only with `version`: the question changed since it was read into memory; nothing was written. */
   | { status: 'stale' };
 
-type Outcome = { r_outcome: string; r_balance: number; r_query_id: number; r_cost: number };
+type Outcome = {
+  r_outcome: string;
+  r_balance: number;
+  r_query_id: number;
+  r_cost: number;
+  /** ocs_charge_many (0021): the bank's generation the statement saw. */
+  r_generation?: number | string;
+};
 
 function toResult(row: Outcome): ChargeResult {
   if (row.r_outcome === 'stale') return { status: 'stale' };
@@ -76,18 +89,22 @@ export async function chargeForAnswer(db: Db, c: ChargeInput): Promise<ChargeRes
 }
 
 /**
- * The call of ocs_charge_many (or, for the bench, a function of the same signature named `fn`) on
- * these charges, in this order.
+ * The call of ocs_charge_many (or, for the bench, a function of 0015's fifteen parameters named `fn`)
+ * on these charges, in this order.
  */
 export function chargeManyCall(list: ChargeInput[], fn = 'ocs_charge_many') {
   const col = <T>(f: (c: ChargeInput) => T) => list.map(f);
+  const generations =
+    fn === 'ocs_charge_many' && list.some((c) => c.generation !== undefined)
+      ? sql`, ${col((c) => c.generation ?? null)}::bigint[]`
+      : sql``;
   return sql<Outcome & { r_index: number }>`
     select * from ${sql.raw(fn)}(${col((c) => c.userId)}::int[], ${col((c) => c.tokenId)}::int[],
       ${col((c) => c.price)}::int[], ${col((c) => c.key)}::text[], ${col((c) => c.title)}::text[],
       ${col((c) => c.type)}::text[], ${col((c) => c.outcome)}::text[], ${col((c) => c.questionId)}::bigint[],
       ${col((c) => c.modelId)}::int[], ${col((c) => c.answer)}::text[], ${col((c) => c.version ?? null)}::bigint[],
       ${col((c) => c.source ?? null)}::text[], ${col((c) => c.confidence ?? null)}::real[],
-      ${col((c) => c.group ?? 0)}::int[], ${col((c) => c.refuse ?? false)}::boolean[])`;
+      ${col((c) => c.group ?? 0)}::int[], ${col((c) => c.refuse ?? false)}::boolean[]${generations})`;
 }
 
 /**
@@ -95,6 +112,14 @@ export function chargeManyCall(list: ChargeInput[], fn = 'ocs_charge_many') {
  * in order, so a later charge sees an earlier one's debit), committed together. Results in input order.
  */
 export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeResult[]> {
+  return (await chargeManyAt(db, list)).results;
+}
+
+/** chargeMany, with the bank's generation the statement saw (for relabelling what memory holds). */
+export async function chargeManyAt(
+  db: Db,
+  list: ChargeInput[],
+): Promise<{ results: ChargeResult[]; generation: number | null }> {
   // Wallets are locked in user order, so two batches (two instances on PostgreSQL) cannot deadlock;
   // the sort is stable, so one user's charges keep their order.
   const order = list.map((_, i) => i).sort((a, b) => list[a]!.userId - list[b]!.userId || a - b);
@@ -104,7 +129,17 @@ export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeRes
   for (let i = 0; i < out.length; i++) {
     if (out[i] === undefined) throw new Error('ocs_charge_many returned fewer rows than charges');
   }
-  return out;
+  const g = r.rows[0]?.r_generation;
+  return { results: out, generation: g === undefined || g === null ? null : Number(g) };
+}
+
+/**
+ * What memory knows of its rows' generations: the generation at which a question was known to be at a
+ * version (undefined when not known), and the charge's word that it still was at a later one.
+ */
+export interface GenerationLabels {
+  generationOf(questionId: number, version: number): number | undefined;
+  confirm(questionId: number, version: number, generation: number): void;
 }
 
 /**
@@ -125,6 +160,8 @@ export class ChargeBatcher {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly maxBatch = 200,
+    /** The in-memory bank: charges of its answers carry their generation, and confirm it back. */
+    private readonly labels?: GenerationLabels,
   ) {}
 
   charge(c: ChargeInput): Promise<ChargeResult> {
@@ -141,13 +178,14 @@ export class ChargeBatcher {
         const batch = this.queue.splice(0, this.maxBatch);
         let results: ChargeResult[];
         try {
-          results =
-            batch.length === 1
-              ? [await chargeForAnswer(this.db, batch[0]!.c)]
-              : await chargeMany(
-                  this.db,
-                  batch.map((b) => b.c),
-                );
+          const list = batch.map((b) => this.labelled(b.c));
+          if (list.length === 1 && list[0]!.version === undefined) {
+            results = [await chargeForAnswer(this.db, list[0]!)];
+          } else {
+            const r = await chargeManyAt(this.db, list);
+            results = r.results;
+            if (r.generation !== null) this.confirm(list, results, r.generation);
+          }
         } catch {
           // One failing charge fails the whole statement (nothing of it is written): charge each
           // alone, so only it fails.
@@ -159,5 +197,22 @@ export class ChargeBatcher {
     } finally {
       this.running = false;
     }
+  }
+
+  /** The charge with the generation memory knows its question's version at, when it knows one. */
+  private labelled(c: ChargeInput): ChargeInput {
+    if (!this.labels || c.version === undefined || c.questionId === null || c.generation !== undefined) return c;
+    const generation = this.labels.generationOf(c.questionId, c.version);
+    return generation === undefined ? c : { ...c, generation };
+  }
+
+  /** The questions the statement found unchanged were at their version at its generation. */
+  private confirm(list: ChargeInput[], results: ChargeResult[], generation: number): void {
+    if (!this.labels) return;
+    list.forEach((c, i) => {
+      if (c.version !== undefined && c.questionId !== null && results[i]!.status !== 'stale') {
+        this.labels!.confirm(c.questionId, c.version, generation);
+      }
+    });
   }
 }
