@@ -2,12 +2,15 @@
  * `npm run bench:ocs-charge`: what charging a batch costs in the database, set-wise (ocs_charge_many,
  * migration 0015) against element by element (migration 0012's version, created beside it under another
  * name: charge-reference.ts), in the same run on the same embedded database (a temporary directory,
- * durable commits as the server makes them).
+ * durable commits as the server makes them); and set-wise with each charge labelled with the bank's
+ * generation of now (migration 0021: the question's row is not read), as the server's charges of
+ * answers from memory are.
  *
- * One user with a large balance, 20,000 questions; each charge carries a question version (an answer
- * read from memory, as exact hits are) and a new key (no free repeat). For batches of 1, 10, 25, 50 and
- * 100 charges, the two versions take turns (BENCH_ROUNDS rounds, default 2, of about 5,000 charges
- * each) and the bench reports ms per batch, µs per charge, and set-wise ÷ element-wise.
+ * One user with a large balance, BENCH_QUESTIONS questions (default 20,000), charged in random order;
+ * each charge carries a question version (an answer read from memory, as exact hits are) and a new key
+ * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the three take turns (BENCH_ROUNDS
+ * rounds, default 2, of about 5,000 charges each) and the bench reports ms per batch, µs per charge,
+ * set-wise ÷ element-wise and labelled ÷ set-wise.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,11 +20,13 @@ import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { credit } from '../../server/modules/ocs/wallet/balance';
 import { chargeManyCall, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../server/modules/user/service';
+import { mulberry32 } from '../lib/random';
 import { createElementWiseCharge, ELEMENT_WISE } from './charge-reference';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SIZES = [1, 10, 25, 50, 100];
 const PER_CELL = 5_000;
+const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 20_000);
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-charge-'));
@@ -34,14 +39,19 @@ async function main() {
     await credit(db, user.id, 'topup', 1_000_000_000, 'bench');
     await sql`insert into ocs_questions (title, title_hash, options_hash, norm_title, type, answer, source)
               select 'bench ' || g, md5('bench ' || g), '', 'bench ' || g, 'single', '["A"]'::jsonb, 'import'
-                from generate_series(1, 20000) g`.execute(db);
+                from generate_series(1, ${QUESTIONS}::int) g`.execute(db);
+    await sql`vacuum (analyze) ocs_questions`.execute(db);
+    const generation = Number((await sql<{ n: string }>`select n from ocs_bank_generation`.execute(db)).rows[0]!.n);
     const questions = (
       await sql<{ id: string; version: string }>`
         select id, (extract(epoch from updated_at) * 1000000)::bigint as version from ocs_questions`.execute(db)
     ).rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
+    const random = mulberry32(14);
     let k = 0;
+    let labelled = false;
     const charge = (): ChargeInput => {
-      const q = questions[k++ % questions.length]!;
+      const q = questions[Math.floor(random() * questions.length)]!;
+      k++;
       return {
         userId: user.id,
         tokenId: 1,
@@ -56,9 +66,11 @@ async function main() {
         source: 'import',
         confidence: 0.9,
         version: q.version,
+        ...(labelled ? { generation } : {}),
       };
     };
-    const time = async (fn: string, size: number) => {
+    const time = async (fn: string, size: number, label = false) => {
+      labelled = label;
       const batches = Math.max(50, Math.round(PER_CELL / size));
       for (let i = 0; i < 10; i++) await chargeManyCall(Array.from({ length: size }, charge), fn).execute(db);
       const t0 = performance.now();
@@ -66,14 +78,20 @@ async function main() {
       return (performance.now() - t0) / batches;
     };
     console.log(`OCS charge bench (PGlite, ${os.cpus().length} CPUs): ms per batch (µs per charge)\n`);
-    console.log('| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element |');
-    console.log('|---|---|---|---|---|');
+    console.log(`${QUESTIONS.toLocaleString('en-US')} questions\n`);
+    console.log(
+      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set |',
+    );
+    console.log('|---|---|---|---|---|---|---|');
     for (const size of SIZES) {
       for (let round = 1; round <= ROUNDS; round++) {
         const element = await time(ELEMENT_WISE, size);
         const set = await time('ocs_charge_many', size);
+        const label = await time('ocs_charge_many', size, true);
         const cell = (ms: number) => `${ms.toFixed(2)} (${Math.round((ms / size) * 1000)})`;
-        console.log(`| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} |`);
+        console.log(
+          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} |`,
+        );
       }
     }
   } finally {
