@@ -225,6 +225,39 @@ test('a fuzzy hit is scored and answered from memory: its only statement is the 
   expect(again.filter((x) => /similarity/.test(x))).toHaveLength(1);
 });
 
+test('a class asking one cut-off question: the next student skips the candidate search until the bank changes', async () => {
+  const asked = '快速路径班级：线粒体是细胞进行有氧呼吸的主要场所，被称为细胞的';
+  await seed([{ title: `${asked}什么车间`, type: 'single', options: ['动力车间', '养料制造车间'], answer: ['A'] }]);
+  const index = ctx.app.ocs.bank.index;
+  const search = jest.spyOn(index, 'candidates');
+  try {
+    const first = await userWithToken(ctx, 5);
+    expect(await ask(ctx, first.token, asked, 'single', 'A. 动力车间\nB. 养料制造车间')).toMatchObject({
+      code: 1,
+      answer: '动力车间',
+    });
+    expect(search).toHaveBeenCalledTimes(1);
+    const second = await userWithToken(ctx, 5);
+    expect(await ask(ctx, second.token, asked, 'single', 'A. 动力车间\nB. 养料制造车间')).toMatchObject({
+      code: 1,
+      answer: '动力车间',
+      cost: 1,
+    });
+    expect(search).toHaveBeenCalledTimes(1);
+
+    // A closer question written since: the shortlist is searched again, and the next student gets it.
+    await seed([{ title: `${asked}什么`, type: 'single', options: ['动力车间', '养料制造车间'], answer: ['B'] }]);
+    const third = await userWithToken(ctx, 5);
+    expect(await ask(ctx, third.token, asked, 'single', 'A. 动力车间\nB. 养料制造车间')).toMatchObject({
+      code: 1,
+      answer: '养料制造车间',
+    });
+    expect(search).toHaveBeenCalledTimes(2);
+  } finally {
+    search.mockRestore();
+  }
+});
+
 describe('charges in one statement', () => {
   const charge = (userId: number, key: string, extra: Partial<ChargeInput> = {}): ChargeInput => ({
     userId,

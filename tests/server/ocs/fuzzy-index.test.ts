@@ -57,3 +57,51 @@ test('ids on both sides of every block boundary of the blocked count are counted
   expect([...found].sort((a, b) => a - b)).toEqual(ids);
   expect(found).toEqual(small.candidates(q, { limit: 50, blocked: false }));
 });
+
+describe('shortlists', () => {
+  const accept = (norm: string) => (title: string) => title.length >= norm.length;
+
+  test('are the candidates whose titles pass, best first, at most max', () => {
+    const queries = buildPerturbationSet(bank, 40, 5).map((p) => normalizeTitle(p.query.title));
+    let nonEmpty = 0;
+    for (const q of queries) {
+      const passes = accept(q);
+      const expected = index
+        .candidates(q)
+        .filter((id) => passes(index.title(id)!))
+        .slice(0, 3);
+      expect({ q, ids: index.shortlist(q, accept, 3) }).toEqual({ q, ids: expected });
+      if (expected.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(queries.length / 2);
+  });
+
+  test('are searched once per query and max until the index changes', () => {
+    const small = new FuzzyIndex();
+    small.insert(1, normalizeTitle('细胞膜的主要成分是磷脂和蛋白质以及少量的糖类'));
+    small.insert(2, normalizeTitle('细胞壁的主要成分是纤维素和果胶'));
+    const q = normalizeTitle('细胞膜的主要成分是磷脂和蛋白质以及少量的');
+    const search = jest.spyOn(small, 'candidates');
+    const factory = jest.fn(accept);
+    expect(small.shortlist(q, factory, 4)).toEqual([1]);
+    expect(small.shortlist(q, factory, 4)).toEqual([1]);
+    expect(search).toHaveBeenCalledTimes(1);
+    expect(factory).toHaveBeenCalledTimes(1);
+    // Another max is another shortlist.
+    expect(small.shortlist(q, factory, 1)).toEqual([1]);
+    expect(search).toHaveBeenCalledTimes(2);
+
+    // The same title indexed again changes nothing: still remembered.
+    small.insert(1, normalizeTitle('细胞膜的主要成分是磷脂和蛋白质以及少量的糖类'));
+    expect(small.shortlist(q, factory, 4)).toEqual([1]);
+    expect(search).toHaveBeenCalledTimes(2);
+
+    // A new title that shares the query: searched again, and found.
+    small.insert(3, normalizeTitle('细胞膜的主要成分是磷脂和蛋白质以及少量的胆固醇'));
+    expect(small.shortlist(q, factory, 4)).toEqual([1, 3]);
+    // A title changed so that it no longer passes: searched again, and gone.
+    small.insert(1, normalizeTitle('细胞膜'));
+    expect(small.shortlist(q, factory, 4)).toEqual([3]);
+    expect(search).toHaveBeenCalledTimes(4);
+  });
+});

@@ -10,6 +10,8 @@
  * marked wrong are not held by the exact index, and rows changed since are caught by the charge.
  */
 
+import { LRUCache } from 'lru-cache';
+
 /** Ids per block of countByBlocks: their counters (one byte each) fit a core's first-level cache. */
 export const BLOCK = 1 << 14;
 
@@ -80,6 +82,12 @@ export interface CandidateOptions {
   blocked?: boolean;
 }
 
+/**
+ * Shortlists remembered at most. A class sits the same exam: its students send the same perturbed text,
+ * and all but the first find its shortlist here. ~250 bytes each (5 MB in all).
+ */
+const SHORTLISTS = 20_000;
+
 export class FuzzyIndex {
   private readonly postings = new Map<number, Postings>();
   /** Title fingerprint per id (dense identity ids), 0 when not indexed. */
@@ -117,6 +125,9 @@ export class FuzzyIndex {
     }
     const h = fnv(norm);
     if (this.seen[id] === h) return;
+    // Any shortlist may change with the index: a new title can be a better candidate, a changed one
+    // a worse one, and the rarest lists are picked by length.
+    if (this.shortlists.size > 0) this.shortlists.clear();
     if (this.seen[id] === 0) this.count++;
     this.seen[id] = h;
     this.titles[id] = norm;
@@ -140,6 +151,28 @@ export class FuzzyIndex {
   /** Gives back the slack of the growable lists after a bulk load. */
   compact(): void {
     for (const p of this.postings.values()) p.compact();
+  }
+
+  private readonly shortlists = new LRUCache<string, readonly number[]>({ max: SHORTLISTS });
+
+  /**
+   * The candidates whose indexed title passes `accept(norm)`, best first, `max` at most. What it gives
+   * depends only on the index and the query, so it is remembered per query until the index next changes.
+   * `accept` must depend on nothing but the query it is given.
+   */
+  shortlist(norm: string, accept: (norm: string) => (title: string) => boolean, max: number): readonly number[] {
+    const key = `${max}\u0000${norm}`;
+    const known = this.shortlists.get(key);
+    if (known) return known;
+    const passes = accept(norm);
+    const out: number[] = [];
+    for (const id of this.candidates(norm)) {
+      const t = this.titles[id];
+      if (t === undefined || !passes(t)) continue;
+      if (out.push(id) === max) break;
+    }
+    this.shortlists.set(key, out);
+    return out;
   }
 
   /**

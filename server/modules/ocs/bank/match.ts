@@ -150,17 +150,11 @@ export async function findInBank(
     if (hit) return toMatch(hit, 'exact', hit.row.version);
   }
 
-  // The guard runs on the in-memory titles first: most near misses never reach the database.
-  const ids: number[] = [];
-  const passed = new Map<number, string>(); // id → the title that passed the guard
-  // The query's side of the guard is prepared once for all its candidates.
-  const benign = differenceGuard(norm);
-  for (const id of index.candidates(norm)) {
-    const t = index.title(id);
-    if (t === undefined || !benign(t)) continue;
-    passed.set(id, t);
-    if (ids.push(id) === FUZZY_LIMIT) break;
-  }
+  // The guard runs on the in-memory titles first: most near misses never reach the database. The
+  // shortlist is remembered until the bank changes: the next student of the class skips the search.
+  const ids = index.shortlist(norm, differenceGuard, FUZZY_LIMIT);
+  // The titles that passed, as memory held them before any await below.
+  const passed = new Map(ids.map((id) => [id, index.title(id)]));
   const minSim = Math.fround(threshold);
   if (rowsFromMemory && known !== null && ids.length > 0) {
     // Memory vouches for this title's rows (none, or none the caller can use): the candidates it holds
@@ -185,7 +179,7 @@ export async function findInBank(
       ${VERSION_SQL} as version,
       1::real as sim, true as exact
     from ocs_questions where title_hash = ${titleHash(norm)} and status <> 'wrong' limit ${EXACT_LIMIT}`;
-  const fuzzyPart = (full: boolean, list: number[]) =>
+  const fuzzyPart = (full: boolean, list: readonly number[]) =>
     full
       ? sql`select id, title, norm_title, type, options, answer, status, source, disputed, ${VERSION_SQL} as version,
             similarity(norm_title, ${norm}) as sim, false as exact
@@ -227,8 +221,12 @@ export async function findInBank(
       more.rows.map((r) => ({ ...fromDb(r), sim: Math.fround(Number(r.sim)), version: undefined })),
     );
   }
+  // A row whose title is not the one that passed the guard in memory passes it again.
+  let benign: ((title: string) => boolean) | null = null;
   const usable = scored.filter(
-    (r) => r.sim >= minSim && (passed.get(Number(r.id)) === r.norm_title || benign(r.norm_title)),
+    (r) =>
+      r.sim >= minSim &&
+      (passed.get(Number(r.id)) === r.norm_title || (benign ??= differenceGuard(norm))(r.norm_title)),
   );
   const fuzzy = pick(usable, q, opts.skipDisputed);
   return fuzzy && toMatch(fuzzy, 'fuzzy', fuzzy.row.version);
