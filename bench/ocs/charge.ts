@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
+import { VERSION_SQL } from '../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../server/modules/ocs/wallet/balance';
 import { chargeManyCall, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../server/modules/user/service';
@@ -44,7 +45,7 @@ async function main() {
     const generation = Number((await sql<{ n: string }>`select n from ocs_bank_generation`.execute(db)).rows[0]!.n);
     const questions = (
       await sql<{ id: string; version: string }>`
-        select id, (extract(epoch from updated_at) * 1000000)::bigint as version from ocs_questions`.execute(db)
+        select id, ${VERSION_SQL} as version from ocs_questions`.execute(db)
     ).rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
     const random = mulberry32(14);
     let k = 0;

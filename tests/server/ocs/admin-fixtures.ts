@@ -1,6 +1,29 @@
-/** Shared helpers of the OCS administration tests: bank files, upload/commit through the API, a query token. */
+/**
+ * Shared helpers of the OCS tests: bank files, upload/commit through the API, questions written to the
+ * bank, a query token.
+ */
+import { prepareQuestion, type PreparedQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
+import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { loggedInClient, multipart, type Client, type TestContext } from '../helpers';
+
+/** A question as the bank stores it; throws on one the bank refuses (a test's own data is valid). */
+export function preparedQuestion(q: QuestionInput): PreparedQuestion {
+  const p = prepareQuestion(q);
+  if ('error' in p) throw new Error(p.error);
+  return p;
+}
+
+/**
+ * Questions written to the bank as an import writes them, then told to the indexes, as every writer
+ * does after its commit; resolves once memory has read them back. Returns the rows written.
+ */
+export async function seedQuestions(ctx: TestContext, questions: QuestionInput[]) {
+  const { rows } = await upsertQuestions(ctx.db, questions.map(preparedQuestion), 'import');
+  for (const row of rows) ctx.app.ocs.bank.index.add(row.id, row.norm_title);
+  await ctx.app.ocs.bank.settled();
+  return rows;
+}
 
 export function csv(rows: (string | number)[][]): string {
   const cell = (v: string | number) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));

@@ -7,33 +7,33 @@
  */
 import { sql } from 'kysely';
 import { ExactIndex } from '../../../server/modules/ocs/bank/exact-index';
+import { VERSION_SQL } from '../../../server/modules/ocs/bank/index-sync';
 import { normalizeTitle } from '../../../server/modules/ocs/bank/normalize';
-import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
+import type { QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { chargeManyAt, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
-import { ask, userWithToken } from './admin-fixtures';
+import { ask, preparedQuestion, seedQuestions, userWithToken } from './admin-fixtures';
 import { openTestDatabase, startTestApp, uniqueName, type TestContext, type TestDatabase } from '../helpers';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema';
-
-const prepared = (q: QuestionInput) => {
-  const p = prepareQuestion(q);
-  if ('error' in p) throw new Error(p.error);
-  return p;
-};
 
 const generationOf = async (db: Kysely<DB>) =>
   Number((await sql<{ n: string }>`select n from ocs_bank_generation`.execute(db)).rows[0]!.n);
 
 const versionOf = async (db: Kysely<DB>, id: number) =>
   Number(
-    (
-      await sql<{ v: string }>`select (extract(epoch from updated_at) * 1000000)::bigint as v
-                                 from ocs_questions where id = ${id}`.execute(db)
-    ).rows[0]!.v,
+    (await sql<{ v: string }>`select ${VERSION_SQL} as v from ocs_questions where id = ${id}`.execute(db)).rows[0]!.v,
   );
+
+/** A true-or-false question (对 unless told). */
+const judgement = (title: string, answer = '对'): QuestionInput => ({
+  title,
+  type: 'judgement',
+  options: [],
+  answer: [answer],
+});
 
 describe('in the database', () => {
   let t: TestDatabase;
@@ -49,18 +49,17 @@ describe('in the database', () => {
   });
 
   test('changing or removing questions raises it; adding new ones does not', async () => {
-    const q = (title: string, answer = '对'): QuestionInput => ({
-      title,
-      type: 'judgement',
-      options: [],
-      answer: [answer],
-    });
     const g0 = await generationOf(t.db);
-    const [a, b] = (await upsertQuestions(t.db, [prepared(q('代数：新题一')), prepared(q('代数：新题二'))], 'import'))
-      .rows;
+    const [a, b] = (
+      await upsertQuestions(
+        t.db,
+        [preparedQuestion(judgement('代数：新题一')), preparedQuestion(judgement('代数：新题二'))],
+        'import',
+      )
+    ).rows;
     expect(await generationOf(t.db)).toBe(g0);
     // The same question again is an update of its row (an upsert's ON CONFLICT DO UPDATE).
-    await upsertQuestions(t.db, [prepared(q('代数：新题一', '错'))], 'import');
+    await upsertQuestions(t.db, [preparedQuestion(judgement('代数：新题一', '错'))], 'import');
     expect(await generationOf(t.db)).toBe(g0 + 1);
     await t.db.updateTable('ocs_questions').set({ status: 'wrong' }).where('id', '=', -1).execute();
     expect(await generationOf(t.db)).toBe(g0 + 1);
@@ -92,10 +91,7 @@ describe('in the database', () => {
       const rows = (
         await upsertQuestions(
           t.db,
-          [
-            prepared({ title: '代数：锁序甲', type: 'judgement', options: [], answer: ['对'] }),
-            prepared({ title: '代数：锁序乙', type: 'judgement', options: [], answer: ['对'] }),
-          ],
+          [preparedQuestion(judgement('代数：锁序甲')), preparedQuestion(judgement('代数：锁序乙'))],
           'import',
         )
       ).rows;
@@ -137,13 +133,7 @@ describe('in the database', () => {
   );
 
   test('a charge labelled with the generation of now does not look at the question; any other label does', async () => {
-    const [row] = (
-      await upsertQuestions(
-        t.db,
-        [prepared({ title: '代数：标签题', type: 'judgement', options: [], answer: ['对'] })],
-        'import',
-      )
-    ).rows;
+    const [row] = (await upsertQuestions(t.db, [preparedQuestion(judgement('代数：标签题'))], 'import')).rows;
     const id = row!.id;
     const version = await versionOf(t.db, id);
     const g = await generationOf(t.db);
@@ -198,7 +188,7 @@ describe('in the database', () => {
                 from generate_series(1, 20000) g`.execute(t.db);
     await sql`analyze ocs_questions`.execute(t.db);
     const picked = (
-      await sql<{ id: string; v: string }>`select id, (extract(epoch from updated_at) * 1000000)::bigint as v
+      await sql<{ id: string; v: string }>`select id, ${VERSION_SQL} as v
           from ocs_questions where title like 'plan %' order by id limit 24`.execute(t.db)
     ).rows;
     class Rollback {
@@ -290,18 +280,7 @@ describe('in memory', () => {
     });
 
     test('rows are read with their generation, and a charge that found one unchanged moves its label on', async () => {
-      const rows = (
-        await upsertQuestions(
-          ctx.db,
-          [
-            prepared({ title: '代数：内存标签题', type: 'judgement', options: [], answer: ['对'] }),
-            prepared({ title: '代数：别处改动的题', type: 'judgement', options: [], answer: ['对'] }),
-          ],
-          'import',
-        )
-      ).rows;
-      for (const r of rows) ctx.app.ocs.bank.index.add(r.id, r.norm_title);
-      await ctx.app.ocs.bank.settled();
+      const rows = await seedQuestions(ctx, [judgement('代数：内存标签题'), judgement('代数：别处改动的题')]);
       const exact = ctx.app.ocs.bank.exact;
       const id = rows[0]!.id;
       const version = exact.lookup(normalizeTitle('代数：内存标签题'))![0]!.version;

@@ -6,12 +6,12 @@
  * concurrent batches.
  */
 import { sql } from 'kysely';
-import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
-import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
+import type { QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
 import { startTestApp, type TestContext } from '../helpers';
 import { adminClient, createModel, createProvider, until, userWithToken } from './ai-helpers';
+import { seedQuestions } from './admin-fixtures';
 
 let ctx: TestContext;
 let fake: FakeOpenAi;
@@ -43,14 +43,7 @@ const numbered = (i: number) => ({
 
 beforeAll(async () => {
   [ctx, fake] = await Promise.all([startTestApp(), startFakeOpenAi()]);
-  const prepared = BANK.map((q) => prepareQuestion(q)).map((p) => {
-    if ('error' in p) throw new Error(p.error);
-    return p;
-  });
-  for (const row of (await upsertQuestions(ctx.db, prepared, 'import')).rows) {
-    ctx.app.ocs.bank.index.add(row.id, row.norm_title);
-  }
-  await ctx.app.ocs.bank.settled();
+  await seedQuestions(ctx, BANK);
   await writeSettings(ctx.db, { ratePerSecond: 1000, rateBurst: 1000 });
   ctx.app.ocs.settings.invalidate();
 });
@@ -240,22 +233,10 @@ test('concurrent batches over a balance of 50: exactly 50 charged, never below z
     })),
   );
   // Bank answers for every one of them.
-  const prepared = pages
-    .flat()
-    .map((q) => prepareQuestion({ ...q, type: 'single', options: ['甲', '乙'], answer: ['B'] }));
-  for (const row of (
-    await upsertQuestions(
-      ctx.db,
-      prepared.map((p) => {
-        if ('error' in p) throw new Error(p.error);
-        return p;
-      }),
-      'import',
-    )
-  ).rows) {
-    ctx.app.ocs.bank.index.add(row.id, row.norm_title);
-  }
-  await ctx.app.ocs.bank.settled();
+  await seedQuestions(
+    ctx,
+    pages.flat().map((q) => ({ ...q, type: 'single', options: ['甲', '乙'], answer: ['B'] })),
+  );
   const answered = (await Promise.all(pages.map((p) => batch(token, p).then((r) => r.json().results)))).flat();
   expect(answered.filter((r: { code: number }) => r.code === 1)).toHaveLength(50);
   expect(answered.filter((r: { code: number; msg?: string }) => r.code === 0 && /余额不足/.test(r.msg!))).toHaveLength(

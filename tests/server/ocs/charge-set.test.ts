@@ -11,6 +11,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { mulberry32 } from '../../../bench/lib/random';
 import { createElementWiseCharge, ELEMENT_WISE } from '../../../bench/ocs/charge-reference';
 import type { DB } from '../../../server/db/schema';
+import { VERSION_SQL } from '../../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../../server/modules/user/service';
 import { openTestDatabase, uniqueName, type TestDatabase } from '../helpers';
@@ -57,7 +58,7 @@ beforeAll(async () => {
               from generate_series(1, 3) g`.execute(t.db);
   questions = (
     await sql<{ id: string; version: string; status: string }>`
-      select id, (extract(epoch from updated_at) * 1000000)::bigint as version, status
+      select id, ${VERSION_SQL} as version, status
         from ocs_questions where title_hash like 'charge-set-%' order by id`.execute(t.db)
   ).rows.map((r) => ({ id: Number(r.id), version: Number(r.version), wrong: r.status === 'wrong' }));
   // Earlier queries: recent ones that make a free repeat (bank, cache) and ones that do not (no_balance,

@@ -6,13 +6,12 @@
  * Batched charges keep ocs_charge's rules: never below zero, nothing lost, a stale charge writes nothing.
  */
 import { sql, type CompiledQuery } from 'kysely';
-import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
-import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
+import type { QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { normalizeTitle } from '../../../server/modules/ocs/bank/normalize';
 import { ExactIndex } from '../../../server/modules/ocs/bank/exact-index';
 import { ChargeBatcher, chargeMany, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
-import { ask, userWithToken } from './admin-fixtures';
+import { ask, seedQuestions, userWithToken } from './admin-fixtures';
 import { adminClient, createModel, createProvider } from './ai-helpers';
 import { startFakeOpenAi } from '../../fixtures/fake-openai';
 import { startTestApp, type TestContext } from '../helpers';
@@ -33,17 +32,7 @@ const BANK: QuestionInput[] = [
   { title: '快速路径：标错测试题', type: 'judgement', options: [], answer: ['对'] },
 ];
 
-async function seed(questions: QuestionInput[]) {
-  const prepared = questions.map((q) => {
-    const p = prepareQuestion(q);
-    if ('error' in p) throw new Error(p.error);
-    return p;
-  });
-  const r = await upsertQuestions(ctx.db, prepared, 'import');
-  for (const row of r.rows) ctx.app.ocs.bank.index.add(row.id, row.norm_title);
-  await ctx.app.ocs.bank.settled();
-  return r.rows;
-}
+const seed = (questions: QuestionInput[]) => seedQuestions(ctx, questions);
 
 const idOf = async (title: string) =>
   Number(

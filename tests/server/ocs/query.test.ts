@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { HIT_COUNT } from '../../../server/modules/ocs/bank/admin';
 import { HitCounter } from '../../../server/modules/ocs/bank/hit-counter';
-import { prepareQuestion, type QuestionInput } from '../../../server/modules/ocs/bank/question';
+import type { QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
@@ -14,6 +14,7 @@ import { ChargeBatcher } from '../../../server/modules/ocs/wallet/charge';
 import { parseQuestion } from '../../../server/modules/ocs/query/question';
 import { OcsService } from '../../../server/modules/ocs/query/service';
 import { loggedInClient, startTestApp, type TestContext } from '../helpers';
+import { preparedQuestion, seedQuestions } from './admin-fixtures';
 
 let ctx: TestContext;
 
@@ -28,16 +29,6 @@ const BANK: QuestionInput[] = [
   { title: '地球绕太阳公转一周约需 365 天。', type: 'judgement', options: [], answer: ['对'] },
   { title: '水的化学式是____，氧气的化学式是____。', type: 'completion', options: [], answer: ['H2O', 'O2'] },
 ];
-
-async function seedBank() {
-  const prepared = BANK.map((q) => {
-    const p = prepareQuestion(q);
-    if ('error' in p) throw new Error(p.error);
-    return p;
-  });
-  const r = await upsertQuestions(ctx.db, prepared, 'import');
-  for (const row of r.rows) ctx.app.ocs.bank.index.add(row.id, row.norm_title);
-}
 
 async function userWithToken(balance: number) {
   const { client, uid } = await loggedInClient(ctx);
@@ -64,7 +55,7 @@ const balanceOf = async (uid: number) =>
 
 beforeAll(async () => {
   ctx = await startTestApp();
-  await seedBank();
+  await seedQuestions(ctx, BANK);
 });
 afterAll(async () => {
   await ctx.close();
@@ -145,9 +136,11 @@ test('hit counts are written in chunks of questions, every count kept', async ()
 test('a hit on a question deleted before the flush is dropped; the other counts are written', async () => {
   const [kept, gone] = await Promise.all(
     ['留下的题目（计数）', '删除的题目（计数）'].map(async (title) => {
-      const p = prepareQuestion({ title, type: 'single', options: ['甲', '乙'], answer: ['甲'] });
-      if ('error' in p) throw new Error(p.error);
-      await upsertQuestions(ctx.db, [p], 'import');
+      await upsertQuestions(
+        ctx.db,
+        [preparedQuestion({ title, type: 'single', options: ['甲', '乙'], answer: ['甲'] })],
+        'import',
+      );
       const r = await ctx.db
         .selectFrom('ocs_questions')
         .select('id')
@@ -317,12 +310,7 @@ test('200 concurrent distinct questions against a balance of 50: exactly 50 char
     options: ['甲', '乙', '丙'],
     answer: ['乙'],
   }));
-  const r = await upsertQuestions(
-    ctx.db,
-    distinct.map((q) => prepareQuestion(q) as Exclude<ReturnType<typeof prepareQuestion>, { error: string }>),
-    'import',
-  );
-  for (const row of r.rows) ctx.app.ocs.bank.index.add(row.id, row.norm_title);
+  await seedQuestions(ctx, distinct);
   await writeSettings(ctx.db, { ratePerSecond: 1000, rateBurst: 1000 });
   ctx.app.ocs.settings.invalidate();
   const results = await Promise.all(
