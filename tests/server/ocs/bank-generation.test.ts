@@ -2,8 +2,9 @@
  * The bank's generation (migration 0021): every statement that changes or removes questions raises
  * it in its own transaction, and a charge of an answer memory read at the generation of now does not
  * look at the question's row; at any other generation it does, as before. Memory labels its rows with
- * the generation they were read at, and the charge batcher moves the label on when the charge found a
- * row unchanged. On PGlite here, on PostgreSQL in that leg.
+ * the generation they were read at, and a charge (of single questions through the batcher, or of a
+ * page through the batch endpoint) moves the label on when it found a row unchanged. On PGlite here,
+ * on PostgreSQL in that leg.
  */
 import { sql } from 'kysely';
 import { ExactIndex } from '../../../server/modules/ocs/bank/exact-index';
@@ -303,6 +304,51 @@ describe('in memory', () => {
       });
       expect(exact.generationOf(id, version)).toBe(g + 1);
       expect(await ask(ctx, token, '代数：内存标签题', 'judgement')).toMatchObject({ code: 1, cost: 0 });
+    });
+
+    test('a page of questions (the batch endpoint) is charged with the labels too, and a changed one is read again', async () => {
+      const rows = await seedQuestions(ctx, [
+        judgement('代数：整页甲'),
+        judgement('代数：整页乙'),
+        judgement('代数：整页之外'),
+      ]);
+      const exact = ctx.app.ocs.bank.exact;
+      const versionIn = (title: string) => exact.lookup(normalizeTitle(title))![0]!.version;
+      const [va, vb] = [versionIn('代数：整页甲'), versionIn('代数：整页乙')];
+      const g = await generationOf(ctx.db);
+      // A question outside the page changes: the page's labels are behind; and 乙 changes too.
+      await ctx.db
+        .updateTable('ocs_questions')
+        .set({ updated_at: sql`now()` })
+        .where('id', '=', rows[2]!.id)
+        .execute();
+      await ctx.db
+        .updateTable('ocs_questions')
+        .set({ answer: JSON.stringify(['错']), updated_at: sql`now()` })
+        .where('id', '=', rows[1]!.id)
+        .execute();
+      expect(await generationOf(ctx.db)).toBe(g + 2);
+      const { token } = await userWithToken(ctx, 5);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/ocs/query/batch',
+        headers: { authorization: `Bearer ${token}` },
+        payload: {
+          questions: [
+            { title: '代数：整页甲', type: 'judgement' },
+            { title: '代数：整页乙', type: 'judgement' },
+          ],
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().results).toMatchObject([
+        { code: 1, answer: '正确', cost: 1 },
+        { code: 1, answer: '错误', cost: 1 },
+      ]);
+      // 甲 was found unchanged: its label moved on to the generation of now. 乙 was stale at the
+      // version memory held, so nothing confirmed that version.
+      expect(exact.generationOf(rows[0]!.id, va)).toBe(g + 2);
+      expect(exact.generationOf(rows[1]!.id, vb)).not.toBe(g + 2);
     });
   });
 });

@@ -19,7 +19,13 @@ import type { HitCounter } from '../bank/hit-counter';
 import type { BankIndexSync } from '../bank/index-sync';
 import { findInBank } from '../bank/match';
 import { storeMachineAnswer } from '../bank/store';
-import { chargeForAnswer, chargeMany, type ChargeBatcher, type ChargeInput, type ChargeResult } from '../wallet/charge';
+import {
+  chargeForAnswer,
+  chargeManyLabelled,
+  type ChargeBatcher,
+  type ChargeInput,
+  type ChargeResult,
+} from '../wallet/charge';
 import { inCallerText } from './answer';
 import { bankConfidence, vote, type Candidate } from './confidence';
 import { logUnanswered, recentAnswer } from './log';
@@ -277,9 +283,10 @@ export class OcsService {
         return r.ok ? [{ o, found: r.found }] : [];
       });
       const charges = toCharge.length
-        ? await chargeMany(
+        ? await chargeManyLabelled(
             this.deps.db,
             toCharge.map(({ o, found }) => this.chargeInput(asker, o.q, found, { group, refuse: o.i > shortAt })),
+            this.deps.bank.exact,
           )
         : [];
       for (let k = 0; k < owners.length; k++) {

@@ -143,6 +143,33 @@ export interface GenerationLabels {
 }
 
 /**
+ * chargeMany for answers that may come from memory: a charge of a question `labels` holds at the
+ * charge's version carries the generation memory knows it at (so the statement need not read the
+ * question), and the questions the statement found unchanged are confirmed at the generation it saw.
+ * Without `labels`, chargeMany.
+ */
+export async function chargeManyLabelled(
+  db: Db,
+  list: ChargeInput[],
+  labels: GenerationLabels | undefined,
+): Promise<ChargeResult[]> {
+  if (!labels) return chargeMany(db, list);
+  const known = (c: ChargeInput) => c.version !== undefined && c.questionId !== null;
+  const labelled = list.map((c) => {
+    if (!known(c) || c.generation !== undefined) return c;
+    const generation = labels.generationOf(c.questionId!, c.version!);
+    return generation === undefined ? c : { ...c, generation };
+  });
+  const { results, generation } = await chargeManyAt(db, labelled);
+  if (generation !== null) {
+    labelled.forEach((c, i) => {
+      if (known(c) && results[i]!.status !== 'stale') labels.confirm(c.questionId!, c.version!, generation);
+    });
+  }
+  return results;
+}
+
+/**
  * Group commit: charges that arrive while one batch is being written are written together in ONE
  * statement (chargeMany), so they share one commit (one flush to disk) and one round trip. On the
  * embedded database other queries are not held back meanwhile, as a transaction would hold them (PGlite
@@ -178,14 +205,14 @@ export class ChargeBatcher {
         const batch = this.queue.splice(0, this.maxBatch);
         let results: ChargeResult[];
         try {
-          const list = batch.map((b) => this.labelled(b.c));
-          if (list.length === 1 && list[0]!.version === undefined) {
-            results = [await chargeForAnswer(this.db, list[0]!)];
-          } else {
-            const r = await chargeManyAt(this.db, list);
-            results = r.results;
-            if (r.generation !== null) this.confirm(list, results, r.generation);
-          }
+          results =
+            batch.length === 1 && batch[0]!.c.version === undefined
+              ? [await chargeForAnswer(this.db, batch[0]!.c)]
+              : await chargeManyLabelled(
+                  this.db,
+                  batch.map((b) => b.c),
+                  this.labels,
+                );
         } catch {
           // One failing charge fails the whole statement (nothing of it is written): charge each
           // alone, so only it fails.
@@ -197,22 +224,5 @@ export class ChargeBatcher {
     } finally {
       this.running = false;
     }
-  }
-
-  /** The charge with the generation memory knows its question's version at, when it knows one. */
-  private labelled(c: ChargeInput): ChargeInput {
-    if (!this.labels || c.version === undefined || c.questionId === null || c.generation !== undefined) return c;
-    const generation = this.labels.generationOf(c.questionId, c.version);
-    return generation === undefined ? c : { ...c, generation };
-  }
-
-  /** The questions the statement found unchanged were at their version at its generation. */
-  private confirm(list: ChargeInput[], results: ChargeResult[], generation: number): void {
-    if (!this.labels) return;
-    list.forEach((c, i) => {
-      if (c.version !== undefined && c.questionId !== null && results[i]!.status !== 'stale') {
-        this.labels!.confirm(c.questionId, c.version, generation);
-      }
-    });
   }
 }
