@@ -26,13 +26,29 @@ export function redactUrl(url: string): string {
     .replace(/^(\/send\/)[^/?#]+/, '$1[REDACTED]');
 }
 
+/** The most of a request's URL a log line keeps (after the path, which is always kept whole). */
+export const LOGGED_QUERY_MAX = 200;
+
+/**
+ * The URL as a log line shows it: the path whole, at most LOGGED_QUERY_MAX characters of the query
+ * string (with how many were left out), secrets redacted. The OCS script sends the question's title
+ * and options in the query string, percent-encoded: ~1 KB for a Chinese question, which every
+ * request's log line repeated in full, and which the query log in the database keeps anyway.
+ */
+export function logUrl(url: string): string {
+  const q = url.indexOf('?');
+  const cut = q + 1 + LOGGED_QUERY_MAX;
+  // Cut before redacting: a parameter whose name is cut off has lost its value with it.
+  return redactUrl(q < 0 || url.length <= cut ? url : `${url.slice(0, cut)}…(+${url.length - cut})`);
+}
+
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     redact: { paths: REDACT, censor: '[REDACTED]' },
     serializers: {
       req(request: { method: string; url: string; ip?: string; hostname?: string }) {
-        return { method: request.method, url: redactUrl(request.url), ip: request.ip, host: request.hostname };
+        return { method: request.method, url: logUrl(request.url), ip: request.ip, host: request.hostname };
       },
     },
   };

@@ -482,4 +482,14 @@ describe('logs', () => {
     expect(all).not.toContain(sid);
     expect(all).not.toContain('tok-very-secret');
   });
+
+  test("an OCS question's long query string is logged cut, its token redacted", async () => {
+    const title = encodeURIComponent('以下哪一项是正确的说法'.repeat(20));
+    await ctx.app.inject({ method: 'GET', url: `/api/ocs/query?title=${title}&type=single&token=tok-long-secret` });
+    const line = ctx.logs.find((l) => l.includes('"url":"/api/ocs/query?title='));
+    expect(line).toBeDefined();
+    expect(line).toMatch(/…\(\+\d+\)"/);
+    expect(line).not.toContain('tok-long-secret');
+    expect(line!.length).toBeLessThan(600);
+  });
 });
