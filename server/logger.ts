@@ -26,7 +26,7 @@ export function redactUrl(url: string): string {
     .replace(/^(\/send\/)[^/?#]+/, '$1[REDACTED]');
 }
 
-/** The most of a request's URL a log line keeps (after the path, which is always kept whole). */
+/** The most of a request's query string a log line keeps (its path is always kept whole). */
 export const LOGGED_QUERY_MAX = 200;
 
 /**
