@@ -45,6 +45,7 @@ import { credit } from '../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../server/modules/user/service';
 import { createToken } from '../../server/modules/user/tokens';
 import { spawnServer } from '../../tests/server/process';
+import { cpuTicks, idleShare } from '../lib/machine';
 import { parseQuestion } from '../../server/modules/ocs/query/question';
 import { expectedAnswer } from './quality';
 import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
@@ -77,6 +78,10 @@ interface Load {
   non2xx: number;
   /** CPU time of the server process (its threads, the PGlite worker included) per request, ms. */
   cpuMs: number;
+  /** CPU time of this process (autocannon, the client) per request, ms. */
+  clientMs: number;
+  /** The share of all CPUs' time that was idle over the workload (null off Linux). */
+  idle: number | null;
   /** Questions each request carries (100 for the batch workload). */
   perRequest: number;
   /** The database side of the workload, per request (busyMs: the worker's busy share of the time). */
@@ -121,6 +126,11 @@ async function untilQuiet(pid: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     if (cpuOf(pid) - before < 30 || Date.now() > deadline) return;
   }
+}
+
+/** A process.cpuUsage() difference (user + system, µs) in ms. */
+function cpuMsOf(u: NodeJS.CpuUsage): number {
+  return (u.user + u.system) / 1000;
 }
 
 function rssOf(pid: number): number {
@@ -215,6 +225,8 @@ async function cannon(
   const db0 = await dbStats(url);
   const t0 = performance.now();
   const cpu0 = cpuOf(pid);
+  const client0 = process.cpuUsage();
+  const machine0 = cpuTicks();
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -249,6 +261,8 @@ async function cannon(
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, r.requests.total),
+    clientMs: cpuMsOf(process.cpuUsage(client0)) / Math.max(1, r.requests.total),
+    idle: idleShare(machine0, cpuTicks()),
     perRequest: batch?.perRequest ?? 1,
     db: await dbDelta(url, db0, (performance.now() - t0) / 1000, Math.max(1, r.requests.total)),
     answers,
@@ -284,6 +298,8 @@ function meanOf(rounds: Load[]): Load {
     errors: rounds.reduce((sum, l) => sum + l.errors, 0),
     non2xx: rounds.reduce((sum, l) => sum + l.non2xx, 0),
     cpuMs: mean((l) => l.cpuMs),
+    clientMs: mean((l) => l.clientMs),
+    idle: rounds.some((l) => l.idle === null) ? null : mean((l) => l.idle!),
     perRequest: rounds[0]!.perRequest,
     answers: {
       answered: rounds.reduce((sum, l) => sum + l.answers.answered, 0),
@@ -522,12 +538,14 @@ async function bench(target: Target): Promise<void> {
           : `fuzzy + miss correctness over HTTP: ${fuzzySet.length} perturbed hits + ${missSet.length} near misses → right ${right}, wrong ${wrong}, no answer ${none}` +
             ` (fuzzy recall ${((100 * (fuzzySet.length - none)) / Math.max(1, fuzzySet.length)).toFixed(1)}%)`,
         '',
-        '| workload | req/s | questions/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | errors/non-2xx | answered / too fast / other |',
-        '|---|---|---|---|---|---|---|---|---|---|',
+        '| workload | req/s | questions/s | p50 ms | p99 ms | ÷ health | ÷ raw lookup | server CPU ms/req | client CPU ms/req | CPUs idle | errors/non-2xx | answered / too fast / other |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.errors}/${l.non2xx} | ${answerShare(l.answers)} |`,
+            `| ${l.name} | ${Math.round(l.rps)} | ${Math.round(qps(l))} | ${l.p50} | ${l.p99} | ${ratio(l, health, 3)} | ${ratio(l, rawLoad, 2)} | ${l.cpuMs.toFixed(2)} | ${l.clientMs.toFixed(2)} | ${l.idle === null ? '—' : `${(100 * l.idle).toFixed(0)}%`} | ${l.errors}/${l.non2xx} | ${answerShare(l.answers)} |`,
         ),
+        '',
+        'CPUs idle: the share of all CPUs that stayed idle over the workload. Well above 0, the load was held back by waiting (the charge batches, the flushes, the event loops), not by the CPUs: less CPU per request then moves throughput less than in proportion.',
         '',
         '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | data-file writes/req | slowest statement |',
         '|---|---|---|---|---|---|---|',
