@@ -45,8 +45,8 @@ import { credit } from '../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../server/modules/user/service';
 import { createToken } from '../../server/modules/user/tokens';
 import { spawnServer } from '../../tests/server/process';
-import { cpuTicks, idleShare } from '../lib/machine';
 import { parseQuestion } from '../../server/modules/ocs/query/question';
+import { cpuTicks, idleShare } from '../lib/machine';
 import { expectedAnswer } from './quality';
 import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
 
@@ -253,6 +253,7 @@ async function cannon(
           },
     ],
   });
+  const requests = Math.max(1, r.requests.total);
   return {
     name,
     rps: r.requests.average,
@@ -260,11 +261,11 @@ async function cannon(
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
-    cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, r.requests.total),
-    clientMs: cpuMsOf(process.cpuUsage(client0)) / Math.max(1, r.requests.total),
+    cpuMs: (cpuOf(pid) - cpu0) / requests,
+    clientMs: cpuMsOf(process.cpuUsage(client0)) / requests,
     idle: idleShare(machine0, cpuTicks()),
     perRequest: batch?.perRequest ?? 1,
-    db: await dbDelta(url, db0, (performance.now() - t0) / 1000, Math.max(1, r.requests.total)),
+    db: await dbDelta(url, db0, (performance.now() - t0) / 1000, requests),
     answers,
   };
 }
