@@ -277,6 +277,7 @@ async function dbDelta(url: string, before: DbStats, seconds: number, requests: 
   return {
     fsyncs: per('fsyncs'),
     syncFlushes: per('syncFlushes'),
+    flushMs: per('flushMs'),
     dataWrites: per('dataWrites'),
     busyMs: (after.busyMs - before.busyMs) / 1000 / seconds,
     walBytes: per('walBytes'),
@@ -310,6 +311,7 @@ function meanOf(rounds: Load[]): Load {
     db: {
       fsyncs: mean((l) => l.db.fsyncs),
       syncFlushes: mean((l) => l.db.syncFlushes),
+      flushMs: mean((l) => l.db.flushMs),
       dataWrites: mean((l) => l.db.dataWrites),
       busyMs: mean((l) => l.db.busyMs),
       walBytes: mean((l) => l.db.walBytes),
@@ -548,12 +550,14 @@ async function bench(target: Target): Promise<void> {
         '',
         'CPUs idle: the share of all CPUs that stayed idle over the workload. Well above 0, the load was held back by waiting (the charge batches, the flushes, the event loops), not by the CPUs: less CPU per request then moves throughput less than in proportion.',
         '',
-        '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | data-file writes/req | slowest statement |',
-        '|---|---|---|---|---|---|---|',
+        '| workload | worker busy | WAL KiB/req | flushes/req | of which waited for | ms per flush | data-file writes/req | slowest statement |',
+        '|---|---|---|---|---|---|---|---|',
         ...loads.map(
           (l) =>
-            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${oneLine(l.db.slowest.sql, 60)} |`,
+            `| ${l.name} | ${(100 * l.db.busyMs).toFixed(0)}% | ${(l.db.walBytes / 1024).toFixed(1)} | ${l.db.fsyncs.toFixed(3)} | ${l.db.syncFlushes.toFixed(3)} | ${l.db.fsyncs > 0 ? (l.db.flushMs / l.db.fsyncs).toFixed(2) : '—'} | ${l.db.dataWrites.toFixed(2)} | ${l.db.slowest.ms.toFixed(0)} ms: ${oneLine(l.db.slowest.sql, 60)} |`,
         ),
+        '',
+        'ms per flush: how long the disk took to make one flush durable (fdatasync), in this workload. An answer whose statement wrote waits for one after the statement has run.',
         '',
         "Where the worker's time went: the three statements it spent most on, ms per request (statements per request):",
         ...loads.map(

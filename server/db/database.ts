@@ -62,6 +62,11 @@ export interface WorkerStats {
   dataWrites: number;
   /** Milliseconds the worker spent running statements. */
   busyMs: number;
+  /**
+   * Milliseconds the flushes counted in `fsyncs` took (their fdatasync calls, in the worker and in its
+   * flusher thread): over fsyncs, what one flush costs the disk.
+   */
+  flushMs: number;
   /** The longest statement since the previous call (its text, without values), which held up all others. */
   slowest: { ms: number; sql: string };
   /** The statement texts that took the most time since the previous call, most first (at most 5). */
@@ -135,6 +140,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
         syncFlushes: 0,
         dataWrites: 0,
         busyMs: 0,
+        flushMs: 0,
         slowest: { ms: 0, sql: '' },
         busiest: [],
       }),
@@ -205,6 +211,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
         syncFlushes: n('syncFlushes'),
         dataWrites: n('dataWrites'),
         busyMs: n('busyMs'),
+        flushMs: n('flushMs'),
         slowest,
         busiest: (row.busiest as WorkerStats['busiest'] | undefined) ?? [],
       };

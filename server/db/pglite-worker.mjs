@@ -16,6 +16,12 @@ let fsyncs = 0;
 /** Flushes made in this thread while Postgres waited (before another file changed), and writes to files other than WAL. */
 let syncFlushes = 0;
 let dataWrites = 0;
+/**
+ * Milliseconds those flushes took in this thread (fdatasync calls); the flusher thread's share is kept in
+ * flusherMicros. Their sum over fsyncs is what a flush costs the disk now: under load several times the
+ * idle figure, and every answer held for a flush waits that long.
+ */
+let flushMs = 0;
 /** Milliseconds spent running statements (the worker's busy time). */
 let busyMs = 0;
 /** The longest statement since the last 'stats' message: while it ran, every other one waited. */
@@ -39,6 +45,8 @@ let running = null;
 let flusher = null;
 /** [0]: the number of the last background flush the flusher finished (it stores, we load). */
 let flusherDone = null;
+/** [0]: microseconds the flusher's fdatasync calls took so far (it adds, we load). */
+let flusherMicros = null;
 /** Flushes started so far (each covers what was owed when it started), and the last one finished. */
 let started = 0;
 let flushed = 0;
@@ -81,7 +89,9 @@ function pageLsn(buffer, offset, length, position) {
 const walFd = segmentDescriptor();
 
 function flushPathSync(file) {
+  const t0 = performance.now();
   fs.fdatasyncSync(walFd.of(file));
+  flushMs += performance.now() - t0;
   fsyncs++;
 }
 
@@ -172,7 +182,9 @@ class DurableNodeFS extends NodeFS {
         } else {
           beforeOtherChange();
           nodefs.tryFSOperation(() => {
+            const t0 = performance.now();
             fs.fdatasyncSync(stream.nfd);
+            flushMs += performance.now() - t0;
             fsyncs++;
           });
         }
@@ -389,8 +401,13 @@ async function start() {
   }
   if (onDisk && groupCommit) {
     const shared = new SharedArrayBuffer(4);
+    const micros = new SharedArrayBuffer(8);
     flusherDone = new Int32Array(shared);
-    flusher = new Worker(new URL('./wal-flusher.mjs', import.meta.url), { workerData: { shared }, execArgv: [] });
+    flusherMicros = new BigInt64Array(micros);
+    flusher = new Worker(new URL('./wal-flusher.mjs', import.meta.url), {
+      workerData: { shared, micros },
+      execArgv: [],
+    });
     flusher.on('message', (m) => {
       if (m.type === 'flushed') checkFlushed();
       else if (m.type === 'failed') throw Object.assign(new Error(`WAL flush failed: ${m.message}`), { code: m.code });
@@ -438,7 +455,8 @@ parentPort.on('message', async (msg) => {
         .map(([sql, spent]) => ({ sql, ...spent }))
         .sort((a, b) => b.ms - a.ms)
         .slice(0, 5);
-      const row = { fsyncs, syncFlushes, dataWrites, busyMs, slowest, busiest };
+      const background = flusherMicros ? Number(Atomics.load(flusherMicros, 0)) / 1000 : 0;
+      const row = { fsyncs, syncFlushes, dataWrites, busyMs, flushMs: flushMs + background, slowest, busiest };
       slowest = { ms: 0, sql: '' };
       bySql.clear();
       answer({

@@ -11,6 +11,8 @@ import { segmentDescriptor } from './segment-descriptor.mjs';
 
 /** [0]: the number of the last flush that finished (Atomics: the PGlite worker reads it). */
 const done = new Int32Array(workerData.shared);
+/** [0]: microseconds the flushes took so far (Atomics: the PGlite worker reads it for its stats). */
+const micros = new BigInt64Array(workerData.micros);
 
 /** Our own descriptor of the segment last flushed. */
 const segment = segmentDescriptor();
@@ -22,6 +24,7 @@ parentPort.on('message', (msg) => {
     return;
   }
   // { type: 'flush', n, paths }: flushes every path, then publishes n.
+  const t0 = performance.now();
   try {
     for (const file of msg.paths) fs.fdatasyncSync(segment.of(file));
   } catch (err) {
@@ -29,6 +32,7 @@ parentPort.on('message', (msg) => {
     parentPort.postMessage({ type: 'failed', n: msg.n, message: String(err?.message ?? err), code: err?.code });
     return;
   }
+  Atomics.add(micros, 0, BigInt(Math.round((performance.now() - t0) * 1000)));
   Atomics.store(done, 0, msg.n);
   parentPort.postMessage({ type: 'flushed', n: msg.n });
 });
