@@ -4,19 +4,22 @@
  * name: charge-reference.ts), in the same run on the same embedded database (a temporary directory,
  * durable commits as the server makes them); and set-wise with each charge labelled with the bank's
  * generation of now (migration 0021: the question's row is not read), as the server's charges of
- * answers from memory are.
+ * answers from memory are; and that last one with the query log's and the ledger's foreign keys to users
+ * back (migration 0023 undone for the turn: a look-up of the user per row written, instead of one
+ * check per statement).
  *
  * One user with a large balance, BENCH_QUESTIONS questions (default 20,000), charged in random order;
  * each charge carries a question version (an answer read from memory, as exact hits are) and a new key
- * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the three take turns, in reverse
+ * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the four take turns, in reverse
  * order every other round (BENCH_ROUNDS rounds, default 2, of about 5,000 charges each) and the bench reports ms per batch, µs per charge,
- * set-wise ÷ element-wise and labelled ÷ set-wise.
+ * set-wise ÷ element-wise, labelled ÷ set-wise and labelled ÷ labelled with the keys.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
+import { migrations } from '../../server/db/migrations';
 import { VERSION_SQL } from '../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../server/modules/ocs/wallet/balance';
 import { chargeManyCall, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
@@ -80,10 +83,11 @@ async function main() {
     };
     console.log(`OCS charge bench (PGlite, ${os.cpus().length} CPUs): ms per batch (µs per charge)\n`);
     console.log(`${QUESTIONS.toLocaleString('en-US')} questions\n`);
+    const userCheck = migrations['0023_ocs_user_check_per_statement']!;
     console.log(
-      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set |',
+      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set | labelled, per-row keys (0006) | labelled ÷ with keys |',
     );
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const size of SIZES) {
       for (let round = 1; round <= ROUNDS; round++) {
         // Odd rounds in one order, even rounds in the other: each cell writes to the query log, and a
@@ -92,13 +96,22 @@ async function main() {
           () => time(ELEMENT_WISE, size),
           () => time('ocs_charge_many', size),
           () => time('ocs_charge_many', size, true),
+          async () => {
+            // The foreign keys back for this turn only (validating them is outside the timing).
+            await userCheck.down!(db);
+            try {
+              return await time('ocs_charge_many', size, true);
+            } finally {
+              await userCheck.up(db);
+            }
+          },
         ];
         const ms: number[] = [];
-        for (const i of round % 2 ? [0, 1, 2] : [2, 1, 0]) ms[i] = await runs[i]!();
-        const [element, set, label] = ms as [number, number, number];
+        for (const i of round % 2 ? [0, 1, 2, 3] : [3, 2, 1, 0]) ms[i] = await runs[i]!();
+        const [element, set, label, keyed] = ms as [number, number, number, number];
         const cell = (ms: number) => `${ms.toFixed(2)} (${Math.round((ms / size) * 1000)})`;
         console.log(
-          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} |`,
+          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} | ${cell(keyed)} | ${(label / keyed).toFixed(2)} |`,
         );
       }
     }

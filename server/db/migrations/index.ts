@@ -34,6 +34,7 @@ import * as m0019 from './0019_njit_roster_token';
 import * as m0020 from './0020_njit_audit_statistics';
 import * as m0021 from './0021_ocs_bank_generation';
 import * as m0022 from './0022_ocs_queries_created_index';
+import * as m0023 from './0023_ocs_user_check_per_statement';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0020_njit_audit_statistics': m0020,
   '0021_ocs_bank_generation': m0021,
   '0022_ocs_queries_created_index': m0022,
+  '0023_ocs_user_check_per_statement': m0023,
 };
