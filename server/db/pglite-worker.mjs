@@ -88,11 +88,16 @@ function pageLsn(buffer, offset, length, position) {
 /** This thread's descriptor of the WAL segment it last flushed (the flusher keeps its own). */
 const walFd = segmentDescriptor();
 
-function flushPathSync(file) {
+/** fdatasync in this thread, counted in fsyncs and timed in flushMs. */
+function fdatasyncCounted(fd) {
   const t0 = performance.now();
-  fs.fdatasyncSync(walFd.of(file));
+  fs.fdatasyncSync(fd);
   flushMs += performance.now() - t0;
   fsyncs++;
+}
+
+function flushPathSync(file) {
+  fdatasyncCounted(walFd.of(file));
 }
 
 /**
@@ -181,12 +186,7 @@ class DurableNodeFS extends NodeFS {
           owed.add(nodefs.realPath(stream.node));
         } else {
           beforeOtherChange();
-          nodefs.tryFSOperation(() => {
-            const t0 = performance.now();
-            fs.fdatasyncSync(stream.nfd);
-            flushMs += performance.now() - t0;
-            fsyncs++;
-          });
+          nodefs.tryFSOperation(() => fdatasyncCounted(stream.nfd));
         }
         return 0;
       };

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp, type App } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -29,6 +29,16 @@ export interface TestDatabase {
   /** The PostgreSQL URL of this database (TEST_DATABASE_URL runs only). */
   url?: string;
   close(): Promise<void>;
+}
+
+/** PostgreSQL: until at least `n` sessions of this database wait for a lock (polled, no fixed sleep). */
+export async function untilLockWaiters(db: Kysely<DB>, n: number): Promise<void> {
+  for (;;) {
+    const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (r.rows[0]!.n >= n) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {

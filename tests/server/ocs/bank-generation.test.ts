@@ -16,7 +16,14 @@ import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { chargeManyAt, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
 import { ask, preparedQuestion, seedQuestions, userWithToken } from './admin-fixtures';
-import { openTestDatabase, startTestApp, uniqueName, type TestContext, type TestDatabase } from '../helpers';
+import {
+  openTestDatabase,
+  startTestApp,
+  uniqueName,
+  untilLockWaiters,
+  type TestContext,
+  type TestDatabase,
+} from '../helpers';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema';
 
@@ -104,15 +111,7 @@ describe('in the database', () => {
           .set({ updated_at: sql`now()` })
           .where('id', '=', id)
           .execute();
-      /** Until `n` backends of this database wait for a lock. */
-      const waiters = async (n: number) => {
-        for (;;) {
-          const r = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
-          if (Number(r.rows[0]!.n) >= n) return;
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      };
+      const waiters = (n: number) => untilLockWaiters(t.db, n);
       let secondChanged!: () => void;
       const changed = new Promise<void>((resolve) => (secondChanged = resolve));
       // The first changes a, then (once the second changed b, or waits) b, which waits for the

@@ -10,10 +10,10 @@ import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { migrations } from '../../../server/db/migrations';
 import type { DB } from '../../../server/db/schema';
-import { credit } from '../../../server/modules/ocs/wallet/balance';
+import { credit, getBalance } from '../../../server/modules/ocs/wallet/balance';
 import { chargeMany, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
-import { openTestDatabase, postgresOnly, uniqueName, type TestDatabase } from '../helpers';
+import { openTestDatabase, postgresOnly, uniqueName, untilLockWaiters, type TestDatabase } from '../helpers';
 
 const MISSING = 2_147_483_000;
 
@@ -35,12 +35,6 @@ const rowsOf = async (db: Kysely<DB>, user: number) => {
   const l = await sql<{ n: number }>`select count(*)::int as n from ocs_ledger where user_id = ${user}`.execute(db);
   return { queries: q.rows[0]!.n, ledger: l.rows[0]!.n };
 };
-
-const balanceOf = async (db: Kysely<DB>, user: number) =>
-  Number(
-    (await sql<{ b: string }>`select balance as b from ocs_wallets where user_id = ${user}`.execute(db)).rows[0]?.b ??
-      0,
-  );
 
 const codeOf = (p: Promise<unknown>) =>
   p.then(
@@ -93,17 +87,17 @@ describe('the user of a query or ledger row', () => {
   });
 
   test('a charge batch with a missing user changes nothing for anyone in it', async () => {
-    const [a0, b0] = [await balanceOf(t.db, alice), await balanceOf(t.db, bob)];
+    const [a0, b0] = [await getBalance(t.db, alice), await getBalance(t.db, bob)];
     const [ra, rb] = [await rowsOf(t.db, alice), await rowsOf(t.db, bob)];
     expect(
       await codeOf(chargeMany(t.db, [charge(alice, 'uc-a1'), charge(MISSING, 'uc-m1', 0), charge(bob, 'uc-b1')])),
     ).toBe('23503');
-    expect([await balanceOf(t.db, alice), await balanceOf(t.db, bob)]).toEqual([a0, b0]);
+    expect([await getBalance(t.db, alice), await getBalance(t.db, bob)]).toEqual([a0, b0]);
     expect([await rowsOf(t.db, alice), await rowsOf(t.db, bob)]).toEqual([ra, rb]);
     // The same batch without the missing user is charged: the check passes existing users.
     const ok = await chargeMany(t.db, [charge(alice, 'uc-a1'), charge(bob, 'uc-b1')]);
     expect(ok.map((r) => r.status)).toEqual(['charged', 'charged']);
-    expect([await balanceOf(t.db, alice), await balanceOf(t.db, bob)]).toEqual([a0 - 1, b0 - 1]);
+    expect([await getBalance(t.db, alice), await getBalance(t.db, bob)]).toEqual([a0 - 1, b0 - 1]);
   });
 
   test("a row's user cannot change", async () => {
@@ -163,26 +157,15 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     await t.close();
   });
 
-  /** Waits until a statement of the other connection waits for a lock. */
-  async function untilWaiting(pid: number): Promise<void> {
-    for (;;) {
-      const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where pid = ${pid} and wait_event_type = 'Lock'`.execute(t.db);
-      if (r.rows[0]!.n > 0) return;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
   test('a user deleted while a transaction writes rows for them takes those rows too', async () => {
     const dave = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
-    const pid = (await other.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     let deleted: Promise<unknown> | undefined;
     await t.db.transaction().execute(async (trx) => {
       await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
                 values (${dave}, 't', 'h', 'single', 'bank')`.execute(trx);
       // The delete waits for this transaction (its check holds the user's row), then takes its row.
       deleted = other.query('delete from users where id = $1', [dave]);
-      await untilWaiting(pid);
+      await untilLockWaiters(t.db, 1);
     });
     await deleted;
     expect(await rowsOf(t.db, dave)).toEqual({ queries: 0, ledger: 0 });
@@ -196,16 +179,7 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
       sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
           values (${erin}, 't', 'h', 'single', 'bank')`.execute(t.db),
     );
-    const pids = await sql<{ pid: number }>`select pid from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and query like 'insert into ocs_queries%'`;
-    for (;;) {
-      const waiting = (await pids.execute(t.db)).rows;
-      if (waiting.length > 0) {
-        await untilWaiting(waiting[0]!.pid);
-        break;
-      }
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await untilLockWaiters(t.db, 1);
     await other.query('commit');
     expect(await insert).toBe('23503');
     expect(await rowsOf(t.db, erin)).toEqual({ queries: 0, ledger: 0 });
