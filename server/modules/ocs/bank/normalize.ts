@@ -4,8 +4,8 @@
  * type or score, mix full- and half-width characters and Chinese and ASCII punctuation; none of that
  * is part of the question.
  */
-import { createHash } from 'node:crypto';
 import type { OcsQuestionType } from '../../../db/schema';
+import { sha256 } from '../../../lib/tokens';
 
 export type { OcsQuestionType };
 
@@ -229,7 +229,7 @@ export function normalizeType(raw: unknown): OcsQuestionType {
 
 /** sha256 of the normalized title (hex, 128 bits kept): the exact-match key. */
 export function titleHash(normTitle: string): string {
-  return createHash('sha256').update(normTitle).digest('hex').slice(0, 32);
+  return sha256(normTitle).slice(0, 32);
 }
 
 const JUDGE_TRUE = new Set(['正确', '对', '是', '√', '✓', '✔', 'true', 't', 'yes', 'y', 'right', '1']);

@@ -3,7 +3,7 @@
  * option set, answer) into the form the bank keeps, and optionsHash names its option set. A question's
  * identity in the bank is its normalized title, type and option set.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../../lib/tokens';
 import { cleanTitle, judgementOf, normalizeTitle, optionKey, titleHash, type OcsQuestionType } from './normalize';
 
 export interface QuestionInput {
@@ -26,7 +26,7 @@ export interface PreparedQuestion {
 export function optionsHash(options: string[]): string {
   if (options.length === 0) return '';
   const keys = options.map(optionKey).sort();
-  return createHash('sha256').update(keys.join('\u0001')).digest('hex').slice(0, 16);
+  return sha256(keys.join('\u0001')).slice(0, 16);
 }
 
 /**
