@@ -4,15 +4,16 @@
  * name: charge-reference.ts), in the same run on the same embedded database (a temporary directory,
  * durable commits as the server makes them); and set-wise with each charge labelled with the bank's
  * generation of now (migration 0021: the question's row is not read), as the server's charges of
- * answers from memory are; and that last one with the query log's and the ledger's foreign keys to users
- * back (migration 0023 undone for the turn: a look-up of the user per row written, instead of one
- * check per statement).
+ * answers from memory are; and that last one with the user check of the query log's and the ledger's
+ * rows as it was before: holding the user by a lock on their row (migration 0024 undone for the turn),
+ * and the foreign keys to users (0023 undone too: a look-up of the user per row written, instead of
+ * one check per statement).
  *
  * One user with a large balance, BENCH_QUESTIONS questions (default 20,000), charged in random order;
  * each charge carries a question version (an answer read from memory, as exact hits are) and a new key
- * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the four take turns, in reverse
+ * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the five take turns, in reverse
  * order every other round (BENCH_ROUNDS rounds, default 2, of about 5,000 charges each) and the bench reports ms per batch, µs per charge,
- * set-wise ÷ element-wise, labelled ÷ set-wise and labelled ÷ labelled with the keys.
+ * set-wise ÷ element-wise, labelled ÷ set-wise, and labelled ÷ labelled with the row lock and with the keys.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -84,10 +85,20 @@ async function main() {
     console.log(`OCS charge bench (PGlite, ${os.cpus().length} CPUs): ms per batch (µs per charge)\n`);
     console.log(`${QUESTIONS.toLocaleString('en-US')} questions\n`);
     const userCheck = migrations['0023_ocs_user_check_per_statement']!;
+    const advisoryCheck = migrations['0024_ocs_user_check_advisory']!;
+    /** A turn with migrations undone (in this order, redone in the other; outside the timing). */
+    const without = async (undone: Array<typeof userCheck>, size: number) => {
+      for (const m of undone) await m.down!(db);
+      try {
+        return await time('ocs_charge_many', size, true);
+      } finally {
+        for (const m of [...undone].reverse()) await m.up(db);
+      }
+    };
     console.log(
-      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set | labelled, per-row keys (0006) | labelled ÷ with keys |',
+      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set | labelled, row-lock check (0023) | labelled ÷ row lock | labelled, per-row keys (0006) | labelled ÷ with keys |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const size of SIZES) {
       for (let round = 1; round <= ROUNDS; round++) {
         // Odd rounds in one order, even rounds in the other: each cell writes to the query log, and a
@@ -96,22 +107,16 @@ async function main() {
           () => time(ELEMENT_WISE, size),
           () => time('ocs_charge_many', size),
           () => time('ocs_charge_many', size, true),
-          async () => {
-            // The foreign keys back for this turn only (validating them is outside the timing).
-            await userCheck.down!(db);
-            try {
-              return await time('ocs_charge_many', size, true);
-            } finally {
-              await userCheck.up(db);
-            }
-          },
+          () => without([advisoryCheck], size),
+          // The foreign keys back for this turn only (validating them is outside the timing).
+          () => without([advisoryCheck, userCheck], size),
         ];
         const ms: number[] = [];
-        for (const i of round % 2 ? [0, 1, 2, 3] : [3, 2, 1, 0]) ms[i] = await runs[i]!();
-        const [element, set, label, keyed] = ms as [number, number, number, number];
+        for (const i of round % 2 ? [0, 1, 2, 3, 4] : [4, 3, 2, 1, 0]) ms[i] = await runs[i]!();
+        const [element, set, label, rowLocked, keyed] = ms as [number, number, number, number, number];
         const cell = (ms: number) => `${ms.toFixed(2)} (${Math.round((ms / size) * 1000)})`;
         console.log(
-          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} | ${cell(keyed)} | ${(label / keyed).toFixed(2)} |`,
+          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} | ${cell(rowLocked)} | ${(label / rowLocked).toFixed(2)} | ${cell(keyed)} | ${(label / keyed).toFixed(2)} |`,
         );
       }
     }

@@ -3,8 +3,9 @@
  * instead of the foreign keys' once per row, with what the keys guaranteed. A row for a missing user
  * fails the whole statement with the key's error and writes nothing; a row's user cannot change;
  * deleting a user deletes their rows and no one else's; a user deleted while a transaction writes
- * rows for them takes those rows too (PostgreSQL, which has concurrent transactions). On PGlite here,
- * on PostgreSQL in that leg.
+ * rows for them takes those rows too (PostgreSQL, which has concurrent transactions). The check holds
+ * each user with a shared advisory lock, not a lock on the user's row (migration 0024), except under
+ * repeatable read, where it keeps the row lock. On PGlite here, on PostgreSQL in that leg.
  */
 import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
@@ -34,6 +35,19 @@ const rowsOf = async (db: Kysely<DB>, user: number) => {
   const q = await sql<{ n: number }>`select count(*)::int as n from ocs_queries where user_id = ${user}`.execute(db);
   const l = await sql<{ n: number }>`select count(*)::int as n from ocs_ledger where user_id = ${user}`.execute(db);
   return { queries: q.rows[0]!.n, ledger: l.rows[0]!.n };
+};
+
+/**
+ * How this transaction holds a user now: its advisory lock on them (0024's key), and whether it locked
+ * their row (a row lock stamps the row's xmax with the locker's transaction id).
+ */
+const holdOf = async (db: Kysely<DB>, user: number) => {
+  const r = await sql<{ advisory: string | null; row_locked: boolean }>`
+    select (select string_agg(mode, ',') from pg_locks
+             where locktype = 'advisory' and classid = hashtext('ocs_user_rows')::oid and objid = ${user}::oid
+               and objsubid = 2 and pid = pg_backend_pid()) as advisory,
+           (select xmax = xid(pg_current_xact_id()) from users where id = ${user}) as row_locked`.execute(db);
+  return { advisory: r.rows[0]!.advisory, rowLocked: r.rows[0]!.row_locked };
 };
 
 const codeOf = (p: Promise<unknown>) =>
@@ -122,6 +136,54 @@ describe('the user of a query or ledger row', () => {
     expect([await rowsOf(t.db, alice), await rowsOf(t.db, bob)]).toEqual(others);
   });
 
+  test("the check holds the user with a shared advisory lock, not by locking the user's row", async () => {
+    const dave = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
+    await t.db.transaction().execute(async (trx) => {
+      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+                values (${dave}, 't', 'h', 'single', 'bank')`.execute(trx);
+      expect(await holdOf(trx, dave)).toEqual({ advisory: 'ShareLock', rowLocked: false });
+    });
+    // Under repeatable read the statement's snapshot predates the lock: there the row lock stays.
+    const repeatable = () => t.db.transaction().setIsolationLevel('repeatable read');
+    await repeatable().execute(async (trx) => {
+      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+                values (${dave}, 't', 'h', 'single', 'bank')`.execute(trx);
+      expect(await holdOf(trx, dave)).toEqual({ advisory: null, rowLocked: true });
+    });
+    expect(
+      await codeOf(
+        repeatable().execute((trx) =>
+          sql`insert into ocs_ledger (user_id, kind, amount, balance_after, memo)
+              values (${MISSING}, 'adjust', 1, 1, 'x')`.execute(trx),
+        ),
+      ),
+    ).toBe('23503');
+    expect(await rowsOf(t.db, dave)).toEqual({ queries: 2, ledger: 0 });
+  });
+
+  test("deleting a user takes the advisory lock exclusively, before the user's row goes", async () => {
+    const erin = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
+    await t.db.transaction().execute(async (trx) => {
+      await sql`delete from users where id = ${erin}`.execute(trx);
+      expect((await holdOf(trx, erin)).advisory).toBe('ExclusiveLock');
+    });
+  });
+
+  test('down of 0024 brings back the row lock, and up the advisory lock', async () => {
+    const m = migrations['0024_ocs_user_check_advisory']!;
+    const insertHeld = async () =>
+      t.db.transaction().execute(async (trx) => {
+        await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+                  values (${bob}, 't', 'h', 'single', 'bank')`.execute(trx);
+        return holdOf(trx, bob);
+      });
+    await m.down!(t.db);
+    expect(await insertHeld()).toEqual({ advisory: null, rowLocked: true });
+    expect(await codeOf(sql`select 'ocs_user_deleting'::regproc`.execute(t.db))).toBe('42883');
+    await m.up(t.db);
+    expect(await insertHeld()).toEqual({ advisory: 'ShareLock', rowLocked: false });
+  });
+
   test('down restores the foreign keys, and up replaces them again', async () => {
     const keys = async () =>
       (
@@ -129,10 +191,13 @@ describe('the user of a query or ledger row', () => {
           where conname in ('ocs_queries_user_id_fkey', 'ocs_ledger_user_id_fkey') order by conname`.execute(t.db)
       ).rows.map((r) => r.name);
     const m = migrations['0023_ocs_user_check_per_statement']!;
+    const advisory = migrations['0024_ocs_user_check_advisory']!;
     expect(await keys()).toEqual([]);
+    await advisory.down!(t.db);
     await m.down!(t.db);
     expect(await keys()).toEqual(['ocs_ledger_user_id_fkey', 'ocs_queries_user_id_fkey']);
     await m.up(t.db);
+    await advisory.up(t.db);
     expect(await keys()).toEqual([]);
     expect(
       await codeOf(
@@ -183,5 +248,23 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     await other.query('commit');
     expect(await insert).toBe('23503');
     expect(await rowsOf(t.db, erin)).toEqual({ queries: 0, ledger: 0 });
+  });
+
+  test('under repeatable read, a user deleted since the snapshot fails the transaction', async () => {
+    const fay = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
+    const code = await codeOf(
+      t.db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          await sql`select 1 from users where id = ${fay}`.execute(trx); // the snapshot: fay is there
+          await other.query('delete from users where id = $1', [fay]);
+          // Without the row lock the check would read fay in the snapshot and keep a row for no one.
+          await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+                    values (${fay}, 't', 'h', 'single', 'bank')`.execute(trx);
+        }),
+    );
+    expect(code).toBe('40001');
+    expect(await rowsOf(t.db, fay)).toEqual({ queries: 0, ledger: 0 });
   });
 });
