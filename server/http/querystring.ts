@@ -1,6 +1,6 @@
 /**
  * The query-string parser of every route (Fastify's routerOptions.querystringParser): what Fastify's
- * own parser (fast-querystring) gives, for every input, at about a third of its cost on the long
+ * own parser (fast-querystring) gives, for every input, at about half its cost on the long
  * percent-encoded Chinese titles and options of an OCS query. Node's querystring does the splitting and
  * the native decodeURIComponent the decoding; a query with a malformed escape (which fast-querystring
  * keeps as it came, where node's would turn it into U+FFFD) is left to fast-querystring itself.
