@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH } from '@contract';
+import { sha256 } from '../../../lib/tokens';
 
 /** A fresh code in canonical form. */
 export function generateCode(): string {
@@ -14,5 +15,5 @@ export function generateCode(): string {
 }
 
 export function hashCode(canonical: string): string {
-  return crypto.createHash('sha256').update(canonical).digest('hex');
+  return sha256(canonical);
 }

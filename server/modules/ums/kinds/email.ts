@@ -5,11 +5,11 @@
  * reply codes decide the class: 5xx permanent (a rejected address, a refused login), 4xx transient,
  * 4xx that say "too many" rate-limited; no answer at all is transient.
  */
-import crypto from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import nodemailer from 'nodemailer';
 import { EmailAddress } from '../../../../src/contract';
 import { badRequest } from '../../../errors';
+import { sha256 } from '../../../lib/tokens';
 import { describeFetchError, type SendResult } from '../dingtalk';
 import type { ChannelAdapter, Mailer, OutgoingMessage } from './types';
 
@@ -167,7 +167,7 @@ export const email: ChannelAdapter = {
   },
   mask: (address) => address,
   // Per address, whichever channel sends: one inbox is not flooded through several channels.
-  paceKey: (t) => `mail:${crypto.createHash('sha256').update(t.address.toLowerCase()).digest('hex').slice(0, 16)}`,
+  paceKey: (t) => `mail:${sha256(t.address.toLowerCase()).slice(0, 16)}`,
   windows: (_t, ctx) => (ctx.pacing.emailPerMinute > 0 ? [{ ms: 60_000, max: ctx.pacing.emailPerMinute }] : []),
   throttleMs: 5 * 60_000,
   send: (t, m, ctx) => sendEmail(ctx.mailer, t.address, m, ctx.timeoutMs),
