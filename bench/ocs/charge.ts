@@ -7,13 +7,15 @@
  * answers from memory are; and that last one with the user check of the query log's and the ledger's
  * rows as it was before: holding the user by a lock on their row (migration 0024 undone for the turn),
  * and the foreign keys to users (0023 undone too: a look-up of the user per row written, instead of
- * one check per statement).
+ * one check per statement). And labelled once more, with the answer read as the server reads it: one
+ * packed text value instead of a row per charge (chargeManyPacked).
  *
  * One user with a large balance, BENCH_QUESTIONS questions (default 20,000), charged in random order;
  * each charge carries a question version (an answer read from memory, as exact hits are) and a new key
- * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the five take turns, in reverse
+ * (no free repeat). For batches of 1, 10, 25, 50 and 100 charges, the six take turns, in reverse
  * order every other round (BENCH_ROUNDS rounds, default 2, of about 5,000 charges each) and the bench reports ms per batch, µs per charge,
- * set-wise ÷ element-wise, labelled ÷ set-wise, and labelled ÷ labelled with the row lock and with the keys.
+ * set-wise ÷ element-wise, labelled ÷ set-wise, labelled ÷ labelled with the row lock and with the keys,
+ * and packed ÷ labelled.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +25,7 @@ import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations';
 import { VERSION_SQL } from '../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../server/modules/ocs/wallet/balance';
-import { chargeManyCall, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
+import { chargeManyCall, chargeManyPacked, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../server/modules/user/service';
 import { mulberry32 } from '../lib/random';
 import { createElementWiseCharge, ELEMENT_WISE } from './charge-reference';
@@ -74,12 +76,14 @@ async function main() {
         ...(labelled ? { generation } : {}),
       };
     };
-    const time = async (fn: string, size: number, label = false) => {
+    /** ms per batch; `packed`: the answer as one text value, as the server reads it (ocs_charge_many only). */
+    const time = async (fn: string, size: number, label = false, packed = false) => {
       labelled = label;
+      const call = (list: ChargeInput[]) => (packed ? chargeManyPacked(list) : chargeManyCall(list, fn)).execute(db);
       const batches = Math.max(50, Math.round(PER_CELL / size));
-      for (let i = 0; i < 10; i++) await chargeManyCall(Array.from({ length: size }, charge), fn).execute(db);
+      for (let i = 0; i < 10; i++) await call(Array.from({ length: size }, charge));
       const t0 = performance.now();
-      for (let i = 0; i < batches; i++) await chargeManyCall(Array.from({ length: size }, charge), fn).execute(db);
+      for (let i = 0; i < batches; i++) await call(Array.from({ length: size }, charge));
       return (performance.now() - t0) / batches;
     };
     console.log(`OCS charge bench (PGlite, ${os.cpus().length} CPUs): ms per batch (µs per charge)\n`);
@@ -96,9 +100,9 @@ async function main() {
       }
     };
     console.log(
-      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set | labelled, row-lock check (0023) | labelled ÷ row lock | labelled, per-row keys (0006) | labelled ÷ with keys |',
+      '| batch | round | element-wise (0012) | set-wise (0015) | set ÷ element | labelled (0021) | labelled ÷ set | labelled, row-lock check (0023) | labelled ÷ row lock | labelled, per-row keys (0006) | labelled ÷ with keys | labelled, packed answer | packed ÷ labelled |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const size of SIZES) {
       for (let round = 1; round <= ROUNDS; round++) {
         // Odd rounds in one order, even rounds in the other: each cell writes to the query log, and a
@@ -110,13 +114,14 @@ async function main() {
           () => without([advisoryCheck], size),
           // The foreign keys back for this turn only (validating them is outside the timing).
           () => without([advisoryCheck, userCheck], size),
+          () => time('ocs_charge_many', size, true, true),
         ];
         const ms: number[] = [];
-        for (const i of round % 2 ? [0, 1, 2, 3, 4] : [4, 3, 2, 1, 0]) ms[i] = await runs[i]!();
-        const [element, set, label, rowLocked, keyed] = ms as [number, number, number, number, number];
+        for (const i of round % 2 ? [0, 1, 2, 3, 4, 5] : [5, 4, 3, 2, 1, 0]) ms[i] = await runs[i]!();
+        const [element, set, label, rowLocked, keyed, packed] = ms as [number, number, number, number, number, number];
         const cell = (ms: number) => `${ms.toFixed(2)} (${Math.round((ms / size) * 1000)})`;
         console.log(
-          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} | ${cell(rowLocked)} | ${(label / rowLocked).toFixed(2)} | ${cell(keyed)} | ${(label / keyed).toFixed(2)} |`,
+          `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} | ${cell(rowLocked)} | ${(label / rowLocked).toFixed(2)} | ${cell(keyed)} | ${(label / keyed).toFixed(2)} | ${cell(packed)} | ${(packed / label).toFixed(2)} |`,
         );
       }
     }

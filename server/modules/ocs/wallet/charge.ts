@@ -115,6 +115,52 @@ export async function chargeMany(db: Db, list: ChargeInput[]): Promise<ChargeRes
   return (await chargeManyAt(db, list)).results;
 }
 
+/**
+ * ocs_charge_many's answer as ONE text value instead of a row per charge: `index,outcome,balance,query
+ * id,cost` for each charge (`;` between them, in no particular order, a stale charge's query id
+ * empty), and the bank's generation beside it. Each row's values are written out by the database,
+ * parsed one by one and passed from the embedded database's thread to the server's: a batch of 20
+ * charges took 6-7% less CPU packed (~150 µs of ~2.4 ms, measured in turns), batches of 1-5 about
+ * the same. The outcomes are words of [a-z_] and the rest integers, so no separator occurs in a field.
+ */
+export function chargeManyPacked(list: ChargeInput[]) {
+  return sql<{ outcomes: string | null; generation: number | string | null }>`
+    select string_agg(concat(c.r_index, ',', c.r_outcome, ',', c.r_balance, ',', c.r_query_id, ',', c.r_cost), ';')
+             as outcomes,
+           max(c.r_generation) as generation
+      from (${chargeManyCall(list)}) c`;
+}
+
+/**
+ * A charge statement ran (and may have committed) but its answer cannot be read. The batcher must not
+ * charge the batch again one by one, as it does when the statement itself failed.
+ */
+export class UnreadableChargeResult extends Error {}
+
+const PACKED_OUTCOME = /^(\d+),([a-z_]+),(-?\d+),(\d*),(-?\d+)$/;
+
+/** chargeManyPacked's text as ocs_charge_many's rows; throws UnreadableChargeResult unless it has exactly charges 1..n. */
+export function unpackOutcomes(text: string | null, n: number): Array<Outcome & { r_index: number }> {
+  const parts = text === null || text === '' ? [] : text.split(';');
+  if (parts.length !== n) throw new UnreadableChargeResult(`ocs_charge_many answered ${parts.length} of ${n} charges`);
+  const rows: Array<Outcome & { r_index: number }> = new Array(n);
+  for (const part of parts) {
+    const m = PACKED_OUTCOME.exec(part);
+    const index = m ? Number(m[1]) : 0;
+    if (!m || index < 1 || index > n || rows[index - 1]) {
+      throw new UnreadableChargeResult(`ocs_charge_many answered an unreadable outcome: ${part.slice(0, 80)}`);
+    }
+    rows[index - 1] = {
+      r_index: index,
+      r_outcome: m[2]!,
+      r_balance: Number(m[3]),
+      r_query_id: m[4] === '' ? (null as unknown as number) : Number(m[4]),
+      r_cost: Number(m[5]),
+    };
+  }
+  return rows;
+}
+
 /** chargeMany, with the bank's generation the statement saw (for relabelling what memory holds). */
 export async function chargeManyAt(
   db: Db,
@@ -123,13 +169,11 @@ export async function chargeManyAt(
   // Wallets are locked in user order, so two batches (two instances on PostgreSQL) cannot deadlock;
   // the sort is stable, so one user's charges keep their order.
   const order = list.map((_, i) => i).sort((a, b) => list[a]!.userId - list[b]!.userId || a - b);
-  const r = await chargeManyCall(order.map((i) => list[i]!)).execute(db);
+  const r = await chargeManyPacked(order.map((i) => list[i]!)).execute(db);
+  const packed = r.rows[0];
   const out: ChargeResult[] = new Array(list.length);
-  for (const row of r.rows) out[order[Number(row.r_index) - 1]!] = toResult(row);
-  for (let i = 0; i < out.length; i++) {
-    if (out[i] === undefined) throw new Error('ocs_charge_many returned fewer rows than charges');
-  }
-  const g = r.rows[0]?.r_generation;
+  for (const row of unpackOutcomes(packed?.outcomes ?? null, list.length)) out[order[row.r_index - 1]!] = toResult(row);
+  const g = packed?.generation;
   return { results: out, generation: g === undefined || g === null ? null : Number(g) };
 }
 
@@ -213,7 +257,12 @@ export class ChargeBatcher {
                   batch.map((b) => b.c),
                   this.labels,
                 );
-        } catch {
+        } catch (err) {
+          // The statement ran but its answer is unreadable: charging again could charge twice.
+          if (err instanceof UnreadableChargeResult) {
+            for (const b of batch) b.reject(err);
+            continue;
+          }
           // One failing charge fails the whole statement (nothing of it is written): charge each
           // alone, so only it fails.
           for (const b of batch) await chargeForAnswer(this.db, b.c).then(b.resolve, b.reject);

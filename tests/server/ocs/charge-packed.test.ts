@@ -1,0 +1,228 @@
+/**
+ * The server reads ocs_charge_many's answer as one packed text value (chargeManyPacked) instead of a
+ * row per charge. Random batches go through both forms on the same state, each in a transaction that
+ * is rolled back, and what the server makes of them must be the same; the unpacking refuses anything
+ * but charges 1..n; and a batch whose statement ran but whose answer is unreadable is never charged
+ * again one by one. On PGlite here, on PostgreSQL in that leg.
+ */
+import { sql, type Transaction } from 'kysely';
+import { mulberry32 } from '../../../bench/lib/random';
+import type { DB } from '../../../server/db/schema';
+import { VERSION_SQL } from '../../../server/modules/ocs/bank/index-sync';
+import { credit } from '../../../server/modules/ocs/wallet/balance';
+import {
+  ChargeBatcher,
+  chargeManyCall,
+  chargeManyPacked,
+  unpackOutcomes,
+  UnreadableChargeResult,
+  type ChargeInput,
+} from '../../../server/modules/ocs/wallet/charge';
+import { createUser } from '../../../server/modules/user/service';
+import { openTestDatabase, uniqueName, type TestDatabase } from '../helpers';
+
+const RUNS = Number(process.env.CHARGE_PACKED_RUNS ?? 80);
+
+let t: TestDatabase;
+let users: number[];
+let questions: Array<{ id: number; version: number }>;
+let generation: number;
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  users = [];
+  for (let i = 0; i < 4; i++) {
+    const u = await createUser(t.db, { username: uniqueName('pack'), password: 'packed-password-1' });
+    // The last user never gets a wallet row.
+    if (i < 3) await credit(t.db, u.id, 'topup', 4, 'test');
+    users.push(u.id);
+  }
+  await sql`insert into ocs_questions (title, title_hash, options_hash, norm_title, type, answer, source)
+            select 'q' || g, 'packed-' || g, '', 'q' || g, 'single', '["A"]'::jsonb, 'import'
+              from generate_series(1, 3) g`.execute(t.db);
+  questions = (
+    await sql<{ id: string; version: string }>`
+      select id, ${VERSION_SQL} as version from ocs_questions where title_hash like 'packed-%' order by id`.execute(
+      t.db,
+    )
+  ).rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
+  generation = Number((await sql<{ n: string }>`select n from ocs_bank_generation`.execute(t.db)).rows[0]!.n);
+  // A recent answer of k1 for the first user: a free repeat.
+  await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, cost, created_at)
+            values (${users[0]!}, 'earlier', 'k1', 'single', 'bank', 1, now() - interval '1 minute')`.execute(t.db);
+});
+afterAll(() => t.close());
+
+function randomBatch(next: () => number): ChargeInput[] {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  return Array.from({ length: 1 + Math.floor(next() * 30) }, () => {
+    const q = next() < 0.6 ? pick(questions) : null;
+    const v = next();
+    return {
+      userId: pick(users),
+      tokenId: pick([null, 7]),
+      price: pick([0, 1, 1, 2]),
+      key: pick(['k1', 'k2', 'k3', 'k4']),
+      title: pick(['题目', '{花括号,逗号};分号', 'NULL', '引号"与\\反斜杠']),
+      type: 'single',
+      outcome: pick(['bank', 'ai'] as const),
+      questionId: q?.id ?? null,
+      modelId: null,
+      answer: pick(['A', '1,2;3']),
+      // As read (labelled with the generation of now, or not), changed since, or no version.
+      ...(q && v < 0.75 ? { version: v < 0.5 ? q.version : q.version + 1, ...(v < 0.25 ? { generation } : {}) } : {}),
+      source: 'import',
+      confidence: 0.9,
+      group: pick([0, 0, 1]),
+      refuse: pick([false, false, true]),
+    };
+  });
+}
+
+class Rollback extends Error {
+  constructor(readonly value: unknown) {
+    super('rollback');
+  }
+}
+
+/** What `read` makes of the batch's statement, in a transaction that is rolled back. */
+async function rolledBack(read: (trx: Transaction<DB>) => Promise<unknown>): Promise<unknown> {
+  try {
+    await t.db.transaction().execute(async (trx) => {
+      throw new Rollback(await read(trx));
+    });
+  } catch (err) {
+    if (err instanceof Rollback) return err.value;
+    throw err;
+  }
+  throw new Error('the transaction was not rolled back');
+}
+
+/** Query ids as their rank among the batch's (the sequence is not rolled back); a stale charge has none. */
+function ranked(
+  rows: Array<{ r_index: number; r_outcome: string; r_balance: number; r_query_id: number | null; r_cost: number }>,
+) {
+  const ids = rows.map((r) => r.r_query_id).filter((id): id is number => id !== null);
+  const rank = new Map([...ids].sort((a, b) => a - b).map((id, i) => [id, i + 1]));
+  return rows.map((r) => ({
+    index: Number(r.r_index),
+    outcome: r.r_outcome,
+    balance: Number(r.r_balance),
+    query: r.r_query_id === null ? null : rank.get(Number(r.r_query_id)),
+    cost: Number(r.r_cost),
+  }));
+}
+
+test(`${RUNS} random batches: the packed answer says what the rows say`, async () => {
+  const next = mulberry32(20261130);
+  const seen = new Set<string>();
+  for (let run = 0; run < RUNS; run++) {
+    const batch = randomBatch(next);
+    const rows = (await rolledBack(async (trx) => {
+      const r = await chargeManyCall(batch).execute(trx);
+      return { rows: ranked(r.rows), generation: Number(r.rows[0]!.r_generation) };
+    })) as { rows: ReturnType<typeof ranked>; generation: number };
+    const packed = (await rolledBack(async (trx) => {
+      const r = await chargeManyPacked(batch).execute(trx);
+      const row = r.rows[0]!;
+      return { rows: ranked(unpackOutcomes(row.outcomes, batch.length)), generation: Number(row.generation) };
+    })) as typeof rows;
+    expect({ run, ...packed }).toEqual({ run, ...rows });
+    for (const r of rows.rows) seen.add(r.outcome);
+  }
+  // The random batches reached every outcome.
+  expect([...seen].sort()).toEqual(['ai', 'bank', 'cache', 'no_balance', 'stale']);
+});
+
+test('an empty batch packs to nothing', async () => {
+  const r = await chargeManyPacked([]).execute(t.db);
+  expect(r.rows).toEqual([{ outcomes: null, generation: null }]);
+  expect(unpackOutcomes(r.rows[0]!.outcomes, 0)).toEqual([]);
+});
+
+describe('unpacking', () => {
+  test('reads each charge into its place; a stale charge has no query id', () => {
+    expect(unpackOutcomes('2,stale,0,,0;1,bank,41,1234567890123,2', 2)).toEqual([
+      { r_index: 1, r_outcome: 'bank', r_balance: 41, r_query_id: 1234567890123, r_cost: 2 },
+      { r_index: 2, r_outcome: 'stale', r_balance: 0, r_query_id: null, r_cost: 0 },
+    ]);
+  });
+
+  test.each([
+    ['fewer charges than sent', '1,bank,1,1,1', 2],
+    ['more charges than sent', '1,bank,1,1,1;2,bank,1,2,1', 1],
+    ['a charge twice', '1,bank,1,1,1;1,bank,1,2,1', 2],
+    ['an index out of range', '0,bank,1,1,1', 1],
+    ['an index past the end', '2,bank,1,1,1', 1],
+    ['a missing field', '1,bank,1,1', 1],
+    ['an extra field', '1,bank,1,1,1,1', 1],
+    ['an outcome that is not a word', '1,Bank!,1,1,1', 1],
+    ['a balance that is not a number', '1,bank,1.5,1,1', 1],
+    ['a trailing separator', '1,bank,1,1,1;', 1],
+    ['nothing for one charge', null, 1],
+    ['an empty text for one charge', '', 1],
+    ['a NUL byte', '1,bank,1,1,1\u0000', 1],
+  ] as const)('refuses %s', (_, text, n) => {
+    expect(() => unpackOutcomes(text, n)).toThrow(UnreadableChargeResult);
+  });
+});
+
+/**
+ * A statement that ran but answered something unreadable (here: ocs_charge_many replaced for the test by
+ * one that debits the first wallet by 1 and answers one charge more than it was given, each as index 1)
+ * fails every charge of the batch, and none is charged again one by one as after a failed statement.
+ */
+test('an unreadable answer fails the batch and charges nothing again', async () => {
+  const signature = `p_user integer[], p_token integer[], p_price integer[], p_key text[], p_title text[], p_type text[],
+    p_outcome text[], p_question bigint[], p_model integer[], p_answer text[], p_version bigint[], p_source text[],
+    p_confidence real[], p_group integer[], p_refuse boolean[], p_generation bigint[] default null::bigint[]`;
+  const original = (
+    await sql<{ def: string }>`select pg_get_functiondef('ocs_charge_many'::regproc) as def`.execute(t.db)
+  ).rows[0]!.def;
+  const user = await createUser(t.db, { username: uniqueName('unread'), password: 'packed-password-1' });
+  await credit(t.db, user.id, 'topup', 10, 'test');
+  await sql
+    .raw(
+      `create or replace function ocs_charge_many(${signature})
+         returns table(r_index integer, r_outcome text, r_balance bigint, r_query_id bigint, r_cost integer, r_generation bigint)
+         language plpgsql as $$
+       begin
+         update ocs_wallets set balance = balance - 1 where user_id = p_user[1];
+         return query select 1, 'bank'::text, 0::bigint, 1::bigint, 1, null::bigint from generate_series(0, cardinality(p_user));
+       end $$`,
+    )
+    .execute(t.db);
+  try {
+    const batcher = new ChargeBatcher(t.db);
+    const charge = (key: string): ChargeInput => ({
+      userId: user.id,
+      tokenId: null,
+      price: 1,
+      key,
+      title: '题目',
+      type: 'single',
+      outcome: 'bank',
+      questionId: questions[0]!.id,
+      modelId: null,
+      answer: 'A',
+      version: questions[0]!.version,
+    });
+    const results = await Promise.allSettled([batcher.charge(charge('u1')), batcher.charge(charge('u2'))]);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(UnreadableChargeResult);
+    }
+    const wallet = await sql<{ balance: string }>`select balance from ocs_wallets where user_id = ${user.id}`.execute(
+      t.db,
+    );
+    // Two statements ran (the first charge alone, the second behind it), each debiting 1; charging
+    // again one by one (ocs_charge) would have debited 1 more for each charge and logged it.
+    expect(Number(wallet.rows[0]!.balance)).toBe(8);
+    const rows = await sql<{ n: string }>`select count(*) as n from ocs_queries where user_id = ${user.id}`.execute(
+      t.db,
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(0);
+  } finally {
+    await sql.raw(original).execute(t.db);
+  }
+});
