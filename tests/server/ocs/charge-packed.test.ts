@@ -3,7 +3,8 @@
  * row per charge. Random batches go through both forms on the same state, each in a transaction that
  * is rolled back, and what the server makes of them must be the same; the unpacking refuses anything
  * but charges 1..n; and a batch whose statement ran but whose answer is unreadable is never charged
- * again one by one. On PGlite here, on PostgreSQL in that leg.
+ * again one by one, and the script is told the query may have been charged. On PGlite here, on
+ * PostgreSQL in that leg.
  */
 import { sql, type Transaction } from 'kysely';
 import { mulberry32 } from '../../../bench/lib/random';
@@ -19,17 +20,18 @@ import {
   type ChargeInput,
 } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
-import { openTestDatabase, uniqueName, type TestDatabase } from '../helpers';
+import { startTestApp, uniqueName, type TestContext } from '../helpers';
+import { ask, seedQuestions, userWithToken } from './admin-fixtures';
 
 const RUNS = Number(process.env.CHARGE_PACKED_RUNS ?? 80);
 
-let t: TestDatabase;
+let t: TestContext;
 let users: number[];
 let questions: Array<{ id: number; version: number }>;
 let generation: number;
 
 beforeAll(async () => {
-  t = await openTestDatabase();
+  t = await startTestApp();
   users = [];
   for (let i = 0; i < 4; i++) {
     const u = await createUser(t.db, { username: uniqueName('pack'), password: 'packed-password-1' });
@@ -168,61 +170,92 @@ describe('unpacking', () => {
 });
 
 /**
- * A statement that ran but answered something unreadable (here: ocs_charge_many replaced for the test by
- * one that debits the first wallet by 1 and answers one charge more than it was given, each as index 1)
- * fails every charge of the batch, and none is charged again one by one as after a failed statement.
+ * Runs `fn` with ocs_charge_many replaced by one that ran but answers something unreadable: it debits
+ * the first charge's wallet by 1 and answers one charge more than it was given, each as index 1.
  */
-test('an unreadable answer fails the batch and charges nothing again', async () => {
-  const signature = `p_user integer[], p_token integer[], p_price integer[], p_key text[], p_title text[], p_type text[],
-    p_outcome text[], p_question bigint[], p_model integer[], p_answer text[], p_version bigint[], p_source text[],
-    p_confidence real[], p_group integer[], p_refuse boolean[], p_generation bigint[] default null::bigint[]`;
+async function withUnreadableChargeMany(fn: () => Promise<void>): Promise<void> {
   const original = (
     await sql<{ def: string }>`select pg_get_functiondef('ocs_charge_many'::regproc) as def`.execute(t.db)
   ).rows[0]!.def;
-  const user = await createUser(t.db, { username: uniqueName('unread'), password: 'packed-password-1' });
-  await credit(t.db, user.id, 'topup', 10, 'test');
   await sql
     .raw(
-      `create or replace function ocs_charge_many(${signature})
+      `create or replace function ocs_charge_many(p_user integer[], p_token integer[], p_price integer[],
+         p_key text[], p_title text[], p_type text[], p_outcome text[], p_question bigint[], p_model integer[],
+         p_answer text[], p_version bigint[], p_source text[], p_confidence real[], p_group integer[],
+         p_refuse boolean[], p_generation bigint[] default null::bigint[])
          returns table(r_index integer, r_outcome text, r_balance bigint, r_query_id bigint, r_cost integer, r_generation bigint)
          language plpgsql as $$
        begin
          update ocs_wallets set balance = balance - 1 where user_id = p_user[1];
-         return query select 1, 'bank'::text, 0::bigint, 1::bigint, 1, null::bigint from generate_series(0, cardinality(p_user));
+         return query select 1, 'bank'::text, 0::bigint, 1::bigint, 1, null::bigint
+                        from generate_series(0, cardinality(p_user));
        end $$`,
     )
     .execute(t.db);
   try {
+    await fn();
+  } finally {
+    await sql.raw(original).execute(t.db);
+  }
+}
+
+const balanceOf = async (userId: number) =>
+  Number(
+    (await sql<{ balance: string }>`select balance from ocs_wallets where user_id = ${userId}`.execute(t.db)).rows[0]!
+      .balance,
+  );
+const queriesOf = async (userId: number) =>
+  Number(
+    (await sql<{ n: string }>`select count(*) as n from ocs_queries where user_id = ${userId}`.execute(t.db)).rows[0]!
+      .n,
+  );
+
+test('an unreadable answer fails the batch and charges nothing again', async () => {
+  const user = await createUser(t.db, { username: uniqueName('unread'), password: 'packed-password-1' });
+  await credit(t.db, user.id, 'topup', 10, 'test');
+  const charge = (key: string): ChargeInput => ({
+    userId: user.id,
+    tokenId: null,
+    price: 1,
+    key,
+    title: '题目',
+    type: 'single',
+    outcome: 'bank',
+    questionId: questions[0]!.id,
+    modelId: null,
+    answer: 'A',
+    version: questions[0]!.version,
+  });
+  await withUnreadableChargeMany(async () => {
     const batcher = new ChargeBatcher(t.db);
-    const charge = (key: string): ChargeInput => ({
-      userId: user.id,
-      tokenId: null,
-      price: 1,
-      key,
-      title: '题目',
-      type: 'single',
-      outcome: 'bank',
-      questionId: questions[0]!.id,
-      modelId: null,
-      answer: 'A',
-      version: questions[0]!.version,
-    });
     const results = await Promise.allSettled([batcher.charge(charge('u1')), batcher.charge(charge('u2'))]);
     for (const r of results) {
       expect(r.status).toBe('rejected');
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(UnreadableChargeResult);
     }
-    const wallet = await sql<{ balance: string }>`select balance from ocs_wallets where user_id = ${user.id}`.execute(
-      t.db,
-    );
-    // Two statements ran (the first charge alone, the second behind it), each debiting 1; charging
-    // again one by one (ocs_charge) would have debited 1 more for each charge and logged it.
-    expect(Number(wallet.rows[0]!.balance)).toBe(8);
-    const rows = await sql<{ n: string }>`select count(*) as n from ocs_queries where user_id = ${user.id}`.execute(
-      t.db,
-    );
-    expect(Number(rows.rows[0]!.n)).toBe(0);
-  } finally {
-    await sql.raw(original).execute(t.db);
-  }
+  });
+  // Two statements ran (the first charge alone, the second behind it), each debiting 1; charging
+  // again one by one (ocs_charge) would have debited 1 more for each charge and logged it.
+  expect(await balanceOf(user.id)).toBe(8);
+  expect(await queriesOf(user.id)).toBe(0);
+});
+
+test('the script is told that a query whose charge answer was unreadable may have been charged', async () => {
+  await seedQuestions(t, [
+    { title: '打包测试：一年有几个季节？', type: 'single', options: ['四', '三'], answer: ['A'] },
+  ]);
+  const { uid, token } = await userWithToken(t, 10);
+  await withUnreadableChargeMany(async () => {
+    expect(await ask(t, token, '打包测试：一年有几个季节？', 'single', 'A. 四\nB. 三')).toEqual({
+      code: 0,
+      msg: '服务暂时不可用，请稍后再试（本次可能已扣费，请在账单中核对）',
+    });
+  });
+  expect(await balanceOf(uid)).toBe(9);
+  // Answered again once the charge reads right.
+  expect(await ask(t, token, '打包测试：一年有几个季节？', 'single', 'A. 四\nB. 三')).toMatchObject({
+    code: 1,
+    answer: '四',
+  });
+  expect(await balanceOf(uid)).toBe(8);
 });

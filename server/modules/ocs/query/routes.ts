@@ -13,6 +13,7 @@ import { success, paged } from '../../../http/reply';
 import { route, type RoutePolicy } from '../../../http/route';
 import { tokenFrom } from '../../../plugins/auth';
 import { getBalance } from '../wallet/balance';
+import { UnreadableChargeResult } from '../wallet/charge';
 import { ledgerCsv, listLedger } from '../wallet/ledger';
 import { listQueries } from './log';
 import { createReport } from '../review/reports';
@@ -106,7 +107,10 @@ export default async function ocsRoutes(
               ? err.message
               : err.statusCode && err.statusCode < 500
                 ? '请求格式不正确'
-                : '服务暂时不可用，请稍后再试（未扣费）',
+                : // The charge statement ran: whether it charged is not known, so "not charged" would be a guess.
+                  err instanceof UnreadableChargeResult
+                  ? '服务暂时不可用，请稍后再试（本次可能已扣费，请在账单中核对）'
+                  : '服务暂时不可用，请稍后再试（未扣费）',
         });
     },
   };
