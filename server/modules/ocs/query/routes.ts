@@ -46,6 +46,16 @@ function paramsOf(request: FastifyRequest): Record<string, unknown> {
   return { ...(request.query as Record<string, unknown>), ...fromBody };
 }
 
+/** What the script is told when its query failed. */
+function scriptFailureMessage(err: Error & { statusCode?: number }): string {
+  // Our own refusals (text the database cannot store, say) are in Chinese already and name the field.
+  if (err instanceof HttpError && err.statusCode < 500) return err.message;
+  if (err.statusCode && err.statusCode < 500) return '请求格式不正确';
+  // The charge statement ran: whether it charged is not known, so "not charged" would be a guess.
+  if (err instanceof UnreadableChargeResult) return '服务暂时不可用，请稍后再试（本次可能已扣费，请在账单中核对）';
+  return '服务暂时不可用，请稍后再试（未扣费）';
+}
+
 export default async function ocsRoutes(
   app: FastifyInstance,
   { db, config, countQuery }: AppDeps & { countQuery: CountQuery },
@@ -101,16 +111,7 @@ export default async function ocsRoutes(
         .headers(CORS)
         .send({
           code: 0,
-          // Our own refusals (text the database cannot store, say) are in Chinese already and name the field.
-          msg:
-            err instanceof HttpError && err.statusCode < 500
-              ? err.message
-              : err.statusCode && err.statusCode < 500
-                ? '请求格式不正确'
-                : // The charge statement ran: whether it charged is not known, so "not charged" would be a guess.
-                  err instanceof UnreadableChargeResult
-                  ? '服务暂时不可用，请稍后再试（本次可能已扣费，请在账单中核对）'
-                  : '服务暂时不可用，请稍后再试（未扣费）',
+          msg: scriptFailureMessage(err),
         });
     },
   };

@@ -57,7 +57,8 @@ export type ChargeResult =
 type Outcome = {
   r_outcome: string;
   r_balance: number;
-  r_query_id: number;
+  /** None for a stale charge (nothing written). */
+  r_query_id: number | null;
   r_cost: number;
   /** ocs_charge_many (0021): the bank's generation the statement saw. */
   r_generation?: number | string;
@@ -154,7 +155,7 @@ export function unpackOutcomes(text: string | null, n: number): Array<Outcome & 
       r_index: index,
       r_outcome: m[2]!,
       r_balance: Number(m[3]),
-      r_query_id: m[4] === '' ? (null as unknown as number) : Number(m[4]),
+      r_query_id: m[4] === '' ? null : Number(m[4]),
       r_cost: Number(m[5]),
     };
   }
