@@ -79,7 +79,8 @@ async function main() {
     /** ms per batch; `packed`: the answer as one text value, as the server reads it (ocs_charge_many only). */
     const time = async (fn: string, size: number, label = false, packed = false) => {
       labelled = label;
-      const call = (list: ChargeInput[]) => (packed ? chargeManyPacked(list) : chargeManyCall(list, fn)).execute(db);
+      const call = (list: ChargeInput[]) =>
+        packed ? db.executeQuery(chargeManyPacked(list)) : chargeManyCall(list, fn).execute(db);
       const batches = Math.max(50, Math.round(PER_CELL / size));
       for (let i = 0; i < 10; i++) await call(Array.from({ length: size }, charge));
       const t0 = performance.now();

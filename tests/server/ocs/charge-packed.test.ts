@@ -12,7 +12,9 @@ import type { DB } from '../../../server/db/schema';
 import { VERSION_SQL } from '../../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import {
+  CHARGE_MANY_TYPES,
   ChargeBatcher,
+  chargeManyArgs,
   chargeManyCall,
   chargeManyPacked,
   unpackOutcomes,
@@ -55,7 +57,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function randomBatch(next: () => number): ChargeInput[] {
+/** Columns a random batch may leave at the function's default for every charge (then sent as NULL). */
+const DEFAULTED = ['model', 'version', 'source', 'confidence', 'group', 'refuse'] as const;
+
+function randomBatch(
+  next: () => number,
+  defaulted: ReadonlySet<(typeof DEFAULTED)[number]> = new Set(),
+): ChargeInput[] {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   return Array.from({ length: 1 + Math.floor(next() * 30) }, () => {
     const q = next() < 0.6 ? pick(questions) : null;
@@ -69,14 +77,16 @@ function randomBatch(next: () => number): ChargeInput[] {
       type: 'single',
       outcome: pick(['bank', 'ai'] as const),
       questionId: q?.id ?? null,
-      modelId: null,
+      modelId: defaulted.has('model') ? null : pick([null, 3]),
       answer: pick(['A', '1,2;3']),
       // As read (labelled with the generation of now, or not), changed since, or no version.
-      ...(q && v < 0.75 ? { version: v < 0.5 ? q.version : q.version + 1, ...(v < 0.25 ? { generation } : {}) } : {}),
-      source: 'import',
-      confidence: 0.9,
-      group: pick([0, 0, 1]),
-      refuse: pick([false, false, true]),
+      ...(q && v < 0.75 && !defaulted.has('version')
+        ? { version: v < 0.5 ? q.version : q.version + 1, ...(v < 0.25 ? { generation } : {}) }
+        : {}),
+      ...(defaulted.has('source') ? {} : { source: pick(['import', null]) }),
+      ...(defaulted.has('confidence') ? {} : { confidence: pick([0.9, null]) }),
+      ...(defaulted.has('group') ? {} : { group: pick([0, 0, 1]) }),
+      ...(defaulted.has('refuse') ? {} : { refuse: pick([false, false, true]) }),
     };
   });
 }
@@ -125,7 +135,7 @@ test(`${RUNS} random batches: the packed answer says what the rows say`, async (
       return { rows: ranked(r.rows), generation: Number(r.rows[0]!.r_generation) };
     })) as { rows: ReturnType<typeof ranked>; generation: number };
     const packed = (await rolledBack(async (trx) => {
-      const r = await chargeManyPacked(batch).execute(trx);
+      const r = await trx.executeQuery(chargeManyPacked(batch));
       const row = r.rows[0]!;
       return { rows: ranked(unpackOutcomes(row.outcomes, batch.length)), generation: Number(row.generation) };
     })) as typeof rows;
@@ -136,8 +146,64 @@ test(`${RUNS} random batches: the packed answer says what the rows say`, async (
   expect([...seen].sort()).toEqual(['ai', 'bank', 'cache', 'no_balance', 'stale']);
 });
 
+test(`${RUNS} random batches: a column sent as NULL (every charge at the default) says what the full column says`, async () => {
+  const next = mulberry32(20261201);
+  const defaults: Record<(typeof DEFAULTED)[number], unknown> = {
+    model: null,
+    version: null,
+    source: null,
+    confidence: null,
+    group: 0,
+    refuse: false,
+  };
+  const at: Record<(typeof DEFAULTED)[number], number> = {
+    model: 8,
+    version: 10,
+    source: 11,
+    confidence: 12,
+    group: 13,
+    refuse: 14,
+  };
+  let nulled = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const defaulted = new Set(DEFAULTED.filter(() => next() < 0.5));
+    const batch = randomBatch(next, defaulted);
+    const sent = chargeManyArgs(batch);
+    for (const name of DEFAULTED) {
+      // A column is sent as NULL exactly when every charge leaves it at the default.
+      expect({ run, name, isNull: sent[at[name]] === null }).toEqual({
+        run,
+        name,
+        isNull: batch.every((c) => {
+          const value = {
+            model: c.modelId,
+            version: c.version,
+            source: c.source,
+            confidence: c.confidence,
+            group: c.group,
+            refuse: c.refuse,
+          }[name];
+          return (value ?? defaults[name]) === defaults[name];
+        }),
+      });
+    }
+    nulled += sent.filter((v) => v === null).length;
+    const full = sent.map((v, i) =>
+      v === null ? batch.map(() => defaults[DEFAULTED.find((name) => at[name] === i)!]) : v,
+    );
+    const call = (args: unknown[]) =>
+      sql<{ r_index: number; r_outcome: string; r_balance: number; r_query_id: number | null; r_cost: number }>`
+        select * from ocs_charge_many(${sql.join(args.map((v, i) => sql`${v}::${sql.raw(CHARGE_MANY_TYPES[i]!)}`))})`;
+    const withNulls = await rolledBack(async (trx) => ranked((await call(sent).execute(trx)).rows));
+    const withFull = await rolledBack(async (trx) => ranked((await call(full).execute(trx)).rows));
+    expect({ run, rows: withNulls }).toEqual({ run, rows: withFull });
+  }
+  // Most batches sent some column as NULL.
+  expect(nulled).toBeGreaterThan(RUNS);
+});
+
 test('an empty batch packs to nothing', async () => {
-  const r = await chargeManyPacked([]).execute(t.db);
+  const r = await t.db.executeQuery(chargeManyPacked([]));
   expect(r.rows).toEqual([{ outcomes: null, generation: null }]);
   expect(unpackOutcomes(r.rows[0]!.outcomes, 0)).toEqual([]);
 });
