@@ -5,7 +5,9 @@
  * and multiple choice; the AI path and the 10-minute repeat too.
  */
 import { fillTemplate, type AnswererWrapper } from '../../../src/contract';
-import { splitCallerOptions } from '../../../server/modules/ocs/bank/normalize';
+import { optionKey, splitCallerOptions } from '../../../server/modules/ocs/bank/normalize';
+import { optionsHash } from '../../../server/modules/ocs/bank/question';
+import { buildPerturbationSet, generateQuestions, toOcsOptions } from '../../../bench/ocs/synthetic';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { importFile, userWithToken } from './admin-fixtures';
@@ -55,12 +57,29 @@ test('splitting keeps each option as the caller wrote it, whatever its label', (
   expect(splitCallerOptions('A. 北京（首都）\nB、上海；\nC:广州\n(D)深圳\nＥ．香港')).toEqual({
     options: ['北京(首都)', '上海;', '广州', '深圳', '香港'],
     raw: ['北京（首都）', '上海；', '广州', '深圳', '香港'],
+    keys: ['北京首都', '上海', '广州', '深圳', '香港'],
   });
   // No labels: the texts as they are (ends trimmed); a letter that is part of the text stays.
   expect(splitCallerOptions(['A 型血（常见）', 'AB 型血'])).toEqual({
     options: ['A 型血(常见)', 'AB 型血'],
     raw: ['A 型血（常见）', 'AB 型血'],
+    keys: ['a型血常见', 'ab型血'],
   });
+});
+
+test("each option's key is its optionKey(), and the option set's hash is the same from the keys", () => {
+  const questions = [...generateQuestions(300, 8)];
+  const lists: Array<string | string[]> = [
+    ...questions.map((q) => toOcsOptions(q.options).join('\n')),
+    ...buildPerturbationSet(questions, 100, 3).map((p) => p.query.options),
+    ['<b>Ａ．</b>全角&nbsp;选项', '(b) 第二项 ', 'ⓒ 圈字母', '', 'D'],
+    'A. 北京（首都）\r\nB、上海；\nC:广州',
+  ];
+  for (const raw of lists) {
+    const { options, keys } = splitCallerOptions(raw);
+    expect({ raw, keys }).toEqual({ raw, keys: options.map(optionKey) });
+    expect(optionsHash(options, keys)).toBe(optionsHash(options));
+  }
 });
 
 test.each([

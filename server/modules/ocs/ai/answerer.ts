@@ -88,7 +88,8 @@ export class OcsAiAnswerer implements AiAnswerer {
     if (!r.ok) return { ok: false, outcome: 'error', msg: r.msg, modelId };
     // A joiner's options may be ordered or spelled differently from the first caller's; either way the
     // answer is given in this caller's own option texts.
-    const answer = (r.stored && formatAnswer(r.stored, q.type, q.options, q.ownOptions)) ?? inCallerText(r.answer, q);
+    const answer =
+      (r.stored && formatAnswer(r.stored, q.type, q.options, q.ownOptions, q.optionKeys)) ?? inCallerText(r.answer, q);
     return {
       ok: true,
       answer,

@@ -24,6 +24,8 @@ export interface Lookup {
   options: string[];
   /** The caller's own option texts: answers are given in them (else in `options`). */
   ownOptions?: string[];
+  /** optionKey() of each of `options`, when the caller has them. */
+  optionKeys?: readonly string[];
 }
 
 export interface BankMatch {
@@ -80,9 +82,9 @@ function pick(
   let best: { row: Row; answer: string; sim: number; score: number } | null = null;
   for (const row of rows) {
     if (!typeFits(row.type, q.type) || (skipDisputed && row.disputed)) continue;
-    const overlap = optionOverlap(row.options, q.options);
+    const overlap = optionOverlap(row.options, q.options, q.optionKeys);
     if (row.options.length > 0 && q.options.length > 0 && overlap < 0.5) continue;
-    const answer = formatAnswer(row, q.type, q.options, q.ownOptions);
+    const answer = formatAnswer(row, q.type, q.options, q.ownOptions, q.optionKeys);
     if (answer === null) continue;
     const sim = row.sim ?? 1;
     const score = sim + 0.3 * overlap + (row.type === q.type ? 0.01 : 0);

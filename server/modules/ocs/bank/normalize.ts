@@ -154,6 +154,12 @@ export interface CallerOptions {
   options: string[];
   /** The caller's own text of each option, label and surrounding spaces removed, otherwise byte for byte. */
   raw: string[];
+  /**
+   * optionKey() of each of `options`: an answer is matched and formatted through these keys several times
+   * per query (the option set's hash, the overlap with a bank row, the answer's options), and a key took
+   * ~0.35 µs, a quarter of all the text work of an exact hit. Computed once here.
+   */
+  keys: string[];
 }
 
 /**
@@ -176,10 +182,13 @@ export function splitCallerOptions(raw: string | string[] | undefined | null): C
   });
   const options: string[] = [];
   const own: string[] = [];
+  const keys: string[] = [];
   for (const o of list) {
     const m = (sequential ? LOOSE_LETTER_PREFIX : STRICT_LETTER_PREFIX).exec(o.norm);
     const text = (m ? o.norm.slice(m[0].length) : o.norm).replace(/\s+/g, ' ').trim();
+    const key = optionKey(text);
     options.push(text);
+    keys.push(key);
     let mine = o.own.trim();
     if (m) {
       const r = (sequential ? RAW_LOOSE_PREFIX : RAW_STRICT_PREFIX).exec(mine);
@@ -188,9 +197,9 @@ export function splitCallerOptions(raw: string | string[] | undefined | null): C
       mine = r ? mine.slice(r[0].length).trim() : text;
     }
     // Never a text the matcher would not recognise as this option.
-    own.push(mine !== '' && optionKey(mine) === optionKey(text) ? mine : text);
+    own.push(mine !== '' && (mine === text || optionKey(mine) === key) ? mine : text);
   }
-  return { options, raw: own };
+  return { options, raw: own, keys };
 }
 
 /** The comparable form of the caller's options (splitCallerOptions().options). */

@@ -23,10 +23,10 @@ export interface PreparedQuestion {
   answer: string[];
 }
 
-export function optionsHash(options: string[]): string {
+export function optionsHash(options: readonly string[], keys?: readonly string[]): string {
   if (options.length === 0) return '';
-  const keys = options.map(optionKey).sort();
-  return sha256(keys.join('\u0001')).slice(0, 16);
+  const sorted = (keys ?? options.map(optionKey)).slice().sort();
+  return sha256(sorted.join('\u0001')).slice(0, 16);
 }
 
 /**

@@ -12,11 +12,16 @@ export interface StoredAnswer {
   answer: string[];
 }
 
-/** Share of the caller's options that the stored question also has (1 when either has none). */
-export function optionOverlap(stored: string[], caller: string[]): number {
+/**
+ * Share of the caller's options that the stored question also has (1 when either has none).
+ * `callerKeys`: optionKey() of each caller option, when the caller has them (Question.optionKeys).
+ */
+export function optionOverlap(stored: string[], caller: string[], callerKeys?: readonly string[]): number {
   if (stored.length === 0 || caller.length === 0) return 1;
   const keys = new Set(stored.map(optionKey));
-  return caller.filter((o) => keys.has(optionKey(o))).length / caller.length;
+  let shared = 0;
+  for (let i = 0; i < caller.length; i++) if (keys.has(callerKeys?.[i] ?? optionKey(caller[i]!))) shared++;
+  return shared / caller.length;
 }
 
 /**
@@ -29,6 +34,8 @@ export function formatAnswer(
   callerOptions: string[],
   /** The caller's own text of each option (same order), when known: what the answer is given in. */
   ownOptions?: string[],
+  /** optionKey() of each caller option (same order), when known. */
+  callerKeys?: readonly string[],
 ): string | null {
   if (stored.answer.length === 0) return null;
   const judgement = stored.type === 'judgement' || callerType === 'judgement';
@@ -40,7 +47,10 @@ export function formatAnswer(
   const choice = stored.type === 'single' || stored.type === 'multiple' || stored.options.length > 0;
   if (choice && callerOptions.length > 0) {
     const wanted = new Set(stored.answer.map(optionKey));
-    const picked = callerOptions.flatMap((o, i) => (wanted.has(optionKey(o)) ? [i] : []));
+    const picked: number[] = [];
+    for (let i = 0; i < callerOptions.length; i++) {
+      if (wanted.has(callerKeys?.[i] ?? optionKey(callerOptions[i]!))) picked.push(i);
+    }
     // Every stored answer must be among the caller's options, and one option per answer.
     if (picked.length !== wanted.size) return null;
     if (callerType === 'single' && picked.length !== 1) return null;
@@ -54,9 +64,12 @@ export function formatAnswer(
  * texts: when every `#` part is one of the caller's options, those options as the caller wrote them, in
  * the caller's order; otherwise the answer unchanged (judgements, blanks, free text).
  */
-export function inCallerText(answer: string, q: { options: string[]; ownOptions?: string[] }): string {
+export function inCallerText(
+  answer: string,
+  q: { options: string[]; ownOptions?: string[]; optionKeys?: readonly string[] },
+): string {
   if (q.options.length === 0 || !q.ownOptions) return answer;
-  const keys = q.options.map(optionKey);
+  const keys = q.optionKeys ?? q.options.map(optionKey);
   const wanted = new Set(answer.split('#').map((a) => optionKey(a)));
   if (wanted.has('')) return answer;
   const picked = keys.flatMap((k, i) => (wanted.has(k) ? [i] : []));

@@ -12,6 +12,8 @@ export interface Question {
   options: string[];
   /** The same options in the caller's own text (labels removed): what answers are given in. */
   ownOptions: string[];
+  /** optionKey() of each of `options` (computed once: matching and formatting use them several times). */
+  optionKeys: string[];
   norm: string;
   /** Normalized title, type and option set: the cache and single-flight key. */
   key: string;
@@ -38,11 +40,15 @@ export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: 
   const joined = Array.isArray(rawOptions) ? rawOptions.join('\n') : (rawOptions ?? '');
   if (joined.length > 20_000) return '选项过长';
   if (GARBAGE.test(joined)) return '选项包含无法识别的字符';
-  const { options, raw: ownOptions } = splitCallerOptions(rawOptions as string | string[] | undefined);
+  const {
+    options,
+    raw: ownOptions,
+    keys: optionKeys,
+  } = splitCallerOptions(rawOptions as string | string[] | undefined);
   if (options.length > 26) return '选项过多（不能超过 26 个）';
   const norm = normalizeTitle(raw.title);
   if (!norm) return '题目不能为空';
   const type = normalizeType(raw.type);
-  const key = titleHash(`${norm}\u0002${type}\u0002${optionsHash(options)}`);
-  return { title: raw.title, type, options, ownOptions, norm, key };
+  const key = titleHash(`${norm}\u0002${type}\u0002${optionsHash(options, optionKeys)}`);
+  return { title: raw.title, type, options, ownOptions, optionKeys, norm, key };
 }
