@@ -40,6 +40,7 @@ export default async () => {
     'ocs/script-userscript',
     'ocs/synthetic',
     'scheduler',
+    'text',
     'zip-guard',
     'prerender-login',
   ].map((f) => `<rootDir>/tests/server/${f}\\.test\\.ts$`);

@@ -8,22 +8,31 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../errors';
 
-// eslint-disable-next-line no-control-regex -- the NUL character is exactly what this refuses
-const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * A NUL character or a lone surrogate. String.prototype.isWellFormed finds the second natively: a
+ * third of the cost of the regular expression with lookbehind that did it, on an OCS query's ~1 KB of
+ * title and options (checked on every request).
+ */
+const isBadText = (s: string) => s.includes('\u0000') || !s.isWellFormed();
 const MESSAGE = '包含无法识别的字符（空字符 \\u0000 或无效的 Unicode 字符）';
 /** Deeper structures are refused as well: no request this API accepts nests that far. */
 const MAX_DEPTH = 32;
 
 /** The path of the first unstorable string (or over-deep structure) in `value`, or null. */
-export function findBadText(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'string') return BAD_TEXT.test(value) ? path : null;
+export function findBadText(value: unknown, depth = 0): string[] | null {
+  if (typeof value === 'string') return isBadText(value) ? [] : null;
   if (value === null || typeof value !== 'object') return null;
-  if (depth > MAX_DEPTH) return path;
+  if (depth > MAX_DEPTH) return [];
   if (Buffer.isBuffer(value)) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    if (BAD_TEXT.test(key)) return [...path, key];
-    const found = findBadText(inner, [...path, key], depth + 1);
-    if (found) return found;
+  // The path is built on the way back, only for the string found: nothing is allocated for clean input.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (isBadText(key)) return [key];
+    const found = findBadText((value as Record<string, unknown>)[key], depth + 1);
+    if (found) {
+      found.unshift(key);
+      return found;
+    }
   }
   return null;
 }

@@ -19,16 +19,17 @@ export interface Question {
   key: string;
 }
 
-// Control characters (other than tab and newlines), lone surrogates and U+FFFD: not a question.
-const GARBAGE =
-  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Control characters (other than tab and newlines) and U+FFFD; lone surrogates too (isWellFormed, native):
+// not a question.
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
+const isGarbage = (s: string) => CONTROL.test(s) || !s.isWellFormed();
 
 /** Validates raw OCS parameters into a question, or a Chinese message. */
 export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: unknown }): Question | string {
   if (typeof raw.title !== 'string' || raw.title.trim() === '') return '题目不能为空';
   if (raw.title.length > 2000) return '题目过长（不能超过 2000 个字符）';
-  if (GARBAGE.test(raw.title)) return '题目包含无法识别的字符';
+  if (isGarbage(raw.title)) return '题目包含无法识别的字符';
   const rawOptions = raw.options;
   if (
     rawOptions !== undefined &&
@@ -39,7 +40,7 @@ export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: 
   }
   const joined = Array.isArray(rawOptions) ? rawOptions.join('\n') : (rawOptions ?? '');
   if (joined.length > 20_000) return '选项过长';
-  if (GARBAGE.test(joined)) return '选项包含无法识别的字符';
+  if (isGarbage(joined)) return '选项包含无法识别的字符';
   const {
     options,
     raw: ownOptions,
