@@ -265,7 +265,19 @@ test('CORS preflight is answered', async () => {
     headers: { origin: 'https://mooc.example.edu', 'access-control-request-method': 'POST' },
   });
   expect(res.statusCode).toBe(204);
+  expect(res.headers['access-control-allow-origin']).toBe('*');
   expect(res.headers['access-control-allow-headers']).toMatch(/Authorization/);
+  expect(res.headers['access-control-allow-methods']).toMatch(/POST/);
+  expect(res.headers['access-control-max-age']).toBe('86400');
+});
+
+test('an answer carries what a page needs to read it, and not the preflight-only headers', async () => {
+  const { token } = await userWithToken(3);
+  const res = await get({ token, title: '中华人民共和国的首都是哪座城市' });
+  expect(res.headers['access-control-allow-origin']).toBe('*');
+  expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  expect(res.headers['access-control-allow-methods']).toBeUndefined();
+  expect(res.headers['access-control-max-age']).toBeUndefined();
 });
 
 test("an answer that the caller's options cannot express is not given", async () => {

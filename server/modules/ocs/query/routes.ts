@@ -22,13 +22,21 @@ import { overview } from './overview';
 import { parseQuestion } from './question';
 import { TooFast, type OcsResult } from './service';
 
+/** On every answer of the script's API: any page may read it. */
 const CORS = {
   'access-control-allow-origin': '*',
+  // Helmet's same-origin default would stop pages from reading the answer.
+  'cross-origin-resource-policy': 'cross-origin',
+};
+/**
+ * The preflight's answer (OPTIONS) besides: what a cross-origin fetch may send, for a day. Browsers read
+ * these only on the preflight, so the answers themselves (one per question) do without them.
+ */
+const PREFLIGHT = {
+  ...CORS,
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers': 'Authorization, Content-Type',
   'access-control-max-age': '86400',
-  // Helmet's same-origin default would stop pages from reading the answer.
-  'cross-origin-resource-policy': 'cross-origin',
 };
 
 /** The script's parameters from the query string and a JSON, form or plain-text body. */
@@ -117,7 +125,7 @@ export default async function ocsRoutes(
   };
   route(app, api.queryGet, query, queryPolicy);
   route(app, api.queryPost, query, queryPolicy);
-  route(app, api.queryOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+  route(app, api.queryOptions, async (_request, reply) => reply.code(204).headers(PREFLIGHT).send());
 
   // A whole page at once: each question as /api/ocs/query would answer it, charged in order.
   route(
@@ -153,7 +161,7 @@ export default async function ocsRoutes(
     },
     queryPolicy,
   );
-  route(app, api.queryBatchOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+  route(app, api.queryBatchOptions, async (_request, reply) => reply.code(204).headers(PREFLIGHT).send());
 
   // A script reports a wrong answer with the user's token: by the answer's queryId, or by asking the
   // question again (the user's latest answer to it).
@@ -190,7 +198,7 @@ export default async function ocsRoutes(
     },
     queryPolicy,
   );
-  route(app, api.reportOptions, async (_request, reply) => reply.code(204).headers(CORS).send());
+  route(app, api.reportOptions, async (_request, reply) => reply.code(204).headers(PREFLIGHT).send());
 
   // ---------- the portal ----------
   route(app, api.ask, async (request) => {
