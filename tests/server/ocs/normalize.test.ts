@@ -5,7 +5,7 @@
  * beside them, astral characters, lone surrogates, the placeholder characters themselves.
  */
 import fc from 'fast-check';
-import { normalizeTitle, optionKey, squeeze } from '../../../server/modules/ocs/bank/normalize';
+import { cleanTitle, normalizeTitle, optionKey, squeeze } from '../../../server/modules/ocs/bank/normalize';
 
 /* eslint-disable no-control-regex */
 const reference = (s: string) =>
@@ -59,4 +59,53 @@ test('decimal points and minus signs keep questions apart', () => {
   expect(normalizeTitle('温度从 -3.5 ℃ 升到 3.5 ℃，变化了多少？')).toBe('温度从-3.5°c升到3.5°c变化了多少');
   expect(normalizeTitle('x-1 的值')).toBe('x1的值');
   expect(optionKey('A、1.5 千克')).toBe('a1.5千克');
+});
+
+describe('leading and score tags', () => {
+  // The tag patterns and the loop as they were before the quick checks (mayStartWithTag, and 分 for the
+  // score tags): a title's key and display form must come out the same.
+  const LEADING = [
+    /^\s*[[【(]\s*(?:单选题?|多选题?|判断题?|填空题?|简答题?|选择题?|不定项选择题?|单项选择题?|多项选择题?|论述题?|名词解释)\s*(?:[,，]?\s*[\d.]+\s*分)?\s*[\]】)]\s*/,
+    /^\s*(?:单选题?|多选题?|判断题?|填空题?|单项选择题?|多项选择题?)\s*[:：]\s*/,
+    /^\s*第\s*\d{1,4}\s*题\s*[.、:：]?\s*/,
+    /^\s*\(\s*\d{1,4}\s*\)\s*/,
+    /^\s*\d{1,4}\s*[.、:：)](?!\d)\s*/,
+  ];
+  const SCORE = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
+  const strip = (s: string) => {
+    let prev: string;
+    do {
+      prev = s;
+      for (const re of LEADING) s = s.replace(re, '');
+    } while (s !== prev);
+    return s;
+  };
+  const referenceTitle = (raw: string) => squeeze(strip(raw.normalize('NFKC')).replace(SCORE, ' ')).toLowerCase();
+  const referenceClean = (raw: string) => strip(raw).replace(SCORE, '').replace(/\s+/g, ' ').trim();
+  const PIECES = [
+    ...'[]【】()（）单多判填第题选简答不论名词解释项定:：.、，,分共 \t\n\u3000\ufeff\u00a0',
+    ...'0123456789０１２',
+    '单选题',
+    '多选',
+    '判断题',
+    '第12题',
+    '(3)',
+    '【单选题】',
+    '[多选题, 2分]',
+    '(2分)',
+    '（共10分）',
+    '细胞膜的主要成分是',
+  ];
+
+  test('a title gives the same key and display form as the patterns tried every time', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 10 }), (parts) => {
+        const raw = parts.join('');
+        expect({ raw, key: normalizeTitle(raw) }).toEqual({ raw, key: referenceTitle(raw) });
+        expect({ raw, clean: cleanTitle(raw) }).toEqual({ raw, clean: referenceClean(raw) });
+      }),
+      { numRuns: 5000 },
+    );
+    expect(normalizeTitle(' 【单选题】 12. 细胞膜（2分）')).toBe('细胞膜');
+  });
 });

@@ -55,14 +55,31 @@ const LEADING_TAGS = [
 ];
 const SCORE_TAGS = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
 
+/**
+ * What a leading tag can start with, after the spaces before it: every pattern of LEADING_TAGS begins
+ * (after `^\s*`) with one of these or an ASCII digit. Most titles begin with none of them, and then
+ * the five patterns, each tried at least twice (once more to see that nothing changed), are skipped.
+ */
+const TAG_STARTS = '[【(单多判填第';
+
+function mayStartWithTag(s: string): boolean {
+  // trimStart removes exactly what \s matches (WhiteSpace and LineTerminator).
+  const c = s.trimStart().charAt(0);
+  return (c >= '0' && c <= '9') || (c !== '' && TAG_STARTS.includes(c));
+}
+
 function stripLeadingTags(s: string): string {
   let prev: string;
   do {
+    if (!mayStartWithTag(s)) return s;
     prev = s;
     for (const re of LEADING_TAGS) s = s.replace(re, '');
   } while (s !== prev);
   return s;
 }
+
+/** Score tags all contain 分: a title without one skips the pattern. */
+const stripScoreTags = (s: string, by: string) => (s.includes('分') ? s.replace(SCORE_TAGS, by) : s);
 
 /**
  * Keeps letters, digits, symbols (math: + = × ÷ <) and the characters whose removal would merge two
@@ -133,13 +150,15 @@ export function squeeze(s: string): string {
 /** The matching key of a title. */
 export function normalizeTitle(raw: string): string {
   let s = stripHtml(raw).normalize('NFKC');
-  s = stripLeadingTags(s).replace(SCORE_TAGS, ' ');
+  s = stripScoreTags(stripLeadingTags(s), ' ');
   return squeeze(s).toLowerCase();
 }
 
 /** The display form of a title: tags and HTML gone, spacing tidied, punctuation kept. */
 export function cleanTitle(raw: string): string {
-  return stripLeadingTags(stripHtml(raw)).replace(SCORE_TAGS, '').replace(/\s+/g, ' ').trim();
+  return stripScoreTags(stripLeadingTags(stripHtml(raw)), '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const STRICT_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.、:：．)）]\s*/;
