@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
 import { buildApp, type App } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -39,6 +39,21 @@ export async function untilLockWaiters(db: Kysely<DB>, n: number): Promise<void>
     if (r.rows[0]!.n >= n) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** What `fn` returned, in a transaction that is then rolled back: nothing it wrote stays. */
+export async function rolledBack<T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  const rollback = Symbol('rollback');
+  let value!: T;
+  try {
+    await db.transaction().execute(async (trx) => {
+      value = await fn(trx);
+      throw rollback;
+    });
+  } catch (err) {
+    if (err !== rollback) throw err;
+  }
+  return value;
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {

@@ -18,6 +18,7 @@ import { createUser } from '../../../server/modules/user/service';
 import { ask, preparedQuestion, seedQuestions, userWithToken } from './admin-fixtures';
 import {
   openTestDatabase,
+  rolledBack,
   startTestApp,
   uniqueName,
   untilLockWaiters,
@@ -191,42 +192,33 @@ describe('in the database', () => {
       await sql<{ id: string; v: string }>`select id, ${VERSION_SQL} as v
           from ocs_questions where title like 'plan %' order by id limit 24`.execute(t.db)
     ).rows;
-    class Rollback {
-      constructor(readonly read: number) {}
-    }
-    const read = await t.db
-      .transaction()
-      .execute(async (trx) => {
-        const seqRead = async () =>
-          Number(
-            (
-              await sql<{
-                n: string;
-              }>`select pg_stat_get_xact_tuples_returned('ocs_questions'::regclass)::text as n`.execute(trx)
-            ).rows[0]!.n,
-          );
-        const before = await seqRead();
-        const charges = picked.map((q, i): ChargeInput => ({
-          userId: user,
-          tokenId: null,
-          price: 0,
-          key: `plan-${i}`,
-          title: `plan-${i}`,
-          type: 'single',
-          outcome: 'bank',
-          questionId: Number(q.id),
-          modelId: null,
-          answer: 'A',
-          version: Number(q.v),
-        }));
-        const r = await chargeManyAt(trx, charges);
-        expect(r.results.every((x) => x.status === 'charged')).toBe(true);
-        throw new Rollback((await seqRead()) - before);
-      })
-      .catch((err) => {
-        if (err instanceof Rollback) return err.read;
-        throw err;
-      });
+    const read = await rolledBack(t.db, async (trx) => {
+      const seqRead = async () =>
+        Number(
+          (
+            await sql<{
+              n: string;
+            }>`select pg_stat_get_xact_tuples_returned('ocs_questions'::regclass)::text as n`.execute(trx)
+          ).rows[0]!.n,
+        );
+      const before = await seqRead();
+      const charges = picked.map((q, i): ChargeInput => ({
+        userId: user,
+        tokenId: null,
+        price: 0,
+        key: `plan-${i}`,
+        title: `plan-${i}`,
+        type: 'single',
+        outcome: 'bank',
+        questionId: Number(q.id),
+        modelId: null,
+        answer: 'A',
+        version: Number(q.v),
+      }));
+      const r = await chargeManyAt(trx, charges);
+      expect(r.results.every((x) => x.status === 'charged')).toBe(true);
+      return (await seqRead()) - before;
+    });
     // Rows a sequential scan returned: none (a hashed subplan would scan all 20,000).
     expect(read).toBeLessThan(100);
   });

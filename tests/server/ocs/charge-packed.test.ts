@@ -6,9 +6,8 @@
  * again one by one, and the script is told the query may have been charged. On PGlite here, on
  * PostgreSQL in that leg.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { mulberry32 } from '../../../bench/lib/random';
-import type { DB } from '../../../server/db/schema';
 import { VERSION_SQL } from '../../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import {
@@ -22,7 +21,7 @@ import {
   type ChargeInput,
 } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
-import { startTestApp, uniqueName, type TestContext } from '../helpers';
+import { rolledBack, startTestApp, uniqueName, type TestContext } from '../helpers';
 import { ask, seedQuestions, userWithToken } from './admin-fixtures';
 
 const RUNS = Number(process.env.CHARGE_PACKED_RUNS ?? 80);
@@ -91,25 +90,6 @@ function randomBatch(
   });
 }
 
-class Rollback extends Error {
-  constructor(readonly value: unknown) {
-    super('rollback');
-  }
-}
-
-/** What `read` makes of the batch's statement, in a transaction that is rolled back. */
-async function rolledBack(read: (trx: Transaction<DB>) => Promise<unknown>): Promise<unknown> {
-  try {
-    await t.db.transaction().execute(async (trx) => {
-      throw new Rollback(await read(trx));
-    });
-  } catch (err) {
-    if (err instanceof Rollback) return err.value;
-    throw err;
-  }
-  throw new Error('the transaction was not rolled back');
-}
-
 /** Query ids as their rank among the batch's (the sequence is not rolled back); a stale charge has none. */
 function ranked(
   rows: Array<{ r_index: number; r_outcome: string; r_balance: number; r_query_id: number | null; r_cost: number }>,
@@ -130,11 +110,11 @@ test(`${RUNS} random batches: the packed answer says what the rows say`, async (
   const seen = new Set<string>();
   for (let run = 0; run < RUNS; run++) {
     const batch = randomBatch(next);
-    const rows = (await rolledBack(async (trx) => {
+    const rows = (await rolledBack(t.db, async (trx) => {
       const r = await chargeManyCall(batch).execute(trx);
       return { rows: ranked(r.rows), generation: Number(r.rows[0]!.r_generation) };
     })) as { rows: ReturnType<typeof ranked>; generation: number };
-    const packed = (await rolledBack(async (trx) => {
+    const packed = (await rolledBack(t.db, async (trx) => {
       const r = await trx.executeQuery(chargeManyPacked(batch));
       const row = r.rows[0]!;
       return { rows: ranked(unpackOutcomes(row.outcomes, batch.length)), generation: Number(row.generation) };
@@ -194,8 +174,8 @@ test(`${RUNS} random batches: a column sent as NULL (every charge at the default
     const call = (args: unknown[]) =>
       sql<{ r_index: number; r_outcome: string; r_balance: number; r_query_id: number | null; r_cost: number }>`
         select * from ocs_charge_many(${sql.join(args.map((v, i) => sql`${v}::${sql.raw(CHARGE_MANY_TYPES[i]!)}`))})`;
-    const withNulls = await rolledBack(async (trx) => ranked((await call(sent).execute(trx)).rows));
-    const withFull = await rolledBack(async (trx) => ranked((await call(full).execute(trx)).rows));
+    const withNulls = await rolledBack(t.db, async (trx) => ranked((await call(sent).execute(trx)).rows));
+    const withFull = await rolledBack(t.db, async (trx) => ranked((await call(full).execute(trx)).rows));
     expect({ run, rows: withNulls }).toEqual({ run, rows: withFull });
   }
   // Most batches sent some column as NULL.

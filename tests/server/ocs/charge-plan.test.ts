@@ -14,7 +14,7 @@ import type { DB } from '../../../server/db/schema';
 import { migrations } from '../../../server/db/migrations';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../../server/modules/user/service';
-import { openTestDatabase, uniqueName, type TestDatabase } from '../helpers';
+import { openTestDatabase, rolledBack, uniqueName, type TestDatabase } from '../helpers';
 
 let t: TestDatabase;
 let user: number;
@@ -28,10 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-class Rollback {
-  constructor(readonly value: Record<string, number>) {}
-}
 
 /** Half answered a moment ago (free repeats), half never asked (the common case: each probe finds nothing). */
 const KEYS = Array.from({ length: 24 }, (_, i) => (i % 2 ? `recent-${i * 7 + 1}` : `new-${i}`));
@@ -61,34 +57,28 @@ const chargeEach = async (trx: Transaction<DB>, keys: string[]) => {
  * minutes. Returns the entries of each ocs_queries index the charge of the 24 keys then read.
  */
 async function readsAfterQuietPlan(charge: (trx: Transaction<DB>, keys: string[]) => Promise<unknown>) {
-  try {
-    await t.db.transaction().execute(async (trx) => {
-      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
+  return rolledBack(t.db, async (trx) => {
+    await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
                 select ${user}, 'old ' || g, 'old-' || g, 'single', 'bank', now() - interval '1 day'
                   from generate_series(1, 5000) g`.execute(trx);
-      await sql`analyze ocs_queries`.execute(trx);
-      // ocs_charge_many keeps a generic plan by its own setting; ocs_charge would after five calls.
-      await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
-      await charge(trx, ['warm-up']);
-      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
+    await sql`analyze ocs_queries`.execute(trx);
+    // ocs_charge_many keeps a generic plan by its own setting; ocs_charge would after five calls.
+    await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+    await charge(trx, ['warm-up']);
+    await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
                 select ${user}, 'recent ' || g, 'recent-' || g, 'single', 'bank', now()
                   from generate_series(1, 20000) g`.execute(trx);
-      const read = async () =>
-        (
-          await sql<{ name: string; n: string }>`
+    const read = async () =>
+      (
+        await sql<{ name: string; n: string }>`
             select relname as name, pg_stat_get_xact_tuples_returned(oid)::text as n from pg_class
              where relname in ('ocs_queries_created_idx', 'ocs_queries_cache_idx', 'ocs_queries_user_idx')`.execute(trx)
-        ).rows.reduce((m, r) => ({ ...m, [r.name]: Number(r.n) }), {} as Record<string, number>);
-      const before = await read();
-      await charge(trx, KEYS);
-      const after = await read();
-      throw new Rollback(Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)])));
-    });
-  } catch (err) {
-    if (err instanceof Rollback) return err.value;
-    throw err;
-  }
-  throw new Error('the transaction was not rolled back');
+      ).rows.reduce((m, r) => ({ ...m, [r.name]: Number(r.n) }), {} as Record<string, number>);
+    const before = await read();
+    await charge(trx, KEYS);
+    const after = await read();
+    return Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]));
+  });
 }
 
 test.each([

@@ -14,7 +14,7 @@ import type { DB } from '../../../server/db/schema';
 import { VERSION_SQL } from '../../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../../server/modules/ocs/wallet/balance';
 import { createUser } from '../../../server/modules/user/service';
-import { openTestDatabase, uniqueName, type TestDatabase } from '../helpers';
+import { openTestDatabase, rolledBack, uniqueName, type TestDatabase } from '../helpers';
 
 const RUNS = Number(process.env.CHARGE_SET_RUNS ?? 150);
 
@@ -105,63 +105,51 @@ function randomBatch(next: () => number): Element[] {
   });
 }
 
-class Rollback extends Error {
-  constructor(readonly value: unknown) {
-    super('rollback');
-  }
-}
-
 /** Runs one version on the batch in a transaction that is rolled back; what it returned and wrote. */
 async function outcome(db: Kysely<DB>, fn: string, balances: number[], batch: Element[]) {
-  try {
-    await db.transaction().execute(async (trx: Transaction<DB>) => {
-      for (let i = 0; i < 3; i++)
-        await sql`update ocs_wallets set balance = ${balances[i]!} where user_id = ${users[i]!}`.execute(trx);
-      const maxQuery = (await sql<{ m: string }>`select coalesce(max(id), 0) as m from ocs_queries`.execute(trx))
-        .rows[0]!.m;
-      const maxLedger = (await sql<{ m: string }>`select coalesce(max(id), 0) as m from ocs_ledger`.execute(trx))
-        .rows[0]!.m;
-      const col = <T>(f: (e: Element) => T) => batch.map(f);
-      const returned = (
-        await sql<Record<string, unknown>>`
+  return rolledBack(db, async (trx: Transaction<DB>) => {
+    for (let i = 0; i < 3; i++)
+      await sql`update ocs_wallets set balance = ${balances[i]!} where user_id = ${users[i]!}`.execute(trx);
+    const maxQuery = (await sql<{ m: string }>`select coalesce(max(id), 0) as m from ocs_queries`.execute(trx)).rows[0]!
+      .m;
+    const maxLedger = (await sql<{ m: string }>`select coalesce(max(id), 0) as m from ocs_ledger`.execute(trx)).rows[0]!
+      .m;
+    const col = <T>(f: (e: Element) => T) => batch.map(f);
+    const returned = (
+      await sql<{ r_outcome: string } & Record<string, unknown>>`
           select r_index, r_outcome, r_balance, r_query_id, r_cost from ${sql.raw(fn)}(${col((e) => e.user)}::int[], ${col((e) => e.token)}::int[],
             ${col((e) => e.price)}::int[], ${col((e) => e.key)}::text[], ${col((e) => e.title)}::text[],
             ${col((e) => e.type)}::text[], ${col((e) => e.outcome)}::text[], ${col((e) => e.question)}::bigint[],
             ${col((e) => e.model)}::int[], ${col((e) => e.answer)}::text[], ${col((e) => e.version)}::bigint[],
             ${col((e) => e.source)}::text[], ${col((e) => e.confidence)}::real[], ${col((e) => e.group)}::int[],
             ${col((e) => e.refuse)}::boolean[])`.execute(trx)
-      ).rows;
-      const queries = (
-        await sql<Record<string, unknown>>`
+    ).rows;
+    const queries = (
+      await sql<Record<string, unknown>>`
           select id, user_id, token_id, title, title_hash, type, outcome, question_id, answer, cost, model_id,
                  message, source, confidence, created_at = now() as now
             from ocs_queries where id > ${maxQuery} order by id`.execute(trx)
-      ).rows;
-      const ledger = (
-        await sql<Record<string, unknown>>`
+    ).rows;
+    const ledger = (
+      await sql<Record<string, unknown>>`
           select user_id, kind, amount, balance_after, memo, query_id, actor_id, created_at = now() as now
             from ocs_ledger where id > ${maxLedger} order by id`.execute(trx)
-      ).rows;
-      const wallets = (
-        await sql<Record<string, unknown>>`
+    ).rows;
+    const wallets = (
+      await sql<Record<string, unknown>>`
           select user_id, balance, updated_at = now() as touched from ocs_wallets
            where user_id = any(${users}::int[]) order by user_id`.execute(trx)
-      ).rows;
-      // Query ids as their rank among this run's new ids (the sequence is not rolled back).
-      const rank = new Map(queries.map((q, i) => [String(q.id), i + 1]));
-      const byRank = (id: unknown) => (id === null ? null : (rank.get(String(id)) ?? `unknown ${String(id)}`));
-      throw new Rollback({
-        returned: returned.map((r) => ({ ...r, r_query_id: byRank(r.r_query_id) })),
-        queries: queries.map((q) => ({ ...q, id: byRank(q.id) })),
-        ledger: ledger.map((l) => ({ ...l, query_id: byRank(l.query_id) })),
-        wallets,
-      });
-    });
-  } catch (err) {
-    if (err instanceof Rollback) return err.value;
-    throw err;
-  }
-  throw new Error('the transaction was not rolled back');
+    ).rows;
+    // Query ids as their rank among this run's new ids (the sequence is not rolled back).
+    const rank = new Map(queries.map((q, i) => [String(q.id), i + 1]));
+    const byRank = (id: unknown) => (id === null ? null : (rank.get(String(id)) ?? `unknown ${String(id)}`));
+    return {
+      returned: returned.map((r) => ({ ...r, r_query_id: byRank(r.r_query_id) })),
+      queries: queries.map((q) => ({ ...q, id: byRank(q.id) })),
+      ledger: ledger.map((l) => ({ ...l, query_id: byRank(l.query_id) })),
+      wallets,
+    };
+  });
 }
 
 test(`${RUNS} random batches: the set-wise charge returns and writes what the element-wise one did`, async () => {
@@ -172,8 +160,8 @@ test(`${RUNS} random batches: the set-wise charge returns and writes what the el
     const balances = [0, 1, 2].map(() => Math.floor(next() * 7));
     const expected = await outcome(t.db, ELEMENT_WISE, balances, batch);
     const actual = await outcome(t.db, 'ocs_charge_many', balances, batch);
-    expect({ run, ...(actual as object) }).toEqual({ run, ...(expected as object) });
-    for (const r of (expected as { returned: Array<{ r_outcome: string }> }).returned) seen.add(r.r_outcome);
+    expect({ run, ...actual }).toEqual({ run, ...expected });
+    for (const r of expected.returned) seen.add(r.r_outcome);
   }
   // The random batches reached every outcome.
   expect([...seen].sort()).toEqual(['ai', 'bank', 'cache', 'no_balance', 'stale']);
@@ -193,46 +181,38 @@ test('an empty batch returns nothing and writes nothing', async () => {
  * idx_tup_read of pg_stat_xact_user_indexes, a view PGlite lacks), in a rolled-back transaction.
  */
 test('the free-repeat lookup reads a few index entries, not the last 10 minutes of queries', async () => {
-  const reads = await (async () => {
-    try {
-      await t.db.transaction().execute(async (trx) => {
-        await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
+  const reads = await rolledBack(t.db, async (trx) => {
+    await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome, created_at)
                   select ${users[0]!}, 'recent ' || g, 'recent-' || g, 'single', 'bank', now() - interval '1 day'
                     from generate_series(1, 20000) g`.execute(trx);
-        // The statistics see a day-old table; then the rows become the last minutes' traffic.
-        await sql`analyze ocs_queries`.execute(trx);
-        await sql`update ocs_queries set created_at = now() where title_hash like 'recent-%'`.execute(trx);
-        const keys = Array.from({ length: 24 }, (_, i) => `recent-${i * 7 + 1}`);
-        const read = async () =>
-          (
-            await sql<{
-              name: string;
-              n: string;
-            }>`select relname as name, pg_stat_get_xact_tuples_returned(oid)::text as n
+    // The statistics see a day-old table; then the rows become the last minutes' traffic.
+    await sql`analyze ocs_queries`.execute(trx);
+    await sql`update ocs_queries set created_at = now() where title_hash like 'recent-%'`.execute(trx);
+    const keys = Array.from({ length: 24 }, (_, i) => `recent-${i * 7 + 1}`);
+    const read = async () =>
+      (
+        await sql<{
+          name: string;
+          n: string;
+        }>`select relname as name, pg_stat_get_xact_tuples_returned(oid)::text as n
               from pg_class where relname in ('ocs_queries_created_idx', 'ocs_queries_cache_idx')`.execute(trx)
-          ).rows.reduce((m, r) => ({ ...m, [r.name]: Number(r.n) }), {} as Record<string, number>);
-        const before = await read();
-        const n = keys.length;
-        const returned = await sql<{ r_outcome: string }>`
+      ).rows.reduce((m, r) => ({ ...m, [r.name]: Number(r.n) }), {} as Record<string, number>);
+    const before = await read();
+    const n = keys.length;
+    const returned = await sql<{ r_outcome: string }>`
           select r_outcome from ocs_charge_many(${Array(n).fill(users[0]!)}::int[], ${Array(n).fill(null)}::int[],
             ${Array(n).fill(1)}::int[], ${keys}::text[], ${keys}::text[], ${Array(n).fill('single')}::text[],
             ${Array(n).fill('bank')}::text[], ${Array(n).fill(null)}::bigint[], ${Array(n).fill(null)}::int[],
             ${Array(n).fill('A')}::text[], ${Array(n).fill(null)}::bigint[], ${Array(n).fill(null)}::text[],
             ${Array(n).fill(null)}::real[], ${Array(n).fill(0)}::int[], ${Array(n).fill(false)}::boolean[])`.execute(
-          trx,
-        );
-        // Every key was answered a moment ago: all free repeats.
-        expect(returned.rows.map((r) => r.r_outcome)).toEqual(Array(n).fill('cache'));
-        const after = await read();
-        const delta = Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]));
-        throw new Rollback(delta);
-      });
-    } catch (err) {
-      if (err instanceof Rollback) return err.value as Record<string, number>;
-      throw err;
-    }
-    throw new Error('the transaction was not rolled back');
-  })();
+      trx,
+    );
+    // Every key was answered a moment ago: all free repeats.
+    expect(returned.rows.map((r) => r.r_outcome)).toEqual(Array(n).fill('cache'));
+    const after = await read();
+    const delta = Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]));
+    return delta;
+  });
   // 0015 read 20,006 entries of ocs_queries_created_idx here. One entry is the planner's own look at
   // the index's newest value, when it estimates the time range.
   expect(reads.ocs_queries_created_idx ?? 0).toBeLessThan(100);
