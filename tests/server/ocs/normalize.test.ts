@@ -5,7 +5,14 @@
  * beside them, astral characters, lone surrogates, the placeholder characters themselves.
  */
 import fc from 'fast-check';
-import { cleanTitle, normalizeTitle, optionKey, squeeze } from '../../../server/modules/ocs/bank/normalize';
+import {
+  cleanTitle,
+  LEADING_TAGS,
+  normalizeTitle,
+  optionKey,
+  SCORE_TAGS,
+  squeeze,
+} from '../../../server/modules/ocs/bank/normalize';
 
 /* eslint-disable no-control-regex */
 const reference = (s: string) =>
@@ -62,26 +69,19 @@ test('decimal points and minus signs keep questions apart', () => {
 });
 
 describe('leading and score tags', () => {
-  // The tag patterns and the loop as they were before the quick checks (mayStartWithTag, and 分 for the
-  // score tags): a title's key and display form must come out the same.
-  const LEADING = [
-    /^\s*[[【(]\s*(?:单选题?|多选题?|判断题?|填空题?|简答题?|选择题?|不定项选择题?|单项选择题?|多项选择题?|论述题?|名词解释)\s*(?:[,，]?\s*[\d.]+\s*分)?\s*[\]】)]\s*/,
-    /^\s*(?:单选题?|多选题?|判断题?|填空题?|单项选择题?|多项选择题?)\s*[:：]\s*/,
-    /^\s*第\s*\d{1,4}\s*题\s*[.、:：]?\s*/,
-    /^\s*\(\s*\d{1,4}\s*\)\s*/,
-    /^\s*\d{1,4}\s*[.、:：)](?!\d)\s*/,
-  ];
-  const SCORE = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
+  // The module's own tag patterns, tried every time as they were before the quick checks (mayStartWithTag,
+  // and 分 for the score tags): a title's key and display form must come out the same. A pattern added
+  // later whose first character the quick check does not know fails here once PIECES hold that character.
   const strip = (s: string) => {
     let prev: string;
     do {
       prev = s;
-      for (const re of LEADING) s = s.replace(re, '');
+      for (const re of LEADING_TAGS) s = s.replace(re, '');
     } while (s !== prev);
     return s;
   };
-  const referenceTitle = (raw: string) => squeeze(strip(raw.normalize('NFKC')).replace(SCORE, ' ')).toLowerCase();
-  const referenceClean = (raw: string) => strip(raw).replace(SCORE, '').replace(/\s+/g, ' ').trim();
+  const referenceTitle = (raw: string) => squeeze(strip(raw.normalize('NFKC')).replace(SCORE_TAGS, ' ')).toLowerCase();
+  const referenceClean = (raw: string) => strip(raw).replace(SCORE_TAGS, '').replace(/\s+/g, ' ').trim();
   const PIECES = [
     ...'[]【】()（）单多判填第题选简答不论名词解释项定:：.、，,分共 \t\n\u3000\ufeff\u00a0',
     ...'0123456789０１２',

@@ -46,14 +46,15 @@ export function stripHtml(s: string): string {
 }
 
 // Question numbers and type/score tags that pages put around the title (after NFKC, so half-width).
-const LEADING_TAGS = [
+// Exported for the test that holds the quick checks below to them.
+export const LEADING_TAGS = [
   /^\s*[[【(]\s*(?:单选题?|多选题?|判断题?|填空题?|简答题?|选择题?|不定项选择题?|单项选择题?|多项选择题?|论述题?|名词解释)\s*(?:[,，]?\s*[\d.]+\s*分)?\s*[\]】)]\s*/,
   /^\s*(?:单选题?|多选题?|判断题?|填空题?|单项选择题?|多项选择题?)\s*[:：]\s*/,
   /^\s*第\s*\d{1,4}\s*题\s*[.、:：]?\s*/,
   /^\s*\(\s*\d{1,4}\s*\)\s*/,
   /^\s*\d{1,4}\s*[.、:：)](?!\d)\s*/,
 ];
-const SCORE_TAGS = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
+export const SCORE_TAGS = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
 
 /**
  * What a leading tag can start with, after the spaces before it: every pattern of LEADING_TAGS begins
