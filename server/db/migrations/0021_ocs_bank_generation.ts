@@ -65,8 +65,15 @@ const EDITS: Array<[from: string, to: string]> = [
   ['t.qid, t.c\n', 't.qid, t.c, v_generation\n'],
 ];
 
-/** Replaces the function `from` (a signature) by its definition with these edits made. */
-async function redefine(db: Kysely<any>, from: string, edits: Array<[string, string]>): Promise<void> {
+/**
+ * The definition of the function `from` (a signature) as the database keeps it, with these edits made;
+ * each edit's text must occur exactly once.
+ */
+export async function editedDefinition(
+  db: Kysely<any>,
+  from: string,
+  edits: ReadonlyArray<readonly [string, string]>,
+): Promise<string> {
   const r = await sql<{ def: string }>`select pg_get_functiondef(${from}::regprocedure) as def`.execute(db);
   let def = r.rows[0]!.def;
   for (const [a, b] of edits) {
@@ -74,6 +81,12 @@ async function redefine(db: Kysely<any>, from: string, edits: Array<[string, str
     if (at < 0 || def.indexOf(a, at + 1) >= 0) throw new Error(`${from}: expected exactly one "${a}"`);
     def = def.slice(0, at) + b + def.slice(at + a.length);
   }
+  return def;
+}
+
+/** Replaces the function `from` (a signature) by its definition with these edits made. */
+async function redefine(db: Kysely<any>, from: string, edits: Array<[string, string]>): Promise<void> {
+  const def = await editedDefinition(db, from, edits);
   // Other parameters and another result: a new function, not a replacement of the old one.
   await sql`drop function ${sql.raw(from)}`.execute(db);
   await sql.raw(def).execute(db);
