@@ -16,11 +16,18 @@
  * order every other round (BENCH_ROUNDS rounds, default 2, of about 5,000 charges each) and the bench reports ms per batch, µs per charge,
  * set-wise ÷ element-wise, labelled ÷ set-wise, labelled ÷ labelled with the row lock and with the keys,
  * and packed ÷ labelled.
+ *
+ * Then migration 0025 (the batch's users checked once by the function, not by the triggers of its two
+ * inserts): its definition before 0025, under another name (which leaves the triggers' check on), and
+ * the current one, packed and labelled as the server calls them, taking turns call by call (BENCH_CALLS
+ * calls each, default 600, per batch size and round), so the machine's drift falls on both alike. Its
+ * charges go to 50 users in turn, as the server's bench batches do (a user per connection): the
+ * check's cost is per distinct user of a batch.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations';
 import { VERSION_SQL } from '../../server/modules/ocs/bank/index-sync';
@@ -34,6 +41,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SIZES = [1, 10, 25, 50, 100];
 const PER_CELL = 5_000;
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 20_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 600);
+/** Users the last section's charges go to in turn. */
+const USERS = 50;
+/** ocs_charge_many as it was before migration 0025, created beside it. */
+const TRIGGER_CHECKED = 'ocs_charge_many_trigger_checked';
+const SIGNATURE =
+  'ocs_charge_many(int[], int[], int[], text[], text[], text[], text[], bigint[], int[], text[], bigint[], text[], real[], int[], boolean[], bigint[])';
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-charge-'));
@@ -56,11 +70,13 @@ async function main() {
     const random = mulberry32(14);
     let k = 0;
     let labelled = false;
+    /** The users charges go to in turn (the last section's: the check's cost is per distinct user); empty: `user`. */
+    const users: number[] = [];
     const charge = (): ChargeInput => {
       const q = questions[Math.floor(random() * questions.length)]!;
       k++;
       return {
-        userId: user.id,
+        userId: users.length ? users[k % users.length]! : user.id,
         tokenId: 1,
         price: 1,
         key: `bench-key-${k}`,
@@ -123,6 +139,49 @@ async function main() {
         const cell = (ms: number) => `${ms.toFixed(2)} (${Math.round((ms / size) * 1000)})`;
         console.log(
           `| ${size} | ${round} | ${cell(element)} | ${cell(set)} | ${(set / element).toFixed(2)} | ${cell(label)} | ${(label / set).toFixed(2)} | ${cell(rowLocked)} | ${(label / rowLocked).toFixed(2)} | ${cell(keyed)} | ${(label / keyed).toFixed(2)} | ${cell(packed)} | ${(packed / label).toFixed(2)} |`,
+        );
+      }
+    }
+    const checksUsers = migrations['0025_ocs_charge_checks_users']!;
+    await checksUsers.down!(db);
+    const before = (
+      await sql<{ def: string }>`select pg_get_functiondef(${SIGNATURE}::regprocedure) as def`.execute(db)
+    ).rows[0]!.def;
+    await checksUsers.up(db);
+    await sql.raw(before.replace('public.ocs_charge_many(', `public.${TRIGGER_CHECKED}(`)).execute(db);
+    labelled = true;
+    // As the server's batches: a user per connection, so about as many users as charges in a batch.
+    for (let i = 0; i < USERS; i++) {
+      const u = await createUser(db, { username: `bench-charge-${i}`, password: 'bench-password-123' });
+      await credit(db, u.id, 'topup', 1_000_000_000, 'bench');
+      users.push(u.id);
+    }
+    const packedAs = (fn: string, size: number) => {
+      const c = chargeManyPacked(Array.from({ length: size }, charge));
+      return db.executeQuery(CompiledQuery.raw(c.sql.replace('ocs_charge_many(', `${fn}(`), [...c.parameters]));
+    };
+    console.log(
+      '\nUsers checked by the function (0025) or by the triggers of its inserts (before 0025), call by call in turns; µs per charge\n',
+    );
+    console.log('| batch | round | checked by the function (0025) | by the triggers | 0025 ÷ triggers |');
+    console.log('|---|---|---|---|---|');
+    for (const size of [1, 20, 50]) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const spent = { now: 0, triggers: 0 };
+        for (let i = 0; i < CALLS + 10; i++) {
+          for (const [key, fn] of [
+            ['now', 'ocs_charge_many'],
+            ['triggers', TRIGGER_CHECKED],
+          ] as const) {
+            const t0 = performance.now();
+            await packedAs(fn, size);
+            // The first ten of each: plans and caches warm up.
+            if (i >= 10) spent[key] += performance.now() - t0;
+          }
+        }
+        const us = (ms: number) => Math.round((ms / CALLS / size) * 1000);
+        console.log(
+          `| ${size} | ${round} | ${us(spent.now)} | ${us(spent.triggers)} | ${(spent.now / spent.triggers).toFixed(2)} |`,
         );
       }
     }

@@ -36,6 +36,7 @@ import * as m0021 from './0021_ocs_bank_generation';
 import * as m0022 from './0022_ocs_queries_created_index';
 import * as m0023 from './0023_ocs_user_check_per_statement';
 import * as m0024 from './0024_ocs_user_check_advisory';
+import * as m0025 from './0025_ocs_charge_checks_users';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0022_ocs_queries_created_index': m0022,
   '0023_ocs_user_check_per_statement': m0023,
   '0024_ocs_user_check_advisory': m0024,
+  '0025_ocs_charge_checks_users': m0025,
 };

@@ -98,10 +98,11 @@ test.each([
 ])(
   '%s with the bound of migration 0017: the same plan reads the last 10 minutes for every probe',
   async (_name, charge) => {
-    // 0021 re-creates ocs_charge_many with 0018's bound: back to 0017's functions means undoing both,
-    // and 0022's drop of the time index that plan read.
+    // 0021 re-creates ocs_charge_many with 0018's bound: back to 0017's functions means undoing both
+    // (and 0025's edits of 0021's function first), and 0022's drop of the time index that plan read.
     await migrations['0022_ocs_queries_created_index']!.down!(t.db);
     try {
+      await migrations['0025_ocs_charge_checks_users']!.down!(t.db);
       await migrations['0021_ocs_bank_generation']!.down!(t.db);
       await migrations['0018_ocs_free_repeat_bound']!.down!(t.db);
       try {
@@ -111,8 +112,9 @@ test.each([
       } finally {
         await migrations['0018_ocs_free_repeat_bound']!.up(t.db);
         await migrations['0021_ocs_bank_generation']!.up(t.db);
+        await migrations['0025_ocs_charge_checks_users']!.up(t.db);
       }
-      // Up again with the index still there: the functions are as 0018 and 0021 leave them.
+      // Up again with the index still there: the functions are as 0018, 0021 and 0025 leave them.
       const reads = await readsAfterQuietPlan(charge);
       expect(reads.ocs_queries_created_idx).toBeLessThan(100);
       expect(reads.ocs_queries_cache_idx).toBeGreaterThanOrEqual(KEYS.length / 2);

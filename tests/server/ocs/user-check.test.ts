@@ -14,7 +14,16 @@ import type { DB } from '../../../server/db/schema';
 import { credit, getBalance } from '../../../server/modules/ocs/wallet/balance';
 import { chargeMany, type ChargeInput } from '../../../server/modules/ocs/wallet/charge';
 import { createUser } from '../../../server/modules/user/service';
-import { openTestDatabase, postgresOnly, uniqueName, untilLockWaiters, type TestDatabase } from '../helpers';
+import {
+  openTestDatabase,
+  postgresOnly,
+  rolledBack,
+  uniqueName,
+  untilLockWaiters,
+  type TestDatabase,
+} from '../helpers';
+
+const checksUsers = migrations['0025_ocs_charge_checks_users']!;
 
 const MISSING = 2_147_483_000;
 
@@ -169,6 +178,60 @@ describe('the user of a query or ledger row', () => {
     });
   });
 
+  test("a charge batch checks its users itself: its inserts skip the triggers' check, the next insert does not", async () => {
+    // The check made to fail whenever it is called (undone with the rest of the transaction).
+    const calls = await rolledBack(t.db, async (trx) => {
+      await sql`create or replace function ocs_rows_user_exists() returns trigger language plpgsql as $$
+          begin raise exception 'the trigger check was called'; end $$`.execute(trx);
+      const charged = await chargeMany(trx, [charge(alice, 'uc-skip-a'), charge(bob, 'uc-skip-b')]);
+      const held = await holdOf(trx, alice);
+      const after = await codeOf(
+        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+            values (${alice}, 't', 'h', 'single', 'bank')`.execute(trx),
+      );
+      return { statuses: charged.map((r) => r.status), held, after };
+    });
+    expect(calls.statuses).toEqual(['charged', 'charged']);
+    // The charge took the check's shared lock on its user itself, and no row lock.
+    expect(calls.held).toEqual({ advisory: 'ShareLock', rowLocked: false });
+    // P0001: the insert after the charge, in the same transaction, called the check again.
+    expect(calls.after).toBe('P0001');
+    // Outside the transaction the check is the real one again.
+    expect(
+      await codeOf(
+        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+            values (${MISSING}, 't', 'h', 'single', 'bank')`.execute(t.db),
+      ),
+    ).toBe('23503');
+  });
+
+  test('a charge batch under repeatable read leaves the check to the triggers, with their row lock', async () => {
+    const held = await t.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        await chargeMany(trx, [charge(bob, 'uc-rr-b')]);
+        return holdOf(trx, bob);
+      });
+    // The function's shared lock, and the triggers' row lock beside it.
+    expect(held).toEqual({ advisory: 'ShareLock', rowLocked: true });
+  });
+
+  test('down of 0025 gives the check back to the triggers, and up to the charge', async () => {
+    const skippable = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_trigger
+          where tgname in ('ocs_queries_user_exists', 'ocs_ledger_user_exists') and tgqual is not null`.execute(t.db)
+      ).rows[0]!.n;
+    expect(await skippable()).toBe(2);
+    await checksUsers.down!(t.db);
+    expect(await skippable()).toBe(0);
+    expect(await codeOf(chargeMany(t.db, [charge(alice, 'uc-down-a'), charge(MISSING, 'uc-down-m', 0)]))).toBe('23503');
+    expect((await chargeMany(t.db, [charge(alice, 'uc-down-a')]))[0]!.status).toBe('charged');
+    await checksUsers.up(t.db);
+    expect(await skippable()).toBe(2);
+  });
+
   test('down of 0024 brings back the row lock, and up the advisory lock', async () => {
     const m = migrations['0024_ocs_user_check_advisory']!;
     const insertHeld = async () =>
@@ -193,11 +256,13 @@ describe('the user of a query or ledger row', () => {
     const m = migrations['0023_ocs_user_check_per_statement']!;
     const advisory = migrations['0024_ocs_user_check_advisory']!;
     expect(await keys()).toEqual([]);
+    await checksUsers.down!(t.db);
     await advisory.down!(t.db);
     await m.down!(t.db);
     expect(await keys()).toEqual(['ocs_ledger_user_id_fkey', 'ocs_queries_user_id_fkey']);
     await m.up(t.db);
     await advisory.up(t.db);
+    await checksUsers.up(t.db);
     expect(await keys()).toEqual([]);
     expect(
       await codeOf(
@@ -250,7 +315,44 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     expect(await rowsOf(t.db, erin)).toEqual({ queries: 0, ledger: 0 });
   });
 
-  test('under repeatable read, a user deleted since the snapshot fails the transaction', async () => {
+  test('a charge batch whose user is being deleted is refused once the delete commits, and writes nothing', async () => {
+    const gus = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
+    const hal = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
+    await credit(t.db, hal, 'topup', 5, 'test');
+    const before = await rowsOf(t.db, hal);
+    await other.query('begin');
+    await other.query('delete from users where id = $1', [gus]);
+    const charged = codeOf(chargeMany(t.db, [charge(hal, 'uc-del-h'), charge(gus, 'uc-del-g', 0)]));
+    await untilLockWaiters(t.db, 1);
+    await other.query('commit');
+    expect(await charged).toBe('23503');
+    expect(await rowsOf(t.db, gus)).toEqual({ queries: 0, ledger: 0 });
+    expect(await rowsOf(t.db, hal)).toEqual(before);
+    expect(await getBalance(t.db, hal)).toBe(5);
+  });
+
+  test("a user deleted while a charge's transaction holds them takes the charge's rows", async () => {
+    const ida = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
+    await credit(t.db, ida, 'topup', 5, 'test');
+    let deleted: Promise<unknown> | undefined;
+    await t.db.transaction().execute(async (trx) => {
+      expect((await chargeMany(trx, [charge(ida, 'uc-held-i')]))[0]!.status).toBe('charged');
+      deleted = other.query('delete from users where id = $1', [ida]);
+      await untilLockWaiters(t.db, 1);
+    });
+    await deleted;
+    expect(await rowsOf(t.db, ida)).toEqual({ queries: 0, ledger: 0 });
+  });
+
+  test.each([
+    [
+      'an insert',
+      (trx: Kysely<DB>, user: number) =>
+        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+            values (${user}, 't', 'h', 'single', 'bank')`.execute(trx),
+    ],
+    ['a charge batch', (trx: Kysely<DB>, user: number) => chargeMany(trx, [charge(user, 'uc-rr', 0)])],
+  ])('under repeatable read, %s for a user deleted since the snapshot fails the transaction', async (_what, write) => {
     const fay = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
     const code = await codeOf(
       t.db
@@ -260,8 +362,7 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
           await sql`select 1 from users where id = ${fay}`.execute(trx); // the snapshot: fay is there
           await other.query('delete from users where id = $1', [fay]);
           // Without the row lock the check would read fay in the snapshot and keep a row for no one.
-          await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-                    values (${fay}, 't', 'h', 'single', 'bank')`.execute(trx);
+          await write(trx, fay);
         }),
     );
     expect(code).toBe('40001');
