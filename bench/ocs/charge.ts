@@ -30,6 +30,7 @@ import path from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations';
+import { CHARGE_MANY_SIGNATURE, editedDefinition } from '../../server/db/migrations/0021_ocs_bank_generation';
 import { VERSION_SQL } from '../../server/modules/ocs/bank/index-sync';
 import { credit } from '../../server/modules/ocs/wallet/balance';
 import { chargeManyCall, chargeManyPacked, type ChargeInput } from '../../server/modules/ocs/wallet/charge';
@@ -46,8 +47,6 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 600);
 const USERS = 50;
 /** ocs_charge_many as it was before migration 0025, created beside it. */
 const TRIGGER_CHECKED = 'ocs_charge_many_trigger_checked';
-const SIGNATURE =
-  'ocs_charge_many(int[], int[], int[], text[], text[], text[], text[], bigint[], int[], text[], bigint[], text[], real[], int[], boolean[], bigint[])';
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-charge-'));
@@ -144,9 +143,7 @@ async function main() {
     }
     const checksUsers = migrations['0025_ocs_charge_checks_users']!;
     await checksUsers.down!(db);
-    const before = (
-      await sql<{ def: string }>`select pg_get_functiondef(${SIGNATURE}::regprocedure) as def`.execute(db)
-    ).rows[0]!.def;
+    const before = await editedDefinition(db, CHARGE_MANY_SIGNATURE, []);
     await checksUsers.up(db);
     await sql.raw(before.replace('public.ocs_charge_many(', `public.${TRIGGER_CHECKED}(`)).execute(db);
     labelled = true;

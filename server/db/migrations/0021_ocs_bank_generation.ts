@@ -26,7 +26,8 @@ import { sql, type Kysely } from 'kysely';
 
 const OLD =
   'ocs_charge_many(int[], int[], int[], text[], text[], text[], text[], bigint[], int[], text[], bigint[], text[], real[], int[], boolean[])';
-const NEW = OLD.replace('boolean[])', 'boolean[], bigint[])');
+/** ocs_charge_many's signature from this migration on (later ones edit the function in place). */
+export const CHARGE_MANY_SIGNATURE = OLD.replace('boolean[])', 'boolean[], bigint[])');
 
 /** The question check of 0015, as the database keeps the function's text. */
 const CHECK_EACH = `    -- A version given: the question must still be as it was read (not marked wrong, not changed).
@@ -117,7 +118,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await redefine(
     db,
-    NEW,
+    CHARGE_MANY_SIGNATURE,
     EDITS.map(([a, b]) => [b, a]),
   );
   await sql`drop trigger ocs_questions_generation on ocs_questions`.execute(db);

@@ -22,15 +22,12 @@
  * the order in which deleting a user takes them (its exclusive lock first, then the wallet's cascade).
  */
 import { sql, type Kysely } from 'kysely';
-import { editedDefinition } from './0021_ocs_bank_generation';
-
-const SIGNATURE =
-  'ocs_charge_many(int[], int[], int[], text[], text[], text[], text[], bigint[], int[], text[], bigint[], text[], real[], int[], boolean[], bigint[])';
+import { CHARGE_MANY_SIGNATURE, editedDefinition } from './0021_ocs_bank_generation';
 
 const TABLES = ['ocs_queries', 'ocs_ledger'] as const;
 
 /** The setting ocs_charge_many() turns on for its inserts; the triggers skip their check while it is on. */
-export const USERS_CHECKED = 'portal.ocs_users_checked';
+const USERS_CHECKED = 'portal.ocs_users_checked';
 
 const LOCKS_BEFORE =
   "    perform pg_advisory_xact_lock(hashtext('ocs_charge'), d.x) from (select distinct x from unnest(p_user) x order by x) d;\n";
@@ -79,7 +76,7 @@ const EDITS: Array<[from: string, to: string]> = [
 
 /** Replaces the function's definition by itself with these edits made (same parameters and result). */
 async function redefine(db: Kysely<any>, edits: Array<[string, string]>): Promise<void> {
-  await sql.raw(await editedDefinition(db, SIGNATURE, edits)).execute(db);
+  await sql.raw(await editedDefinition(db, CHARGE_MANY_SIGNATURE, edits)).execute(db);
 }
 
 /** The user check's trigger on `table` (0023), with or without the condition that skips it. */
