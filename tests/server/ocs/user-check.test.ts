@@ -40,6 +40,11 @@ const charge = (userId: number, key: string, price = 1): ChargeInput => ({
   answer: 'A',
 });
 
+/** One query-log row for `user`, written by a plain insert (the triggers' check runs on it). */
+const queryRow = (db: Kysely<DB>, user: number) =>
+  sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
+      values (${user}, 't', 'h', 'single', 'bank')`.execute(db);
+
 const rowsOf = async (db: Kysely<DB>, user: number) => {
   const q = await sql<{ n: number }>`select count(*)::int as n from ocs_queries where user_id = ${user}`.execute(db);
   const l = await sql<{ n: number }>`select count(*)::int as n from ocs_ledger where user_id = ${user}`.execute(db);
@@ -82,12 +87,7 @@ describe('the user of a query or ledger row', () => {
   });
 
   test('a row for a user that does not exist is refused with the foreign key error', async () => {
-    expect(
-      await codeOf(
-        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-            values (${MISSING}, 't', 'h', 'single', 'bank')`.execute(t.db),
-      ),
-    ).toBe('23503');
+    expect(await codeOf(queryRow(t.db, MISSING))).toBe('23503');
     expect(
       await codeOf(
         sql`insert into ocs_ledger (user_id, kind, amount, balance_after, memo)
@@ -148,15 +148,13 @@ describe('the user of a query or ledger row', () => {
   test("the check holds the user with a shared advisory lock, not by locking the user's row", async () => {
     const dave = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
     await t.db.transaction().execute(async (trx) => {
-      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-                values (${dave}, 't', 'h', 'single', 'bank')`.execute(trx);
+      await queryRow(trx, dave);
       expect(await holdOf(trx, dave)).toEqual({ advisory: 'ShareLock', rowLocked: false });
     });
     // Under repeatable read the statement's snapshot predates the lock: there the row lock stays.
     const repeatable = () => t.db.transaction().setIsolationLevel('repeatable read');
     await repeatable().execute(async (trx) => {
-      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-                values (${dave}, 't', 'h', 'single', 'bank')`.execute(trx);
+      await queryRow(trx, dave);
       expect(await holdOf(trx, dave)).toEqual({ advisory: null, rowLocked: true });
     });
     expect(
@@ -185,10 +183,7 @@ describe('the user of a query or ledger row', () => {
           begin raise exception 'the trigger check was called'; end $$`.execute(trx);
       const charged = await chargeMany(trx, [charge(alice, 'uc-skip-a'), charge(bob, 'uc-skip-b')]);
       const held = await holdOf(trx, alice);
-      const after = await codeOf(
-        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-            values (${alice}, 't', 'h', 'single', 'bank')`.execute(trx),
-      );
+      const after = await codeOf(queryRow(trx, alice));
       return { statuses: charged.map((r) => r.status), held, after };
     });
     expect(calls.statuses).toEqual(['charged', 'charged']);
@@ -197,12 +192,7 @@ describe('the user of a query or ledger row', () => {
     // P0001: the insert after the charge, in the same transaction, called the check again.
     expect(calls.after).toBe('P0001');
     // Outside the transaction the check is the real one again.
-    expect(
-      await codeOf(
-        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-            values (${MISSING}, 't', 'h', 'single', 'bank')`.execute(t.db),
-      ),
-    ).toBe('23503');
+    expect(await codeOf(queryRow(t.db, MISSING))).toBe('23503');
   });
 
   test('a charge batch under repeatable read leaves the check to the triggers, with their row lock', async () => {
@@ -236,8 +226,7 @@ describe('the user of a query or ledger row', () => {
     const m = migrations['0024_ocs_user_check_advisory']!;
     const insertHeld = async () =>
       t.db.transaction().execute(async (trx) => {
-        await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-                  values (${bob}, 't', 'h', 'single', 'bank')`.execute(trx);
+        await queryRow(trx, bob);
         return holdOf(trx, bob);
       });
     await m.down!(t.db);
@@ -291,8 +280,7 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     const dave = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
     let deleted: Promise<unknown> | undefined;
     await t.db.transaction().execute(async (trx) => {
-      await sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-                values (${dave}, 't', 'h', 'single', 'bank')`.execute(trx);
+      await queryRow(trx, dave);
       // The delete waits for this transaction (its check holds the user's row), then takes its row.
       deleted = other.query('delete from users where id = $1', [dave]);
       await untilLockWaiters(t.db, 1);
@@ -305,10 +293,7 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     const erin = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
     await other.query('begin');
     await other.query('delete from users where id = $1', [erin]);
-    const insert = codeOf(
-      sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-          values (${erin}, 't', 'h', 'single', 'bank')`.execute(t.db),
-    );
+    const insert = codeOf(queryRow(t.db, erin));
     await untilLockWaiters(t.db, 1);
     await other.query('commit');
     expect(await insert).toBe('23503');
@@ -345,12 +330,7 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
   });
 
   test.each([
-    [
-      'an insert',
-      (trx: Kysely<DB>, user: number) =>
-        sql`insert into ocs_queries (user_id, title, title_hash, type, outcome)
-            values (${user}, 't', 'h', 'single', 'bank')`.execute(trx),
-    ],
+    ['an insert', queryRow],
     ['a charge batch', (trx: Kysely<DB>, user: number) => chargeMany(trx, [charge(user, 'uc-rr', 0)])],
   ])('under repeatable read, %s for a user deleted since the snapshot fails the transaction', async (_what, write) => {
     const fay = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
