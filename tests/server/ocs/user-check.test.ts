@@ -276,12 +276,21 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     await t.close();
   });
 
-  test('a user deleted while a transaction writes rows for them takes those rows too', async () => {
+  test.each([
+    ['a row', queryRow],
+    [
+      'a charge batch',
+      async (trx: Kysely<DB>, user: number) => {
+        await credit(trx, user, 'topup', 5, 'test');
+        expect((await chargeMany(trx, [charge(user, 'uc-held')]))[0]!.status).toBe('charged');
+      },
+    ],
+  ])('a user deleted while a transaction writes %s for them takes those rows too', async (_what, write) => {
     const dave = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
     let deleted: Promise<unknown> | undefined;
     await t.db.transaction().execute(async (trx) => {
-      await queryRow(trx, dave);
-      // The delete waits for this transaction (its check holds the user's row), then takes its row.
+      await write(trx, dave);
+      // The delete waits for this transaction (its check holds the user), then takes its rows.
       deleted = other.query('delete from users where id = $1', [dave]);
       await untilLockWaiters(t.db, 1);
     });
@@ -314,19 +323,6 @@ postgresOnly('the user of a query row, with concurrent transactions', () => {
     expect(await rowsOf(t.db, gus)).toEqual({ queries: 0, ledger: 0 });
     expect(await rowsOf(t.db, hal)).toEqual(before);
     expect(await getBalance(t.db, hal)).toBe(5);
-  });
-
-  test("a user deleted while a charge's transaction holds them takes the charge's rows", async () => {
-    const ida = (await createUser(t.db, { username: uniqueName('uc'), password: 'user-check-password-1' })).id;
-    await credit(t.db, ida, 'topup', 5, 'test');
-    let deleted: Promise<unknown> | undefined;
-    await t.db.transaction().execute(async (trx) => {
-      expect((await chargeMany(trx, [charge(ida, 'uc-held-i')]))[0]!.status).toBe('charged');
-      deleted = other.query('delete from users where id = $1', [ida]);
-      await untilLockWaiters(t.db, 1);
-    });
-    await deleted;
-    expect(await rowsOf(t.db, ida)).toEqual({ queries: 0, ledger: 0 });
   });
 
   test.each([
