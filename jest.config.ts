@@ -42,6 +42,7 @@ export default async () => {
     'scheduler',
     'text',
     'zip-guard',
+    'csv',
     'prerender-login',
   ].map((f) => `<rootDir>/tests/server/${f}\\.test\\.ts$`);
 

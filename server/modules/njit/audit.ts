@@ -3,7 +3,7 @@
  * query rate limit counted over it, and retention pruning.
  */
 import { sql, type Kysely } from 'kysely';
-import Papa from 'papaparse';
+import { toCsv } from '../../lib/csv';
 import type { NjitAuditAction, NjitAuditEntry, NjitAuditQuery } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { tooMany } from '../../errors';
@@ -159,24 +159,21 @@ export async function exportNjitAuditCsv(
   q: Omit<NjitAuditQuery, 'current' | 'pageSize'>,
 ): Promise<{ csv: string; count: number }> {
   const rows = await filtered(db, q).selectAll().orderBy('id', 'desc').limit(AUDIT_EXPORT_MAX_ROWS).execute();
-  const csv = Papa.unparse(
-    {
-      fields: ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'],
-      data: rows.map((r) => [
-        r.id,
-        r.created_at.toISOString(),
-        r.user_name,
-        ACTION_LABELS[r.action] ?? r.action,
-        r.ip ?? '',
-        r.criteria ? JSON.stringify(r.criteria) : '',
-        r.result_count ?? '',
-        r.record_ids.join(' '),
-        r.reason ?? '',
-      ]),
-    },
-    { escapeFormulae: true },
+  const csv = toCsv(
+    ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'],
+    rows.map((r) => [
+      r.id,
+      r.created_at.toISOString(),
+      r.user_name,
+      ACTION_LABELS[r.action] ?? r.action,
+      r.ip ?? '',
+      r.criteria ? JSON.stringify(r.criteria) : '',
+      r.result_count ?? '',
+      r.record_ids.join(' '),
+      r.reason ?? '',
+    ]),
   );
-  return { csv: `\uFEFF${csv}\r\n`, count: rows.length };
+  return { csv, count: rows.length };
 }
 
 /** Deletes audit rows past retention and expired staged imports. */

@@ -3,7 +3,7 @@
  * CSV export. Days are PORTAL_TZ days.
  */
 import { sql, type Kysely } from 'kysely';
-import Papa from 'papaparse';
+import { toCsv } from '../../../lib/csv';
 import { LEDGER_KIND_LABELS, type LedgerItem, type LedgerKind } from '../../../../src/contract';
 import { paginate } from '../../../db/paging';
 import type { DB } from '../../../db/schema';
@@ -69,19 +69,14 @@ export async function ledgerCsv(db: Kysely<DB>, userId: number, f: LedgerFilter,
     .orderBy('id', 'desc')
     .limit(100_000)
     .execute();
-  const csv = Papa.unparse(
-    {
-      fields: ['时间', '类型', '金额', '余额', '说明'],
-      // A leading = + - @ would make a spreadsheet evaluate the memo (a question title) as a formula.
-      data: rows.map((r) => [
-        r.local_time,
-        LEDGER_KIND_LABELS[r.kind as LedgerKind],
-        Number(r.amount),
-        Number(r.balance_after),
-        r.memo,
-      ]),
-    },
-    { escapeFormulae: true },
+  return toCsv(
+    ['时间', '类型', '金额', '余额', '说明'],
+    rows.map((r) => [
+      r.local_time,
+      LEDGER_KIND_LABELS[r.kind as LedgerKind],
+      Number(r.amount),
+      Number(r.balance_after),
+      r.memo,
+    ]),
   );
-  return `\ufeff${csv}`;
 }

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { z } from 'zod';
-import Papa from 'papaparse';
+import { toCsv } from '../../../lib/csv';
 import type { RedeemBatch, RedeemBatchBody, RedeemBatchStatus } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
 import { badRequest, HttpError, notFound } from '../../../errors';
@@ -192,18 +192,15 @@ export async function downloadCodes(
       .orderBy('id')
       .execute();
     await trx.updateTable('ocs_redeem_codes').set({ code_enc: null }).where('batch_id', '=', id).execute();
-    const csv = Papa.unparse(
-      {
-        fields: ['兑换码', '面值', '可用次数', '过期时间', '备注'],
-        data: rows.map((r) => [
-          formatCode(secrets.decrypt(r.code_enc!)),
-          batch.value,
-          batch.max_uses,
-          batch.expires ?? '永不过期',
-          batch.note,
-        ]),
-      },
-      { escapeFormulae: true },
+    const csv = toCsv(
+      ['兑换码', '面值', '可用次数', '过期时间', '备注'],
+      rows.map((r) => [
+        formatCode(secrets.decrypt(r.code_enc!)),
+        batch.value,
+        batch.max_uses,
+        batch.expires ?? '永不过期',
+        batch.note,
+      ]),
     );
     await recordAudit(trx, actor, {
       action: 'ocs.redeem_batch.download',
@@ -212,7 +209,7 @@ export async function downloadCodes(
       targetName: batch.note || `批次 #${id}`,
       after: { codes: rows.length },
     });
-    return { csv: `\ufeff${csv}`, filename: `redeem-batch-${id}.csv` };
+    return { csv, filename: `redeem-batch-${id}.csv` };
   });
 }
 
