@@ -198,6 +198,20 @@ test('accepting a correction: new answer, history, one refund per charged report
   expect(
     (await admin.post('/api/ocs/admin/reviews/accept', { items: [{ questionId: id, answer: ['B'] }] })).statusCode,
   ).toBe(400);
+  // Accepting keeps nothing as it was: the same answer is a rejection, not an acceptance with refunds.
+  const same = await admin.post('/api/ocs/admin/reviews/accept', {
+    items: [{ questionId: id, answer: ['A'] }],
+    reason: '原答案没错',
+  });
+  expect(same.statusCode).toBe(400);
+  expect(same.json()).toMatchObject({
+    errorMessage: expect.stringContaining('驳回'),
+    data: { answer: [expect.any(String)] },
+  });
+  expect(await Promise.all(reporters.map((r) => balanceOf(r.user_id)))).toEqual(before);
+  expect(await ctx.db.selectFrom('ocs_reports').select('status').where('question_id', '=', id).execute()).toEqual(
+    reporters.map(() => ({ status: 'open' })),
+  );
 
   const res = await admin.post('/api/ocs/admin/reviews/accept', {
     items: [{ questionId: id, answer: ['B'] }],

@@ -195,8 +195,15 @@ async function history(
 /**
  * Accepts corrections: every item is validated first (nothing changes if one is invalid), then each
  * question in its own transaction: the new answer, the history row, the open reports accepted, the
- * charged reporters refunded once each.
+ * charged reporters refunded once each. Accepting means the answer was wrong, so the new answer must
+ * differ from the current one: a report of a right answer is rejected, not accepted (no refund).
  */
+const sameAnswer = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
+const unchanged = (id: number) =>
+  badRequest(`题目 #${id}：采纳须给出与当前不同的答案；如果当前答案正确，请选择「驳回」`, {
+    answer: ['与题库当前答案相同'],
+  });
+
 export async function acceptCorrections(
   db: Kysely<DB>,
   index: FuzzyIndex,
@@ -211,6 +218,7 @@ export async function acceptCorrections(
     if (!row) throw notFound(`题目 #${item.questionId} 不存在`);
     const p = prepareQuestion({ title: row.title, type: row.type, options: row.options, answer: item.answer });
     if ('error' in p) throw badRequest(`题目 #${item.questionId}：${p.error}`, { answer: [p.error] });
+    if (sameAnswer(p.answer, row.answer)) throw unchanged(item.questionId);
     return { id: item.questionId, answer: p.answer };
   });
   const out = { questions: 0, reports: 0, refunds: 0, refunded: 0 };
@@ -233,6 +241,8 @@ export async function acceptCorrections(
         .forUpdate()
         .execute();
       if (open.length === 0) throw conflict(`题目 #${item.id} 没有待审核的反馈（可能已被处理）`);
+      // Changed to this very answer since the validation above (another administrator's correction).
+      if (sameAnswer(item.answer, before.answer)) throw unchanged(item.id);
       await trx
         .updateTable('ocs_questions')
         .set({
