@@ -98,6 +98,27 @@ export function buildAnswererConfig({
   ];
 }
 
+/**
+ * What the subscription URL answers when it cannot give a config (the token is revoked, unknown or
+ * lacks its scope; a parameter is wrong): still the array the script's import spreads (anything else
+ * shows its "Spread syntax requires…" error), holding one entry named after the problem, whose handler
+ * also says it for every question if the user imports it anyway.
+ */
+export function refusalConfig(baseUrl: string, message: string): AnswererWrapper[] {
+  return [
+    {
+      name: message,
+      homepage: `${baseUrl}/OCS/configGen`,
+      url: `${baseUrl}${queryGet.path}`,
+      method: 'get',
+      type: 'fetch',
+      contentType: 'json',
+      data: {},
+      handler: `return () => [${JSON.stringify(message)}, undefined]`,
+    },
+  ];
+}
+
 export interface OcsSample {
   title: string;
   type: string;

@@ -77,15 +77,29 @@ describe('GET /api/ocs/config', () => {
     ).toBe(401);
     const wrong = await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}` });
     expect(wrong.statusCode).toBe(403);
-    expect(wrong.json().errorMessage).toMatch(/ocs:query/);
+    // Still the array the script imports, named after the problem, and never the token.
+    expect(wrong.json()).toEqual([expect.objectContaining({ name: expect.stringMatching(/ocs:query/) })]);
     expect(wrong.body).not.toContain(token);
+    expect(none.json()).toEqual([expect.objectContaining({ name: expect.stringContaining('缺少访问令牌') })]);
   });
 
-  test('rejects an unknown request type with 400', async () => {
+  test('a revoked token: the array the script imports says so, and so does every question', async () => {
+    const { client, token } = await tokenWith(['ocs:query']);
+    const id = (await client.get('/api/user/tokens')).json().data[0].id as number;
+    expect((await client.post(`/api/user/tokens/${id}/revoke`, {})).statusCode).toBe(200);
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}` });
+    expect(res.statusCode).toBe(401);
+    const [w] = res.json() as AnswererWrapper[];
+    expect(w!.name).toMatch(/^访问令牌已撤销：请到门户「OCS 配置」页重新复制订阅地址$/);
+    const handler = new Function(w!.handler)() as (r: unknown) => [unknown, unknown];
+    expect(handler({ code: 1, question: 'q', answer: 'a' })).toEqual([w!.name, undefined]);
+  });
+
+  test('rejects an unknown request type with 400, as an array the script imports', async () => {
     const { token } = await tokenWith(['ocs:query']);
-    expect((await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}&type=xhr` })).statusCode).toBe(
-      400,
-    );
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/ocs/config?token=${token}&type=xhr` });
+    expect(res.statusCode).toBe(400);
+    expect(Array.isArray(res.json())).toBe(true);
   });
 });
 

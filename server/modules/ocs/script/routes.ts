@@ -3,11 +3,11 @@
  * userscript, and what the config and download pages need to know about both.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { USERSCRIPT_CHANGELOG, USERSCRIPT_VERSION, buildAnswererConfig } from '@contract';
+import { USERSCRIPT_CHANGELOG, USERSCRIPT_VERSION, buildAnswererConfig, refusalConfig } from '@contract';
 import * as api from '@contract/api/ocs';
 import type { AppDeps } from '../../../deps';
 import type { Config } from '../../../config';
-import { badRequest } from '../../../errors';
+import { HttpError, badRequest } from '../../../errors';
 import { success } from '../../../http/reply';
 import { route } from '../../../http/route';
 import { tokenFrom } from '../../../plugins/auth';
@@ -47,6 +47,25 @@ export default async function ocsScriptRoutes(app: FastifyInstance, { config }: 
       onRequest: async (_request, reply) => {
         reply.header('access-control-allow-origin', '*');
         reply.header('cross-origin-resource-policy', 'cross-origin');
+      },
+      // A refusal is still the array the script imports, named after the problem (refusalConfig).
+      errorHandler: (err: Error & { statusCode?: number }, request, reply) => {
+        const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+        if (status >= 500) request.log.error({ err }, 'ocs config failed');
+        const why =
+          err instanceof HttpError && status < 500
+            ? err.message
+            : status < 500
+              ? '订阅地址的参数不正确'
+              : '服务暂时不可用，请稍后再试';
+        const message = `${why}：请到门户「OCS 配置」页重新复制订阅地址`;
+        let base: string;
+        try {
+          base = publicBaseUrl(config, request);
+        } catch {
+          base = '';
+        }
+        void reply.code(status).header('cache-control', 'no-store').send(refusalConfig(base, message));
       },
     },
   );
