@@ -18,6 +18,7 @@ import {
   type OcsMyReport,
   type OcsOutcome,
   type QueryLogItem,
+  toOcsAnswer,
 } from '../src/contract';
 import * as ocsApi from '../src/contract/api/ocs';
 import * as reviewApi from '../src/contract/api/ocsReview';
@@ -29,12 +30,12 @@ const DAY = 86_400_000;
 const DAY_FORMAT = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' });
 const dayOf = (ms: number) => DAY_FORMAT.format(new Date(ms));
 
-const BANK: { title: string; type: string; answer: string }[] = [
-  { title: '中华人民共和国的首都是哪座城市？', type: 'single', answer: '北京' },
-  { title: '马克思主义中国化的第一个重大理论成果是', type: 'single', answer: '毛泽东思想' },
-  { title: '下列属于可再生能源的有', type: 'multiple', answer: '太阳能#风能#水能' },
-  { title: '光在真空中的传播速度约为每秒 30 万千米。', type: 'judgement', answer: '正确' },
-  { title: '《史记》的作者是____。', type: 'completion', answer: '司马迁' },
+const BANK: { title: string; type: string; answer: string[] }[] = [
+  { title: '中华人民共和国的首都是哪座城市？', type: 'single', answer: ['北京'] },
+  { title: '马克思主义中国化的第一个重大理论成果是', type: 'single', answer: ['毛泽东思想'] },
+  { title: '下列属于可再生能源的有', type: 'multiple', answer: ['太阳能', '风能', '水能'] },
+  { title: '光在真空中的传播速度约为每秒 30 万千米。', type: 'judgement', answer: ['正确'] },
+  { title: '《史记》的作者是____。', type: 'completion', answer: ['司马迁'] },
 ];
 const AI_TITLES = ['简述供给侧结构性改革的主要任务', '细胞膜的主要成分是', 'TCP 三次握手的第二步发送的报文是'];
 const MISS_TITLES = ['第三章课后习题 7（图片题）', '根据材料回答下列问题（材料见附件）'];
@@ -62,7 +63,7 @@ function book(kind: LedgerKind, amount: number, memo: string, at: number, queryI
 function record(
   title: string,
   type: string,
-  found: { answer: string; source: 'bank' | 'ai' } | null,
+  found: { answer: string[]; source: 'bank' | 'ai' } | null,
   at: number,
 ): QueryLogItem {
   const cached =
@@ -111,7 +112,7 @@ function seed() {
           at,
         );
       else if (k < 6)
-        record(AI_TITLES[(d + i) % AI_TITLES.length], 'single', { answer: 'AI 参考答案', source: 'ai' }, at);
+        record(AI_TITLES[(d + i) % AI_TITLES.length], 'single', { answer: ['AI 参考答案'], source: 'ai' }, at);
       else record(MISS_TITLES[(d + i) % MISS_TITLES.length], 'completion', null, at);
     }
     if (d === 24) book('refund', 1, 'AI 作答失败，退还扣费', base + 5 * 3600_000);
@@ -213,7 +214,7 @@ export default defineMocks(
       ? { answer: hit.answer, source: 'bank' as const }
       : b.title.includes('找不到')
         ? null
-        : { answer: b.options[0] ?? 'AI 参考答案', source: 'ai' as const };
+        : { answer: [b.options[0] ?? 'AI 参考答案'], source: 'ai' as const };
     const q = record(b.title, b.type, found, now);
     res.json({
       success: true,
@@ -222,7 +223,7 @@ export default defineMocks(
           ? {
               code: 1,
               question: hit?.title ?? b.title,
-              answer: q.answer,
+              answer: toOcsAnswer(q.answer),
               source: q.source!,
               confidence: q.confidence!,
               cost: q.cost,
@@ -242,7 +243,7 @@ export default defineMocks(
       data: {
         query: q,
         // The mock bank keeps no options: the dialog offers a text field.
-        question: q.answer === null ? null : { title: q.title, type: 'any', options: [], answer: q.answer.split('#') },
+        question: q.answer === null ? null : { title: q.title, type: 'any', options: [], answer: q.answer },
         report: reports.get(q.id) ?? null,
         refusal: q.answer === null ? '这次查询没有给出答案，无需反馈' : null,
       },
@@ -259,7 +260,11 @@ export default defineMocks(
       id: reports.size + 1,
       queryId: q.id,
       status: 'open',
-      proposed: b.proposed ? b.proposed.split('#') : null,
+      proposed: b.proposed
+        ? b.proposed.startsWith('[')
+          ? (JSON.parse(b.proposed) as string[])
+          : b.proposed.split('#')
+        : null,
       reason: b.reason ?? '',
       refunded: 0,
       resolution: null,

@@ -22,7 +22,7 @@ export interface KindStats {
 }
 
 /** The answer a correct matcher gives for this query (in the query's own option texts), or null when it must give none. */
-export function expectedAnswer(source: SyntheticQuestion, query: PerturbedQuery): string | null {
+export function expectedAnswer(source: SyntheticQuestion, query: PerturbedQuery): string[] | null {
   if (query.expect === 'miss') return null;
   const stored = prepareQuestion(source);
   if ('error' in stored) throw new Error(`synthetic question rejected: ${stored.error}`);
@@ -37,10 +37,10 @@ export async function measureQuality(
   threshold: number,
 ): Promise<{
   byKind: KindStats[];
-  failures: Array<{ kind: string; title: string; got: string | null; want: string | null }>;
+  failures: Array<{ kind: string; title: string; got: string[] | null; want: string[] | null }>;
 }> {
   const stats = new Map<PerturbationKind, KindStats>();
-  const failures: Array<{ kind: string; title: string; got: string | null; want: string | null }> = [];
+  const failures: Array<{ kind: string; title: string; got: string[] | null; want: string[] | null }> = [];
   for (const { kind, source, query } of set) {
     const s = stats.get(kind) ?? { kind, expect: query.expect, total: 0, hit: 0, wrong: 0, none: 0 };
     stats.set(kind, s);
@@ -59,7 +59,7 @@ export async function measureQuality(
         s.none++;
         failures.push({ kind, title: query.title, got: null, want });
       }
-    } else if (got.answer === want) s.hit++;
+    } else if (JSON.stringify(got.answer) === JSON.stringify(want)) s.hit++;
     else {
       s.wrong++;
       failures.push({ kind, title: query.title, got: got.answer, want });

@@ -49,6 +49,7 @@ import { parseQuestion } from '../../server/modules/ocs/query/question';
 import { cpuTicks, idleShare } from '../lib/machine';
 import { expectedAnswer } from './quality';
 import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
+import { toOcsAnswer } from '../../src/contract';
 
 const N = Number(process.env.BENCH_QUESTIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -493,7 +494,7 @@ async function bench(target: Target): Promise<void> {
       if (res.code !== 1) {
         if (want === null) right++;
         else none++;
-      } else if (res.answer === want) right++;
+      } else if (want !== null && res.answer === toOcsAnswer(want)) right++;
       else wrong++;
     }
 

@@ -3,6 +3,7 @@ export * from './user';
 export * from './ums';
 export * from './njit';
 export * from './ocsConfig';
+export * from './ocsAnswer';
 export * from './ocs';
 export * from './ocsAi';
 export * from './ocsFree';

@@ -121,7 +121,8 @@ export const QueryLogItem = z.object({
   title: z.string(),
   type: z.string(),
   outcome: OcsOutcome,
-  answer: z.string().nullable(),
+  /** The answer's pieces (option texts, 正确/错误, blanks). */
+  answer: z.array(z.string()).nullable(),
   cost: z.number().int(),
   message: z.string().nullable(),
   /** Provenance and confidence of the answer (answered queries since issue 17). */

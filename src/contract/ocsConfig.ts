@@ -193,10 +193,15 @@ export function subscriptionUrl(
 // ---------- the portal's userscript ----------
 
 /** The userscript's version; the script (server/modules/ocs/script/userscript.ts) and its download page show it. */
-export const USERSCRIPT_VERSION = '1.1.0';
+export const USERSCRIPT_VERSION = '1.2.0';
 
 /** Newest first; the download page shows it as a timeline. Bump USERSCRIPT_VERSION with each entry. */
 export const USERSCRIPT_CHANGELOG: Array<{ version: string; date: string; changes: string[] }> = [
+  {
+    version: '1.2.0',
+    date: '2026-12-05',
+    changes: ['多个答案（多选的各个选项、各个填空）分行显示，选项中的 #、; 等符号原样保留'],
+  },
   {
     version: '1.1.0',
     date: '2026-11-25',

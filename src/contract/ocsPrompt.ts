@@ -19,7 +19,8 @@ export const PROMPT_TYPE_LABELS: Record<PromptType, string> = {
 export const TEMPLATE_MAX_LENGTH = 4000;
 
 // The answer formats asked for here are the ones parse.ts reads best: option texts (not letters,
-// which break when OCS shuffles options between pages), `#` between several answers.
+// which break when OCS shuffles options between pages), one answer a line (an option or a blank may
+// itself contain `#` or `;`).
 export const DEFAULT_PROMPT_TEMPLATES: Record<PromptType, string> = {
   single: [
     '你是一个严谨的答题助手。下面是一道${type}，请从选项中选出唯一正确的一项。',
@@ -31,7 +32,7 @@ export const DEFAULT_PROMPT_TEMPLATES: Record<PromptType, string> = {
   ].join('\n'),
   multiple: [
     '你是一个严谨的答题助手。下面是一道${type}，请从选项中选出所有正确的选项。',
-    '只输出这些选项的完整文字内容，多个答案之间用 # 分隔（例如：选项一#选项三），不要输出选项字母，不要输出任何解释或其他文字。',
+    '只输出这些选项的完整文字内容，每个答案单独一行，不要输出选项字母，不要输出任何解释或其他文字。',
     '',
     '题目：${title}',
     '选项：',
@@ -47,7 +48,7 @@ export const DEFAULT_PROMPT_TEMPLATES: Record<PromptType, string> = {
   ].join('\n'),
   completion: [
     '你是一个严谨的答题助手。下面是一道${type}，请按空的先后顺序给出每个空的答案。',
-    '只输出答案本身，多个空的答案之间用 # 分隔（例如：答案一#答案二），不要输出序号、题目或任何解释。',
+    '只输出答案本身，每个空的答案单独一行，不要输出序号、题目或任何解释。',
     '',
     '题目：${title}',
     '选项：',
@@ -55,7 +56,7 @@ export const DEFAULT_PROMPT_TEMPLATES: Record<PromptType, string> = {
   ].join('\n'),
   any: [
     '你是一个严谨的答题助手。请回答下面的题目（题型：${type}）。',
-    '如果有选项，只输出正确选项的完整文字内容，多个答案之间用 # 分隔，不要输出选项字母；如果没有选项，只输出答案本身。',
+    '如果有选项，只输出正确选项的完整文字内容，每个答案单独一行，不要输出选项字母；如果没有选项，只输出答案本身。',
     '不要输出任何解释或其他文字。',
     '',
     '题目：${title}',

@@ -26,7 +26,10 @@ const Reason = z.string().trim().max(500, '说明不能超过 500 个字符');
 /** Reporting an answer of one's own query history as wrong. */
 export const OcsReportBody = z.object({
   queryId: Id,
-  /** What the user believes is right: option letters or texts (several joined with #), 正确/错误, blanks. */
+  /**
+   * What the user believes is right: option letters or texts (several joined with #, or a JSON array of
+   * texts, which keeps a `#` inside one), 正确/错误, blanks.
+   */
   proposed: z.string().trim().max(4000, '建议答案过长').optional(),
   reason: Reason.optional(),
 });

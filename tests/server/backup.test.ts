@@ -146,7 +146,7 @@ async function fill(ctx: TestContext): Promise<{ umsClient: Client }> {
     method: 'GET',
     url: `/api/ocs/query?token=${token}&title=${encodeURIComponent('中华人民共和国的首都是哪座城市？')}&type=single&options=${encodeURIComponent('A. 上海\nB. 北京')}`,
   });
-  expect(q.json()).toMatchObject({ code: 1, answer: '北京' });
+  expect(q.json()).toMatchObject({ code: 1, answer: JSON.stringify(['B. 北京']) });
 
   // UMS: a channel (webhook and signing secret stored encrypted) and messages in the outbox.
   const ch = await client.post('/api/ums/channels', {

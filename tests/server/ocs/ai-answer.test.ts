@@ -51,7 +51,7 @@ test('an AI answer charges the model price with a ledger row, is kept as ai/unve
   expect(res.json()).toEqual({
     code: 1,
     question: '法国的首都是哪座城市？',
-    answer: '巴黎',
+    answer: JSON.stringify(['B. 巴黎']),
     source: 'ai',
     confidence: 0.7,
     cost: PRICE,
@@ -66,7 +66,7 @@ test('an AI answer charges the model price with a ledger row, is kept as ai/unve
   expect(Number(ledger.at(-1)!.amount)).toBe(-PRICE);
   expect(await ledgerSum(ctx, uid)).toBe(10 - PRICE);
   const q = await ctx.db.selectFrom('ocs_queries').selectAll().where('user_id', '=', uid).executeTakeFirstOrThrow();
-  expect(q).toMatchObject({ outcome: 'ai', cost: PRICE, model_id: modelId, answer: '巴黎' });
+  expect(q).toMatchObject({ outcome: 'ai', cost: PRICE, model_id: modelId, answer: JSON.stringify(['B. 巴黎']) });
   const stored = await ctx.db
     .selectFrom('ocs_questions')
     .selectAll()
@@ -84,7 +84,14 @@ test('an AI answer charges the model price with a ledger row, is kept as ai/unve
     type: 'single',
     options: 'A. 柏林\nB. 伦敦\nC. 巴黎',
   });
-  expect(again.json()).toMatchObject({ code: 1, answer: '巴黎', source: 'ai', confidence: 0.7, cost: 1, balance: 9 });
+  expect(again.json()).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['C. 巴黎']),
+    source: 'ai',
+    confidence: 0.7,
+    cost: 1,
+    balance: 9,
+  });
   expect(fake.calls.length).toBe(calls + 1);
 });
 
@@ -153,12 +160,13 @@ describe('a failing provider costs nothing and answers code 0 with a clear messa
 
 describe('replies are parsed into the caller’s answer format', () => {
   const cases: Array<[string, string, Record<string, string>, string]> = [
-    ['single by letter', 'B', { type: 'single', options: 'A. 水星\nB. 金星\nC. 火星' }, '金星'],
-    ['multiple by letters', 'A、C', { type: 'multiple', options: 'A. 氢\nB. 铁\nC. 氦\nD. 铜' }, '氢#氦'],
-    ['multiple by texts', '氦#氢', { type: 'multiple', options: '氢\n铁\n氦\n铜' }, '氢#氦'],
+    // Choices come back as the caller's option lines, labels and all; several pieces as a JSON array.
+    ['single by letter', 'B', { type: 'single', options: 'A. 水星\nB. 金星\nC. 火星' }, '["B. 金星"]'],
+    ['multiple by letters', 'A、C', { type: 'multiple', options: 'A. 氢\nB. 铁\nC. 氦\nD. 铜' }, '["A. 氢","C. 氦"]'],
+    ['multiple by texts', '氦\n氢', { type: 'multiple', options: '氢\n铁\n氦\n铜' }, '["氢","氦"]'],
     ['judgement', '对', { type: 'judgement' }, '正确'],
     ['judgement false', '×', { type: 'judgement' }, '错误'],
-    ['completion', '1. H2O\n2. O2', { type: 'completion' }, 'H2O#O2'],
+    ['completion', '1. H2O\n2. O2', { type: 'completion' }, '["H2O","O2"]'],
   ];
   test.each(cases)('%s', async (name, reply, params, answer) => {
     const { token } = await userWithToken(ctx, 10);
@@ -184,7 +192,13 @@ test('ten users asking the same question at once make one provider call, and eac
   const results = (await Promise.all(pending)).map((r) => r.json());
   expect(fake.calls.length).toBe(before.calls + 1);
   for (const r of results)
-    expect(r).toMatchObject({ code: 1, source: 'ai', answer: '木星', cost: PRICE, balance: 10 - PRICE });
+    expect(r).toMatchObject({
+      code: 1,
+      source: 'ai',
+      answer: JSON.stringify(['木星']),
+      cost: PRICE,
+      balance: 10 - PRICE,
+    });
   for (const u of users) {
     expect(await balanceOf(ctx, u.uid)).toBe(10 - PRICE);
     expect((await ledgerOf(ctx, u.uid)).filter((l) => l.kind === 'charge')).toHaveLength(1);
@@ -238,7 +252,7 @@ describe('strategies', () => {
     expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({
       code: 1,
       source: 'import',
-      answer: '1949',
+      answer: JSON.stringify(['1949']),
     });
     expect(fake.calls.length).toBe(calls);
   });
@@ -251,7 +265,7 @@ describe('strategies', () => {
     expect((await query(ctx, { token, ...BANKED })).json()).toMatchObject({
       code: 1,
       source: 'ai',
-      answer: '1950',
+      answer: JSON.stringify(['1950']),
       cost: PRICE,
     });
     expect(fake.calls.length).toBe(calls + 1);

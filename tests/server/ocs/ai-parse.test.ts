@@ -2,7 +2,7 @@
  * Model replies as models actually write them, turned into what the OCS script fills in, in terms
  * of the caller's option texts; ambiguous replies are refused rather than guessed.
  */
-import { looseKey, parseAiReply } from '../../../server/modules/ocs/ai/parse';
+import { looseKey, parseAiReply, parseAnswerPieces } from '../../../server/modules/ocs/ai/parse';
 
 const CAPITALS = ['北京', '上海', '广州', '深圳'];
 const single = (reply: string, options = CAPITALS) => parseAiReply(reply, { type: 'single', options });
@@ -53,22 +53,22 @@ describe('single choice', () => {
     'A\n解析：北京是中国的首都，上海不是。',
     '我认为答案是北京',
   ])('%j -> 北京', (reply) => {
-    expect(single(reply)).toEqual({ answer: '北京' });
+    expect(single(reply)).toEqual({ answer: ['北京'] });
   });
 
   test('answers in the caller option texts, including their own spelling', () => {
     const options = ['Ｏｎｅ，two', 'three four'];
-    expect(single('one, two', options)).toEqual({ answer: 'Ｏｎｅ，two' });
-    expect(single('B', options)).toEqual({ answer: 'three four' });
+    expect(single('one, two', options)).toEqual({ answer: ['Ｏｎｅ，two'] });
+    expect(single('B', options)).toEqual({ answer: ['three four'] });
   });
 
   test('a text that disagrees with its letter is taken by the text', () => {
-    expect(single('A. 上海')).toEqual({ answer: '上海' });
+    expect(single('A. 上海')).toEqual({ answer: ['上海'] });
   });
 
   test('the longer option wins when one contains another', () => {
-    expect(single('北京市', ['北京', '北京市', '天津'])).toEqual({ answer: '北京市' });
-    expect(single('北京', ['北京', '北京市', '天津'])).toEqual({ answer: '北京' });
+    expect(single('北京市', ['北京', '北京市', '天津'])).toEqual({ answer: ['北京市'] });
+    expect(single('北京', ['北京', '北京市', '天津'])).toEqual({ answer: ['北京'] });
   });
 
   test.each([
@@ -96,7 +96,7 @@ describe('single choice', () => {
 
   test('a letter pointing at a blank option is refused', () => {
     expect(single('B', ['北京', '  ', '上海'])).toHaveProperty('error');
-    expect(single('C', ['北京', '  ', '上海'])).toEqual({ answer: '上海' });
+    expect(single('C', ['北京', '  ', '上海'])).toEqual({ answer: ['上海'] });
   });
 });
 
@@ -125,22 +125,27 @@ describe('multiple choice', () => {
     '**ABD**',
     'ABD\n解析：广州不是直辖市。',
   ])('%j -> 北京#上海#深圳', (reply) => {
-    expect(multiple(reply)).toEqual({ answer: '北京#上海#深圳' });
+    expect(multiple(reply)).toEqual({ answer: ['北京', '上海', '深圳'] });
   });
 
   test('follows the caller option order, whatever order the model used', () => {
     const shuffled = ['深圳', '广州', '北京', '上海'];
-    expect(multiple('上海#深圳#北京', shuffled)).toEqual({ answer: '深圳#北京#上海' });
-    expect(multiple('CDA', shuffled)).toEqual({ answer: '深圳#北京#上海' });
+    expect(multiple('上海#深圳#北京', shuffled)).toEqual({ answer: ['深圳', '北京', '上海'] });
+    expect(multiple('CDA', shuffled)).toEqual({ answer: ['深圳', '北京', '上海'] });
   });
 
   test('an option text containing a comma is not split apart', () => {
     const options = ['甲，乙', '丙', '丁'];
-    expect(multiple('甲，乙#丁', options)).toEqual({ answer: '甲，乙#丁' });
+    expect(multiple('甲，乙#丁', options)).toEqual({ answer: ['甲，乙', '丁'] });
   });
 
   test('a single picked option is a valid answer', () => {
-    expect(multiple('C')).toEqual({ answer: '广州' });
+    expect(multiple('C')).toEqual({ answer: ['广州'] });
+  });
+
+  test('options containing `#` or `;` survive one answer a line', () => {
+    expect(multiple('C#\nF#', ['C#', 'F#', 'Java'])).toEqual({ answer: ['C#', 'F#'] });
+    expect(multiple('int a; int b;', ['int a; int b;', 'int a b;'])).toEqual({ answer: ['int a; int b;'] });
   });
 
   test.each(['A#重庆', '北京、重庆', 'ABF', '我不知道', 'A#B#解析：因为'])('%j is refused', (reply) => {
@@ -175,21 +180,21 @@ describe('judgement', () => {
     '正确，因为地球绕太阳转。',
     '正确答案是正确',
   ])('%j -> 正确', (reply) => {
-    expect(judgement(reply)).toEqual({ answer: '正确' });
+    expect(judgement(reply)).toEqual({ answer: ['正确'] });
   });
 
   test.each(['错', '错误', '×', '✗', 'false', 'F', '否', 'no', 'NO', '不正确', '错误。原因如下', '答案：错'])(
     '%j -> 错误',
     (reply) => {
-      expect(judgement(reply)).toEqual({ answer: '错误' });
+      expect(judgement(reply)).toEqual({ answer: ['错误'] });
     },
   );
 
   test('letters are read through the caller options, and the answer is still 正确/错误', () => {
-    expect(judgement('A', ['对', '错'])).toEqual({ answer: '正确' });
-    expect(judgement('B', ['对', '错'])).toEqual({ answer: '错误' });
-    expect(judgement('B', ['√', '×'])).toEqual({ answer: '错误' });
-    expect(judgement('对', ['对', '错'])).toEqual({ answer: '正确' });
+    expect(judgement('A', ['对', '错'])).toEqual({ answer: ['正确'] });
+    expect(judgement('B', ['对', '错'])).toEqual({ answer: ['错误'] });
+    expect(judgement('B', ['√', '×'])).toEqual({ answer: ['错误'] });
+    expect(judgement('对', ['对', '错'])).toEqual({ answer: ['正确'] });
   });
 
   test.each(['也许', '不确定', 'maybe', 'C', '正确或错误都有可能吧'])('%j is refused', (reply) => {
@@ -213,13 +218,18 @@ describe('completion', () => {
     ['①北京②', '北京②'],
     ['答案：北京#上海', '北京#上海'],
     ['```\n北京#上海\n```', '北京#上海'],
-    ['北京#\n#上海', '北京#上海'],
+    ['北京\n\n上海', '北京#上海'],
     ['3.14', '3.14'],
     ['1:2', '1:2'],
     ['x²+1', 'x²+1'],
     ['“光合作用”。', '光合作用'],
   ])('%j -> %j', (reply, answer) => {
-    expect(completion(reply)).toEqual({ answer });
+    expect(completion(reply)).toEqual({ answer: answer.split('#') });
+  });
+
+  test('one blank a line keeps a `#` or `;` inside a blank', () => {
+    expect(completion('C#\nF#')).toEqual({ answer: ['C#', 'F#'] });
+    expect(completion('a;b\nc#d')).toEqual({ answer: ['a;b', 'c#d'] });
   });
 
   test.each(['', '  \n ', '#', '# ；\n', '1.'])('%j is refused', (reply) => {
@@ -229,15 +239,15 @@ describe('completion', () => {
 
 describe('any', () => {
   test('without options returns the trimmed text', () => {
-    expect(any('  光合作用  ')).toEqual({ answer: '光合作用' });
-    expect(any('答案：光合作用')).toEqual({ answer: '光合作用' });
+    expect(any('  光合作用  ')).toEqual({ answer: ['光合作用'] });
+    expect(any('答案：光合作用')).toEqual({ answer: ['光合作用'] });
   });
 
   test('with options, one match reads as single, several as multiple', () => {
-    expect(any('B', CAPITALS)).toEqual({ answer: '上海' });
-    expect(any('我认为是上海', CAPITALS)).toEqual({ answer: '上海' });
-    expect(any('BD', CAPITALS)).toEqual({ answer: '上海#深圳' });
-    expect(any('深圳#上海', CAPITALS)).toEqual({ answer: '上海#深圳' });
+    expect(any('B', CAPITALS)).toEqual({ answer: ['上海'] });
+    expect(any('我认为是上海', CAPITALS)).toEqual({ answer: ['上海'] });
+    expect(any('BD', CAPITALS)).toEqual({ answer: ['上海', '深圳'] });
+    expect(any('深圳#上海', CAPITALS)).toEqual({ answer: ['上海', '深圳'] });
   });
 
   test('with options and nothing resolving is refused', () => {
@@ -246,5 +256,25 @@ describe('any', () => {
 
   test('empty is refused', () => {
     expect(any('   ')).toEqual({ error: 'AI 回复为空' });
+  });
+});
+
+describe('an upstream bank answer already in pieces', () => {
+  const q = (type: 'single' | 'multiple' | 'completion' | 'judgement', options: string[] = []) => ({ type, options });
+  test('each piece names an option, whatever it contains', () => {
+    expect(parseAnswerPieces(['F#', 'C#'], q('multiple', ['C#', 'F#', 'Java']))).toEqual({ answer: ['C#', 'F#'] });
+    expect(parseAnswerPieces(['int a; int b;'], q('single', ['int a; int b;', 'int a b;']))).toEqual({
+      answer: ['int a; int b;'],
+    });
+  });
+  test('a piece that names no option refuses the whole answer; one piece is read as a reply', () => {
+    expect(parseAnswerPieces(['C#', 'Rust'], q('multiple', ['C#', 'F#']))).toHaveProperty('error');
+    expect(parseAnswerPieces(['A', 'B'], q('single', ['北京', '上海']))).toHaveProperty('error');
+    expect(parseAnswerPieces(['B'], q('single', ['北京', '上海']))).toEqual({ answer: ['上海'] });
+  });
+  test('blanks are the pieces in order; a judgement is one piece', () => {
+    expect(parseAnswerPieces(['<=', 'a;b'], q('completion'))).toEqual({ answer: ['<=', 'a;b'] });
+    expect(parseAnswerPieces(['对'], q('judgement'))).toEqual({ answer: ['正确'] });
+    expect(parseAnswerPieces(['对', '错'], q('judgement'))).toHaveProperty('error');
   });
 });

@@ -24,10 +24,10 @@ describe('default templates', () => {
 
   test('each type asks for its own answer format', () => {
     expect(DEFAULT_PROMPT_TEMPLATES.single).toContain('完整文字内容');
-    expect(DEFAULT_PROMPT_TEMPLATES.multiple).toContain('#');
+    expect(DEFAULT_PROMPT_TEMPLATES.multiple).toContain('每个答案单独一行');
     expect(DEFAULT_PROMPT_TEMPLATES.judgement).toContain('正确');
     expect(DEFAULT_PROMPT_TEMPLATES.judgement).toContain('错误');
-    expect(DEFAULT_PROMPT_TEMPLATES.completion).toContain('#');
+    expect(DEFAULT_PROMPT_TEMPLATES.completion).toContain('每个空的答案单独一行');
   });
 
   test('type labels are Chinese names', () => {

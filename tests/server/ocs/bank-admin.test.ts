@@ -101,7 +101,7 @@ describe('edit', () => {
     const { token } = await userWithToken(ctx, 5);
     expect(
       await ask(ctx, token, '中华人民共和国的首都是哪座城市', 'single', 'A. 上海\nB. 北京\nC. 广州\nD. 深圳'),
-    ).toMatchObject({ code: 1, answer: '深圳' });
+    ).toMatchObject({ code: 1, answer: JSON.stringify(['D. 深圳']) });
     const audit = await lastAudit('ocs.bank.edit');
     expect(audit).toMatchObject({
       actor_name: adminName,
@@ -258,4 +258,26 @@ test.each(['json', 'csv'] as const)('export as %s imports back unchanged', async
   // A second import of the export is a no-op update.
   expect((await importFile(admin, res.rawPayload, `export.${format}`)).job).toMatchObject({ inserted: 0, updated: 6 });
   expect(await lastAudit('ocs.bank.export')).toMatchObject({ after: { format } });
+});
+
+test('the CSV export writes formulas as text and keeps `#` inside blanks; it still imports back unchanged', async () => {
+  await ctx.db.deleteFrom('ocs_questions').execute();
+  const file = [
+    { title: '=HYPERLINK("http://evil.example/","点我")', type: 'single', options: ['+1', '-1', '@x'], answer: 'A' },
+    { title: '微软的语言是____，空循环写作____', type: 'completion', answer: ['C#', 'for(;;);'] },
+  ];
+  expect((await importFile(admin, JSON.stringify(file), 'formulas.json')).job).toMatchObject({ inserted: 2 });
+  const snapshot = () =>
+    ctx.db.selectFrom('ocs_questions').select(['title', 'type', 'options', 'answer']).orderBy('title').execute();
+  const before = await snapshot();
+  const res = await admin.get('/api/ocs/admin/bank/export?format=csv');
+  expect(res.statusCode).toBe(200);
+  const lines = res.body.split('\r\n');
+  // A spreadsheet shows these cells as text: none begins with = + - @.
+  expect(lines.some((l) => /(^|,)"?[=+\-@]/.test(l))).toBe(false);
+  expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example/"",""点我"")"`);
+  expect(res.body).toContain('"[""C#"",""for(;;);""]"');
+  await ctx.db.deleteFrom('ocs_questions').execute();
+  expect((await importFile(admin, res.rawPayload, 'export.csv')).job).toMatchObject({ inserted: 2 });
+  expect(await snapshot()).toEqual(before);
 });

@@ -98,12 +98,12 @@ test('a page is answered question by question, in order, exactly as the single e
   const strip = (r: Record<string, unknown>) => ({ ...r, queryId: r.queryId === undefined ? undefined : 'id' });
   expect(results.map(strip)).toEqual(one.map((r) => strip(r as Record<string, unknown>)));
   expect(results.map((r: { code: number; answer?: string }) => r.answer ?? null)).toEqual([
-    '北京',
-    '蝙蝠#鲸',
+    JSON.stringify(['B. 北京']),
+    JSON.stringify(['A、蝙蝠', 'C、鲸']),
     null,
     '正确',
     null,
-    'H2O',
+    JSON.stringify(['H2O']),
     null,
   ]);
   expect(results[2]).toEqual({ code: 0, msg: '题目不能为空' });
@@ -121,7 +121,7 @@ test('the 10-minute repeat and a question twice on one page are free', async () 
   expect(await single(token, Q.capital)).toMatchObject({ code: 1, cost: 1 });
   const { results } = (await batch(token, [Q.capital, Q.earth, Q.earth])).json();
   expect(results.map((r: { code: number; cost: number; answer: string }) => [r.code, r.cost, r.answer])).toEqual([
-    [1, 0, '北京'],
+    [1, 0, JSON.stringify(['B. 北京'])],
     [1, 1, '正确'],
     [1, 0, '正确'],
   ]);

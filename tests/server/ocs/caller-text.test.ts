@@ -53,10 +53,10 @@ async function ocsProbe(token: string, sample: { title: string; type: string; op
   return { body: res.json(), handled: handler(res.json()) };
 }
 
-test('splitting keeps each option as the caller wrote it, whatever its label', () => {
+test('splitting keeps each option line as the caller wrote it, label and all, beside its matching form', () => {
   expect(splitCallerOptions('A. 北京（首都）\nB、上海；\nC:广州\n(D)深圳\nＥ．香港')).toEqual({
     options: ['北京(首都)', '上海;', '广州', '深圳', '香港'],
-    raw: ['北京（首都）', '上海；', '广州', '深圳', '香港'],
+    raw: ['A. 北京（首都）', 'B、上海；', 'C:广州', '(D)深圳', 'Ｅ．香港'],
     keys: ['北京首都', '上海', '广州', '深圳', '香港'],
   });
   // No labels: the texts as they are (ends trimmed); a letter that is part of the text stays.
@@ -72,7 +72,7 @@ test("each option's key is its optionKey(), and the option set's hash is the sam
   const lists: Array<string | string[]> = [
     ...questions.map((q) => toOcsOptions(q.options).join('\n')),
     ...buildPerturbationSet(questions, 100, 3).map((p) => p.query.options),
-    ['<b>Ａ．</b>全角&nbsp;选项', '(b) 第二项 ', 'ⓒ 圈字母', '', 'D'],
+    ['Ａ．全角 选项', '(b) 第二项 ', 'ⓒ 圈字母', '', 'D'],
     'A. 北京（首都）\r\nB、上海；\nC:广州',
   ];
   for (const raw of lists) {
@@ -88,7 +88,9 @@ test.each([
   ['A:', (l: string, t: string) => `${l}:${t}`],
   ['A：', (l: string, t: string) => `${l}：${t}`],
   ['none', (_l: string, t: string) => t],
-])('single choice with labels %s: the answer is the caller’s option text, byte for byte', async (_style, label) => {
+  ['Ａ．', (l: string, t: string) => `${String.fromCharCode(l.charCodeAt(0) + 0xfee0)}．${t}`],
+  ['（A）', (l: string, t: string) => `（${l}）${t}`],
+])('single choice with labels %s: the answer is the caller’s option line, byte for byte', async (_style, label) => {
   const { token } = await userWithToken(ctx, 10);
   const texts = ['与CPU无关', '只在关机时发生', '由用户手动完成', '决定了CPU的分配顺序（第5讲）'];
   const options = texts.map((t, i) => label('ABCD'[i]!, t)).join('\n');
@@ -97,8 +99,9 @@ test.each([
     type: 'single',
     options,
   });
-  expect(body).toMatchObject({ code: 1, answer: '决定了CPU的分配顺序（第5讲）', source: 'import' });
-  expect(Buffer.from(String(handled[1]))).toEqual(Buffer.from('决定了CPU的分配顺序（第5讲）'));
+  const line = label('D', '决定了CPU的分配顺序（第5讲）');
+  expect(body).toMatchObject({ code: 1, answer: JSON.stringify([line]), source: 'import' });
+  expect(Buffer.from(String(handled[1]))).toEqual(Buffer.from(JSON.stringify([line])));
 });
 
 test('the caller’s own widths win over the bank’s, in the caller’s order, for multiple choice', async () => {
@@ -106,11 +109,17 @@ test('the caller’s own widths win over the bank’s, in the caller’s order, 
   // Shuffled, half-width where the bank has full-width and the other way round, mixed labels.
   const options = ['A) 文件管理(含目录)', 'B．编译源程序', 'C、存储管理', 'D.进程管理;'].join('\n');
   const { body } = await ocsProbe(token, { title: '下列属于"操作系统"功能的有', type: 'multiple', options });
-  expect(body).toMatchObject({ code: 1, answer: '文件管理(含目录)#存储管理#进程管理;' });
+  expect(body).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['A) 文件管理(含目录)', 'C、存储管理', 'D.进程管理;']),
+  });
 
   const fullWidth = ['Ａ．文件管理（含目录）', 'Ｂ．存储管理', 'Ｃ．编译源程序', 'Ｄ．进程管理；'].join('\n');
   const again = await ocsProbe(token, { title: '下列属于“操作系统”功能的有：', type: 'multiple', options: fullWidth });
-  expect(again.body).toMatchObject({ code: 1, answer: '文件管理（含目录）#存储管理#进程管理；' });
+  expect(again.body).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['Ａ．文件管理（含目录）', 'Ｂ．存储管理', 'Ｄ．进程管理；']),
+  });
 });
 
 test('the 10-minute repeat answers in this call’s texts too', async () => {
@@ -118,9 +127,9 @@ test('the 10-minute repeat answers in this call’s texts too', async () => {
   const ask = (options: string) =>
     ocsProbe(token, { title: '关于进程调度，下列说法正确的是(第5讲)', type: 'single', options }).then((r) => r.body);
   const first = await ask('A.与CPU无关\nB.只在关机时发生\nC.由用户手动完成\nD.决定了CPU的分配顺序(第5讲)');
-  expect(first).toMatchObject({ code: 1, cost: 1, answer: '决定了CPU的分配顺序(第5讲)' });
+  expect(first).toMatchObject({ code: 1, cost: 1, answer: JSON.stringify(['D.决定了CPU的分配顺序(第5讲)']) });
   const repeat = await ask('A.与CPU无关\nB.只在关机时发生\nC.由用户手动完成\nD.决定了CPU的分配顺序（第5讲）');
-  expect(repeat).toMatchObject({ code: 1, cost: 0, answer: '决定了CPU的分配顺序（第5讲）' });
+  expect(repeat).toMatchObject({ code: 1, cost: 0, answer: JSON.stringify(['D.决定了CPU的分配顺序（第5讲）']) });
 });
 
 test('an AI answer (a letter, or the normalized text) comes back in the caller’s option text', async () => {
@@ -133,13 +142,18 @@ test('an AI answer (a letter, or the normalized text) comes back in the caller�
     type: 'single',
     options: 'A．程序源代码\nB．编译器\nC．进程的状态信息（含寄存器）\nD．用户密码',
   });
-  expect(body).toMatchObject({ code: 1, source: 'ai', answer: '进程的状态信息（含寄存器）', cost: 2 });
+  expect(body).toMatchObject({
+    code: 1,
+    source: 'ai',
+    answer: JSON.stringify(['C．进程的状态信息（含寄存器）']),
+    cost: 2,
+  });
 
-  fake.script({ kind: 'answer', text: '页表;段表' });
+  fake.script({ kind: 'answer', text: '页表\n段表' });
   const many = await ocsProbe(token, {
     title: '下列属于内存管理数据结构的有（多选）',
     type: 'multiple',
     options: 'A、页表；\nB、段表；\nC、文件控制块（FCB）',
   });
-  expect(many.body).toMatchObject({ code: 1, source: 'ai', answer: '页表；#段表；' });
+  expect(many.body).toMatchObject({ code: 1, source: 'ai', answer: JSON.stringify(['A、页表；', 'B、段表；']) });
 });

@@ -301,7 +301,7 @@ test('the script is told that a query whose charge answer was unreadable may hav
   // Answered again once the charge reads right.
   expect(await ask(t, token, '打包测试：一年有几个季节？', 'single', 'A. 四\nB. 三')).toMatchObject({
     code: 1,
-    answer: '四',
+    answer: JSON.stringify(['A. 四']),
   });
   expect(await balanceOf(uid)).toBe(8);
 });

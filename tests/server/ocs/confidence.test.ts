@@ -30,12 +30,20 @@ test('a bank match: exact keeps the base, fuzzy and 存疑 lower it', () => {
 });
 
 test('answers compare by option keys: order and punctuation do not matter for choices, order does for blanks', () => {
-  expect(answerKey('北京#上海（市）', true)).toBe(answerKey('上海(市)#北京', true));
-  expect(answerKey('甲#乙', false)).not.toBe(answerKey('乙#甲', false));
+  expect(answerKey(['北京', '上海（市）'], true)).toBe(answerKey(['上海(市)', '北京'], true));
+  expect(answerKey(['甲', '乙'], false)).not.toBe(answerKey(['乙', '甲'], false));
+  // A piece given as a caller's labelled line is that option.
+  expect(answerKey(['A. 北京', 'Ｂ．上海'], true)).toBe(answerKey(['上海', '北京'], true));
+  // Code-like options keep their punctuation: two different options are two different answers.
+  expect(answerKey(['int a; int b;'], true)).not.toBe(answerKey(['int a, int b;'], true));
 });
 
 test('the vote: agreement wins and raises the confidence, disagreement lowers it', () => {
-  const c = (source: string, answer: string, confidence: number): Candidate => ({ source, answer, confidence });
+  const c = (source: string, answer: string, confidence: number): Candidate => ({
+    source,
+    answer: [answer],
+    confidence,
+  });
   expect(vote([], true)).toBeNull();
   expect(vote([c('import', 'A', 0.95)], true)!.confidence).toBe(0.95);
   // A weak bank answer and an upstream agreeing: more sure than either.

@@ -99,7 +99,10 @@ test('an exact hit with a known token sends one statement: the charge', async ()
   const { uid, token } = await userWithToken(ctx, 10);
   // The first use reads the token (and writes last-used); the cache serves the next ones (on
   // PostgreSQL once its LISTEN connection is up).
-  expect(await ask(ctx, token, '快速路径：三角形内角和为____度')).toMatchObject({ code: 1, answer: '180' });
+  expect(await ask(ctx, token, '快速路径：三角形内角和为____度')).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['180']),
+  });
   for (let i = 0; i < 100; i++) {
     const probe = await statementsDuring(() =>
       ctx.app.inject({ method: 'GET', url: '/api/token/check', headers: { authorization: `Bearer ${token}` } }),
@@ -114,7 +117,7 @@ test('an exact hit with a known token sends one statement: the charge', async ()
   expect(body).toEqual({
     code: 1,
     question: '快速路径：光在真空中的速度约为多少？',
-    answer: '30万千米每秒',
+    answer: JSON.stringify(['B. 30万千米每秒']),
     source: 'import',
     confidence: 0.95,
     queryId: expect.any(Number),
@@ -191,7 +194,7 @@ test('a fuzzy hit is scored and answered from memory: its only statement is the 
   const statements = await statementsDuring(async () => {
     body = await ask(ctx, token, title, 'single', 'A. 蛋白质\nB. 磷脂双分子层');
   });
-  expect(body).toMatchObject({ code: 1, answer: '磷脂双分子层', cost: 1 });
+  expect(body).toMatchObject({ code: 1, answer: JSON.stringify(['B. 磷脂双分子层']), cost: 1 });
   expect(statements.filter((x) => /similarity|ocs_questions/.test(x))).toEqual([]);
   expect(statements.filter((x) => /ocs_charge_many/.test(x))).toHaveLength(1);
 
@@ -210,7 +213,7 @@ test('a fuzzy hit is scored and answered from memory: its only statement is the 
   const again = await statementsDuring(async () => {
     body = await ask(ctx, t2, title, 'single', 'A. 蛋白质\nB. 磷脂双分子层');
   });
-  expect(body).toMatchObject({ code: 1, answer: '蛋白质', cost: 1 });
+  expect(body).toMatchObject({ code: 1, answer: JSON.stringify(['A. 蛋白质']), cost: 1 });
   expect(again.filter((x) => /similarity/.test(x))).toHaveLength(1);
 });
 
@@ -223,13 +226,13 @@ test('a class asking one cut-off question: the next student skips the candidate 
     const first = await userWithToken(ctx, 5);
     expect(await ask(ctx, first.token, asked, 'single', 'A. 动力车间\nB. 养料制造车间')).toMatchObject({
       code: 1,
-      answer: '动力车间',
+      answer: JSON.stringify(['A. 动力车间']),
     });
     expect(search).toHaveBeenCalledTimes(1);
     const second = await userWithToken(ctx, 5);
     expect(await ask(ctx, second.token, asked, 'single', 'A. 动力车间\nB. 养料制造车间')).toMatchObject({
       code: 1,
-      answer: '动力车间',
+      answer: JSON.stringify(['A. 动力车间']),
       cost: 1,
     });
     expect(search).toHaveBeenCalledTimes(1);
@@ -239,7 +242,7 @@ test('a class asking one cut-off question: the next student skips the candidate 
     const third = await userWithToken(ctx, 5);
     expect(await ask(ctx, third.token, asked, 'single', 'A. 动力车间\nB. 养料制造车间')).toMatchObject({
       code: 1,
-      answer: '养料制造车间',
+      answer: JSON.stringify(['B. 养料制造车间']),
     });
     expect(search).toHaveBeenCalledTimes(2);
   } finally {

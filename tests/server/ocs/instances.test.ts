@@ -110,7 +110,7 @@ test('a question edited on one instance is answered as edited by the other at on
   const { token } = await userWithToken(b, 10);
   expect(await ask(b, token, '两个实例：答案会被修改的题', 'single', 'A. 甲\nB. 乙')).toMatchObject({
     code: 1,
-    answer: '甲',
+    answer: JSON.stringify(['A. 甲']),
   });
   const admin = (await loggedInClient(a, ['admin'])).client;
   const edit = await admin.request({
@@ -122,7 +122,7 @@ test('a question edited on one instance is answered as edited by the other at on
   const { token: t2 } = await userWithToken(b, 10);
   expect(await ask(b, t2, '两个实例：答案会被修改的题', 'single', 'A. 甲\nB. 乙')).toMatchObject({
     code: 1,
-    answer: '乙',
+    answer: JSON.stringify(['B. 乙']),
     cost: 1,
   });
 });

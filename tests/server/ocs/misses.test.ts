@@ -90,13 +90,13 @@ test('answered in bulk: verified bank entries the next asker gets; one bad answe
     await ask(token, { title: '未收录：CPU 的中文全称是？', type: 'single', options: 'A. 图形处理器\nB. 中央处理器' }),
   ).toMatchObject({
     code: 1,
-    answer: '中央处理器',
+    answer: JSON.stringify(['B. 中央处理器']),
     source: 'verified',
     confidence: 0.98,
   });
   expect(await ask(token, { title: '未收录：TCP 是哪一层的协议', type: 'completion' })).toMatchObject({
     code: 1,
-    answer: '传输层',
+    answer: JSON.stringify(['传输层']),
   });
 });
 

@@ -77,7 +77,8 @@ test('a bank hit by query string answers with the option text, charges 1 point a
   expect(res.json()).toEqual({
     code: 1,
     question: '中华人民共和国的首都是哪座城市？',
-    answer: '北京',
+    // The option as the page shows it, label and all, in the JSON array the script takes whole.
+    answer: JSON.stringify(['B. 北京']),
     source: 'import',
     confidence: 0.95,
     queryId: expect.any(Number),
@@ -179,7 +180,7 @@ test('token by Bearer, JSON body, form body and plain-text JSON all work', async
     payload: { title, type: 'multiple', options },
   });
   // Shuffled options: the answer is in the caller's order and texts.
-  expect(bearer.json()).toMatchObject({ code: 1, answer: '蝙蝠#鲸' });
+  expect(bearer.json()).toMatchObject({ code: 1, answer: JSON.stringify(['B、蝙蝠', 'D、鲸']) });
   const form = await ctx.app.inject({
     method: 'POST',
     url: '/api/ocs/query',
@@ -193,14 +194,19 @@ test('token by Bearer, JSON body, form body and plain-text JSON all work', async
     headers: { 'content-type': 'text/plain' },
     payload: JSON.stringify({ token, title: '<p>水的化学式是____，氧气的化学式是____</p>', type: 'completion' }),
   });
-  expect(text.json()).toMatchObject({ code: 1, answer: 'H2O#O2' });
+  expect(text.json()).toMatchObject({ code: 1, answer: JSON.stringify(['H2O', 'O2']) });
 });
 
 test('the same question within 10 minutes is answered from cache without a second charge', async () => {
   const { uid, token } = await userWithToken(5);
   const params = { token, title: '中华人民共和国的首都是哪座城市', options: 'A. 上海\nB. 北京\nC. 广州\nD. 深圳' };
   expect((await get(params)).json()).toMatchObject({ code: 1, cost: 1, balance: 4 });
-  expect((await get(params)).json()).toMatchObject({ code: 1, cost: 0, balance: 4, answer: '北京' });
+  expect((await get(params)).json()).toMatchObject({
+    code: 1,
+    cost: 0,
+    balance: 4,
+    answer: JSON.stringify(['B. 北京']),
+  });
   expect(await balanceOf(uid)).toBe(4);
   const outcomes = await ctx.db
     .selectFrom('ocs_queries')
@@ -332,7 +338,7 @@ test('200 concurrent distinct questions against a balance of 50: exactly 50 char
   ctx.app.ocs.settings.invalidate();
   const bodies = results.map((x) => x.json());
   expect(bodies.filter((b) => b.code === 1)).toHaveLength(50);
-  expect(bodies.filter((b) => b.code === 1).every((b) => b.cost === 1 && b.answer === '乙')).toBe(true);
+  expect(bodies.filter((b) => b.code === 1).every((b) => b.cost === 1 && b.answer === '["B. 乙"]')).toBe(true);
   const refused = bodies.filter((b) => b.code === 0);
   expect(refused).toHaveLength(150);
   expect(refused.every((b) => /余额不足/.test(b.msg))).toBe(true);
@@ -376,7 +382,7 @@ test('the ask page uses the same service; too fast is a real 429 there', async (
   });
   expect(ok.json()).toEqual({
     success: true,
-    data: expect.objectContaining({ code: 1, answer: '北京', cost: 1, balance: 4 }),
+    data: expect.objectContaining({ code: 1, answer: JSON.stringify(['北京']), cost: 1, balance: 4 }),
   });
   const bad = await client.post('/api/ocs/ask', { title: '', options: [] });
   expect(bad.statusCode).toBe(400);

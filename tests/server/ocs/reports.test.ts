@@ -93,7 +93,7 @@ test('a report of an answer in the user’s history: taken once, shown in the hi
   const other = await userWithToken(ctx, 10);
   const ctxRes = await a.client.get(`/api/ocs/queries/${a.queryId}/report`);
   expect(ctxRes.json().data).toMatchObject({
-    query: { id: a.queryId, answer: '甲', report: null },
+    query: { id: a.queryId, answer: ['A. 甲'], report: null },
     question: { options: ['甲', '乙', '丙'], answer: ['甲'] },
     report: null,
     refusal: null,
@@ -142,7 +142,12 @@ test('several independent reports mark the answer 存疑: answered with lower co
   }
   expect((await questionRow(id)).disputed).toBe(true);
   const later = await userWithToken(ctx, 10);
-  expect(await ask(later.token, title)).toMatchObject({ code: 1, answer: '甲', source: 'import', confidence: 0.475 });
+  expect(await ask(later.token, title)).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['A. 甲']),
+    source: 'import',
+    confidence: 0.475,
+  });
 
   // The administrators' other choice: not answered until reviewed (free).
   const other = ids.get('纠错五：存疑后不作答')!;
@@ -254,7 +259,12 @@ test('accepting a correction: new answer, history, one refund per charged report
 
   // The next asker gets the corrected answer; the reporter sees the outcome in their history.
   const u = await userWithToken(ctx, 10);
-  expect(await ask(u.token, title)).toMatchObject({ code: 1, answer: '乙', source: 'corrected', confidence: 0.97 });
+  expect(await ask(u.token, title)).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['B. 乙']),
+    source: 'corrected',
+    confidence: 0.97,
+  });
   const reporter = reporters[0]!;
   const ledger = await ctx.db
     .selectFrom('ocs_ledger')

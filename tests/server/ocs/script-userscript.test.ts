@@ -107,6 +107,25 @@ test('Alt+Q asks for the token once, posts the selected question and shows the a
   expect(panel(root).hidden).toBe(true);
 });
 
+test('an answer of several pieces (a JSON array) shows one piece a line, `#` and `;` kept', () => {
+  const root = install('https://portal.example.edu');
+  select('q');
+  altQ();
+  requests[0].onload({
+    status: 200,
+    responseText: JSON.stringify({
+      code: 1,
+      question: 'q',
+      answer: '["B. int a; int b;","C#"]',
+      source: 'import',
+      cost: 1,
+      balance: 9,
+    }),
+  });
+  const a = root.querySelector('.a') as HTMLElement;
+  expect(a.textContent).toBe('B. int a; int b;\nC#');
+});
+
 test('network errors, timeouts, HTTP errors and an empty selection are explained in Chinese', () => {
   const root = install('https://portal.example.edu');
   window.getSelection()!.removeAllRanges();

@@ -87,8 +87,8 @@ describe('a fresh install, set up step by step', () => {
     const { token } = await userWithToken(ctx, 10);
     // As the OCS script sends it: numbered options in another order.
     const r = await ask(ctx, token, '中华人民共和国的首都是哪座城市？', 'single', 'A. 上海\nB. 北京\nC. 广州\nD. 深圳');
-    expect(r).toMatchObject({ code: 1, answer: '北京', source: 'import', cost: 1, balance: 9 });
-    expect(await ask(ctx, token, '7 × 8 = ____', 'completion')).toMatchObject({ code: 1, answer: '56' });
+    expect(r).toMatchObject({ code: 1, answer: JSON.stringify(['B. 北京']), source: 'import', cost: 1, balance: 9 });
+    expect(await ask(ctx, token, '7 × 8 = ____', 'completion')).toMatchObject({ code: 1, answer: '["56"]' });
     expect(await ask(ctx, token, '蝙蝠是哺乳动物。', 'judgement')).toMatchObject({ code: 1, answer: '正确' });
   });
 

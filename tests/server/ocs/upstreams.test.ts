@@ -132,7 +132,7 @@ test('a miss answered by an upstream: the template filled in, the caller’s tex
   const res = await ask(token, '上游：计算机的核心部件是？');
   expect(res).toMatchObject({
     code: 1,
-    answer: '中央处理器（CPU）',
+    answer: JSON.stringify(['A．中央处理器（CPU）']),
     source: 'upstream:correct',
     confidence: 0.8,
     cost: 2,
@@ -142,7 +142,7 @@ test('a miss answered by an upstream: the template filled in, the caller’s tex
   expect(call.query).toEqual({
     title: '上游：计算机的核心部件是？',
     type: 'single',
-    options: '中央处理器（CPU）\n图形处理器\n内存',
+    options: OPTIONS,
     token: 'tk-abc',
   });
   expect(call.headers['x-token']).toBe('tk-abc');
@@ -177,18 +177,18 @@ test('POST upstreams get the template as JSON or as a form; letters are read aga
   const { token } = await userWithToken(ctx, 10);
   expect(await ask(token, '上游：POST 问题？')).toMatchObject({
     code: 1,
-    answer: '内存',
+    answer: JSON.stringify(['C．内存']),
     source: 'upstream:json-post',
   });
   expect(JSON.parse(up.calls.at(-1)!.body)).toEqual({
     title: '上游：POST 问题？',
     type: 'single',
-    options: '中央处理器（CPU）\n图形处理器\n内存',
+    options: OPTIONS,
   });
   await removeAll();
   await addUpstream({ name: 'form-post', url: `${up.url}/letters`, method: 'post', bodyType: 'form' });
   up.answers.set('上游：表单问题？', { text: '图形处理器', letters: 'B' });
-  expect(await ask(token, '上游：表单问题？')).toMatchObject({ code: 1, answer: '图形处理器' });
+  expect(await ask(token, '上游：表单问题？')).toMatchObject({ code: 1, answer: JSON.stringify(['B．图形处理器']) });
   expect(up.calls.at(-1)!.headers['content-type']).toBe('application/x-www-form-urlencoded');
 });
 
@@ -250,13 +250,22 @@ test('agreement feeds the confidence; the answer most sources give wins, the wro
   const { token } = await userWithToken(ctx, 10);
   const res = await ask(token, '上游：多数一致？');
   // Two of 0.8 agree against one: (1 − 0.2²) × 1.6 / 2.4.
-  expect(res).toMatchObject({ code: 1, answer: '图形处理器', source: 'upstream:a-correct', cost: 5 });
+  expect(res).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['B．图形处理器']),
+    source: 'upstream:a-correct',
+    cost: 5,
+  });
   expect(res.confidence).toBeCloseTo(0.64, 3);
   await removeAll();
   up.answers.set('上游：两家一致？', { text: '内存', letters: 'C' });
   await addUpstream({ name: 'x', url: `${up.url}/correct` });
   await addUpstream({ name: 'y', url: `${up.url}/letters` });
-  expect(await ask(token, '上游：两家一致？')).toMatchObject({ code: 1, answer: '内存', confidence: 0.96 });
+  expect(await ask(token, '上游：两家一致？')).toMatchObject({
+    code: 1,
+    answer: JSON.stringify(['C．内存']),
+    confidence: 0.96,
+  });
 });
 
 test('upstreams come before the AI: an upstream answer means no AI call; the AI strategy skips them', async () => {
@@ -273,7 +282,7 @@ test('upstreams come before the AI: an upstream answer means no AI call; the AI 
   expect(await ask(token, '上游：只有 AI 知道？')).toMatchObject({
     code: 1,
     source: 'ai',
-    answer: '图形处理器',
+    answer: JSON.stringify(['B．图形处理器']),
     cost: 4,
   });
   expect(fake.calls.length).toBe(aiCalls + 1);
@@ -288,10 +297,11 @@ test('upstreams come before the AI: an upstream answer means no AI call; the AI 
 
 test('the latency budget: past it "not found", free; the late answer is stored and answers next time', async () => {
   const data = (await admin.get('/api/ocs/admin/settings')).json().data;
-  await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: { ...data, latencyBudgetSeconds: 1 } });
   up.slowMs = 1800;
   up.answers.set('上游：慢慢来的题？', { text: '内存' });
   await addUpstream({ name: 'slow', url: `${up.url}/slow`, timeoutMs: 5000 });
+  // The budget lowered below an upstream's timeout afterwards: the budget still cuts the wait.
+  await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: { ...data, latencyBudgetSeconds: 1 } });
   const { uid, token } = await userWithToken(ctx, 10);
   const started = Date.now();
   const res = await ask(token, '上游：慢慢来的题？');
@@ -313,11 +323,75 @@ test('the latency budget: past it "not found", free; the late answer is stored a
   await ctx.app.ocs.bank.settled();
   expect(await ask(token, '上游：慢慢来的题？')).toMatchObject({
     code: 1,
-    answer: '内存',
+    answer: JSON.stringify(['C．内存']),
     source: 'upstream:slow',
     cost: 1,
   });
   await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: data });
+});
+
+test('at the budget, the answers other upstreams gave in time are used; a timeout past the budget is refused', async () => {
+  const data = (await admin.get('/api/ocs/admin/settings')).json().data;
+  await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: { ...data, latencyBudgetSeconds: 2 } });
+  try {
+    const tooLong = await admin.post('/api/ocs/admin/upstreams', {
+      name: 'too-long',
+      url: `${up.url}/correct`,
+      method: 'get',
+      data: { title: '${title}' },
+      answerPath: '$.data.answer',
+      timeoutMs: 2500,
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toMatchObject({ data: { timeoutMs: [expect.stringContaining('作答时限 2 秒')] } });
+    up.answers.set('上游：一快一卡的题？', { text: '内存' });
+    await addUpstream({ name: 'stalled', url: `${up.url}/hang`, timeoutMs: 2000 });
+    await addUpstream({ name: 'quick', url: `${up.url}/correct`, timeoutMs: 2000 });
+    const { uid, token } = await userWithToken(ctx, 10);
+    expect(await ask(token, '上游：一快一卡的题？')).toMatchObject({
+      code: 1,
+      answer: JSON.stringify(['C．内存']),
+      source: 'upstream:quick',
+      cost: 2,
+    });
+    expect(await balanceOf(uid)).toBe(8);
+  } finally {
+    await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: data });
+  }
+});
+
+test('with an upstream enabled, an answer disputed since this user got it is not given again', async () => {
+  const p = prepareQuestion({
+    title: '上游：刚答过又被质疑的题',
+    type: 'single',
+    options: ['中央处理器（CPU）', '图形处理器', '内存'],
+    answer: ['A'],
+  });
+  if ('error' in p) throw new Error(p.error);
+  const [row] = (await upsertQuestions(ctx.db, [p], 'import')).rows;
+  ctx.app.ocs.bank.index.add(row!.id, row!.norm_title);
+  await ctx.app.ocs.bank.settled();
+  await addUpstream({ name: 'knows-nothing', url: `${up.url}/correct` });
+  const { uid, token } = await userWithToken(ctx, 10);
+  expect(await ask(token, '上游：刚答过又被质疑的题')).toMatchObject({ code: 1, cost: 1, confidence: 0.95 });
+  await ctx.db.updateTable('ocs_questions').set({ disputed: true }).where('id', '=', row!.id).execute();
+  ctx.app.ocs.bank.index.add(row!.id, row!.norm_title);
+  await ctx.app.ocs.bank.settled();
+  const data = (await admin.get('/api/ocs/admin/settings')).json().data;
+  try {
+    await admin.request({
+      method: 'PUT',
+      url: '/api/ocs/admin/settings',
+      payload: { ...data, disputedMode: 'refuse' },
+    });
+    expect(await ask(token, '上游：刚答过又被质疑的题')).toMatchObject({ code: 0 });
+    // Lowered rather than refused: the repeat is half as sure, as the bank's own disputed answer is.
+    await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: { ...data, disputedMode: 'lower' } });
+    expect(await ask(token, '上游：刚答过又被质疑的题')).toMatchObject({ code: 1, cost: 0, confidence: 0.475 });
+    expect(await balanceOf(uid)).toBe(9);
+  } finally {
+    await admin.request({ method: 'PUT', url: '/api/ocs/admin/settings', payload: data });
+  }
 });
 
 test('the test call answers what the upstream says, without charging or storing', async () => {
@@ -328,7 +402,7 @@ test('the test call answers what the upstream says, without charging or storing'
     type: 'single',
     options: OPTIONS,
   });
-  expect(res.json().data).toMatchObject({ outcome: 'answered', answer: '图形处理器', status: 200, error: null });
+  expect(res.json().data).toMatchObject({ outcome: 'answered', answer: 'B．图形处理器', status: 200, error: null });
   expect(await ctx.db.selectFrom('ocs_questions').select('id').where('title', '=', '上游：测试题？').execute()).toEqual(
     [],
   );
@@ -379,6 +453,10 @@ test('a bank hit never asks the upstreams', async () => {
   await addUpstream({ name: 'unused', url: `${up.url}/correct` });
   const before = up.calls.length;
   const { token } = await userWithToken(ctx, 10);
-  expect(await ask(token, '上游：题库里有的题')).toMatchObject({ code: 1, source: 'import', answer: '内存' });
+  expect(await ask(token, '上游：题库里有的题')).toMatchObject({
+    code: 1,
+    source: 'import',
+    answer: JSON.stringify(['C．内存']),
+  });
   expect(up.calls.length).toBe(before);
 });

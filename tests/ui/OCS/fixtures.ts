@@ -13,7 +13,7 @@ export function query(
     type: 'single',
     outcome,
     cost,
-    answer: outcome === 'miss' ? null : '北京',
+    answer: outcome === 'miss' ? null : ['北京'],
     message: outcome === 'miss' ? '题库和 AI 都没有找到答案' : null,
     source: outcome === 'miss' ? null : outcome === 'ai' ? 'ai' : 'import',
     confidence: outcome === 'miss' ? null : outcome === 'ai' ? 0.7 : 0.95,

@@ -32,7 +32,7 @@ export interface AnswererDeps {
 }
 
 type Flight =
-  { ok: true; answer: string; stored: StoredAnswer | null; questionId: number | null } | { ok: false; msg: string };
+  { ok: true; answer: string[]; stored: StoredAnswer | null; questionId: number | null } | { ok: false; msg: string };
 
 const NO_MODEL = '当前没有可用的 AI 模型';
 const noModel = (strategy: string): AiOutcome => ({
@@ -152,7 +152,7 @@ export class OcsAiAnswerer implements AiAnswerer {
   /** Into the bank as ai/unverified (bank/store.ts: never over people's answers). */
   private async store(
     q: Question,
-    answer: string,
+    answer: string[],
   ): Promise<{ stored: StoredAnswer | null; questionId: number | null }> {
     const { id, prepared } = await storeMachineAnswer(this.deps.db, this.deps.bank.index, q, answer, 'ai');
     if (!prepared) return { stored: null, questionId: null };

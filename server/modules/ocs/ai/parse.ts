@@ -1,12 +1,12 @@
 /**
- * Turns a free-form model reply into the answer format the OCS userscript fills in: option texts
- * (several joined by `#`), `正确`/`错误`, or blanks joined by `#`. Models ignore formatting
+ * Turns a free-form model reply into an answer: the option texts it names, `正确`/`错误`, or the
+ * blanks in order (query/answer.ts says what an answer is). Models ignore formatting
  * instructions often enough that this accepts letters or texts, labels, quotes, markdown and
  * full-width characters, and refuses rather than guesses when a reply is ambiguous. Pure.
  */
 import type { OcsType } from './types';
 
-export type ParseResult = { answer: string } | { error: string };
+export type ParseResult = { answer: string[] } | { error: string };
 
 const ERR_EMPTY = 'AI 回复为空';
 const ERR_CHOICE = 'AI 回复无法解析为选项';
@@ -122,11 +122,8 @@ function letterList(raw: string, options: string[]): number[] | 'out-of-range' |
   return idx.some((i) => i < 0) ? 'out-of-range' : idx;
 }
 
-function joinPicked(indices: number[], options: string[]): string {
-  return [...new Set(indices)]
-    .sort((a, b) => a - b)
-    .map((i) => options[i])
-    .join('#');
+function joinPicked(indices: number[], options: string[]): string[] {
+  return [...new Set(indices)].sort((a, b) => a - b).map((i) => options[i]);
 }
 
 /** Every token must name an option; returns the indices, or the first token that named none. */
@@ -150,9 +147,11 @@ function parseMultiple(text: string, options: string[]): ParseResult {
   if (options.every((o) => o.trim() === '')) return { error: ERR_CHOICE };
   const keys = options.map(looseKey);
   const whole = exactIndex(text, keys);
-  if (whole >= 0) return { answer: options[whole] };
+  if (whole >= 0) return { answer: [options[whole]] };
 
-  // The asked-for separators first, so an option text containing a comma survives.
+  // One answer a line, as asked for, so an option text containing `#` or a comma survives; then `#`.
+  const lines = resolveTokens(text, /\n/, options, keys);
+  if (Array.isArray(lines) && lines.length > 1) return { answer: joinPicked(lines, options) };
   const narrow = resolveTokens(text, /[#＃\n]/, options, keys);
   if (Array.isArray(narrow) && narrow.length > 0) return { answer: joinPicked(narrow, options) };
 
@@ -175,15 +174,15 @@ function parseSingle(text: string, options: string[]): ParseResult {
   if (options.every((o) => o.trim() === '')) return { error: ERR_CHOICE };
   const keys = options.map(looseKey);
   const whole = exactIndex(text, keys);
-  if (whole >= 0) return { answer: options[whole] };
+  if (whole >= 0) return { answer: [options[whole]] };
   const letters = letterList(text, options);
   if (Array.isArray(letters) && new Set(letters).size > 1) return { error: ERR_SEVERAL };
   const line = firstLine(text);
   for (const p of [strictPick(text, options, keys), strictPick(line, options, keys)]) {
-    if (p.kind === 'one') return { answer: options[p.index] };
+    if (p.kind === 'one') return { answer: [options[p.index]] };
   }
   for (const p of [loosePick(line, options, keys), loosePick(text, options, keys)]) {
-    if (p.kind === 'one') return { answer: options[p.index] };
+    if (p.kind === 'one') return { answer: [options[p.index]] };
     if (p.kind === 'several') return { error: ERR_SEVERAL };
   }
   return { error: ERR_CHOICE };
@@ -244,7 +243,7 @@ function parseJudgement(text: string, options: string[]): ParseResult {
       .find((x) => x !== '') ?? '';
   for (const candidate of [text, line, firstSegment]) {
     const direct = judgeWord(candidate);
-    if (direct) return { answer: direct };
+    if (direct) return { answer: [direct] };
   }
   // A letter or option text, when the question's options are e.g. "A. 对 / B. 错".
   if (options.length > 0) {
@@ -252,7 +251,7 @@ function parseJudgement(text: string, options: string[]): ParseResult {
     for (const candidate of [text, line]) {
       const p = strictPick(candidate, options, keys);
       const word = p.kind === 'one' ? judgeWord(options[p.index]) : null;
-      if (word) return { answer: word };
+      if (word) return { answer: [word] };
     }
   }
   return { error: ERR_JUDGE };
@@ -271,7 +270,10 @@ const NUMBERING = [
 
 function parseCompletion(text: string): ParseResult {
   const blanks: string[] = [];
-  for (const token of text.split(/[#＃\n;；]/)) {
+  // One blank a line, as asked for (a blank may contain `;` or `#`); a single line is split as models
+  // that ignore the instruction write it.
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  for (const token of lines.length > 1 ? lines : text.split(/[#＃;；]/)) {
     let t = unwrap(token);
     for (const re of NUMBERING) {
       if (re.test(t)) {
@@ -281,7 +283,7 @@ function parseCompletion(text: string): ParseResult {
     }
     if (t !== '') blanks.push(t);
   }
-  return blanks.length > 0 ? { answer: blanks.join('#') } : { error: ERR_COMPLETION };
+  return blanks.length > 0 ? { answer: blanks } : { error: ERR_COMPLETION };
 }
 
 // --- entry -----------------------------------------------------------------------------------
@@ -301,11 +303,35 @@ export function parseAiReply(reply: string, q: { type: OcsType; options: string[
     case 'completion':
       return parseCompletion(text);
     default: {
-      if (options.every((o) => o.trim() === '')) return { answer: text };
+      if (options.every((o) => o.trim() === '')) return { answer: [text] };
       const many = parseMultiple(text, options);
       if ('answer' in many) return many;
       const one = parseSingle(text, options);
       return 'answer' in one ? one : many;
     }
   }
+}
+
+/**
+ * An upstream bank's answer, already in the pieces the OCS script would read from it: one piece is
+ * read as a model's reply is; several must each name an option (choices: exactly one for a single
+ * choice), or are the blanks in order.
+ */
+export function parseAnswerPieces(pieces: string[], q: { type: OcsType; options: string[] }): ParseResult {
+  if (pieces.length <= 1) return parseAiReply(pieces[0] ?? '', q);
+  const options = (q.options ?? []).map((o) => String(o ?? ''));
+  if (q.type === 'judgement') return { error: ERR_JUDGE };
+  if (q.type === 'completion' || options.every((o) => o.trim() === '')) {
+    const blanks = pieces.map(unwrap).filter((b) => b !== '');
+    return blanks.length > 0 ? { answer: blanks } : { error: ERR_COMPLETION };
+  }
+  const keys = options.map(looseKey);
+  const picked: number[] = [];
+  for (const piece of pieces) {
+    const p = strictPick(piece, options, keys);
+    if (p.kind !== 'one') return { error: `${ERR_CHOICE}：“${unwrap(piece).slice(0, 40)}”不是任何选项` };
+    picked.push(p.index);
+  }
+  if (q.type === 'single' && new Set(picked).size > 1) return { error: ERR_SEVERAL };
+  return { answer: joinPicked(picked, options) };
 }

@@ -21,7 +21,7 @@ import { maskSecret, type SecretBox } from '../../../lib/secretbox';
 import { diff, recordAudit, type Actor } from '../../audit';
 import { callModel, type AiModelConfig } from './client';
 import { parseAiReply } from './parse';
-import { DEFAULT_PROMPT_TEMPLATES, renderPrompt } from '@contract';
+import { DEFAULT_PROMPT_TEMPLATES, answerText, renderPrompt } from '@contract';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -400,6 +400,13 @@ export async function testModel(
     return { ok: false, latencyMs: reply.latencyMs, question, raw: null, answer: null, error: reply.message };
   const parsed = parseAiReply(reply.text, question);
   return 'answer' in parsed
-    ? { ok: true, latencyMs: reply.latencyMs, question, raw: reply.text, answer: parsed.answer, error: null }
+    ? {
+        ok: true,
+        latencyMs: reply.latencyMs,
+        question,
+        raw: reply.text,
+        answer: answerText(parsed.answer),
+        error: null,
+      }
     : { ok: false, latencyMs: reply.latencyMs, question, raw: reply.text, answer: null, error: parsed.error };
 }

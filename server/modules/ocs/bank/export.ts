@@ -3,7 +3,7 @@
  * that an export imports back unchanged; streamed page by page so memory stays flat whatever its size.
  */
 import type { Kysely, Selectable } from 'kysely';
-import Papa from 'papaparse';
+import { csvRows, csvStart } from '../../../lib/csv';
 import type { BankQuestion } from '../../../../src/contract';
 import type { DB, OcsQuestionsTable } from '../../../db/schema';
 
@@ -11,11 +11,17 @@ type Row = Selectable<OcsQuestionsTable>;
 
 /**
  * The stored answer as the importer reads it back: option texts, or letters when a text holds the
- * `#` the importer splits answers on.
+ * `#` the importer splits choice answers on.
  */
 function exportAnswer(r: Pick<BankQuestion, 'options' | 'answer'>): string[] {
   if (r.options.length === 0 || !r.answer.some((a) => a.includes('#'))) return r.answer;
   return [r.answer.map((a) => String.fromCharCode(65 + r.options.indexOf(a))).join('')];
+}
+
+/** The answer's CSV cell: pieces joined by `#`, or a JSON array when a blank holds `#` or a line break. */
+function answerCell(r: Pick<BankQuestion, 'options' | 'answer'>): string {
+  const pieces = exportAnswer(r);
+  return pieces.some((p) => /[#\r\n]/.test(p)) ? JSON.stringify(pieces) : pieces.join('#');
 }
 
 const EXPORT_PAGE = 2000;
@@ -43,7 +49,7 @@ export const CSV_HEADER = ['题目', '题型', '选项', '答案'];
 export async function* exportBank(db: Kysely<DB>, format: 'json' | 'csv'): AsyncGenerator<string> {
   let first = true;
   if (format === 'json') yield '[';
-  else yield `\uFEFF${Papa.unparse([CSV_HEADER])}\r\n`;
+  else yield csvStart(CSV_HEADER);
   for await (const rows of pages(db)) {
     const items = rows.map(({ title, type, options, answer }) => ({ title, type, options, answer }));
     if (format === 'json') {
@@ -52,13 +58,9 @@ export async function* exportBank(db: Kysely<DB>, format: 'json' | 'csv'): Async
         .join(',\n');
       yield `${first ? '\n' : ',\n'}${text}`;
     } else {
-      const data = items.map((q) => [
-        q.title,
-        q.type,
-        q.options.map((o) => o.replace(/\r?\n/g, ' ')).join('\n'),
-        exportAnswer(q).join('#'),
-      ]);
-      yield `${Papa.unparse(data, { newline: '\r\n' })}\r\n`;
+      yield csvRows(
+        items.map((q) => [q.title, q.type, q.options.map((o) => o.replace(/\r?\n/g, ' ')).join('\n'), answerCell(q)]),
+      );
     }
     first = false;
   }

@@ -7,8 +7,9 @@
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { badRequest } from '../../../errors';
+import { csvCell } from '../../../lib/csv';
 import type { QuestionInput } from './question';
-import { normalizeType, splitOptions, type OcsQuestionType } from './normalize';
+import { normalizeType, plainText, splitOptions, type OcsQuestionType } from './normalize';
 
 export type ParsedRow = { row: number; question: QuestionInput } | { row: number; error: string };
 
@@ -82,25 +83,55 @@ function splitOptionCell(s: string): string[] {
 function parseOptions(raw: unknown, columns: string[]): string[] | { error: string } {
   let list: string[];
   if (raw === undefined || raw === null || raw === '') list = [];
-  else if (typeof raw === 'string') list = splitOptionCell(raw);
+  else if (typeof raw === 'string') list = jsonTextList(raw) ?? splitOptionCell(raw);
   else if (Array.isArray(raw)) {
     const items = raw.map(scalar);
     if (items.some((i) => i === null)) return { error: '选项必须是文本或文本数组' };
     list = items as string[];
   } else return { error: '选项必须是文本或文本数组' };
-  list = [...list, ...columns].filter((o) => o.trim() !== '');
+  list = [...list, ...columns].map(plainText).filter((o) => o.trim() !== '');
   return list.length ? splitOptions(list) : [];
 }
 
-function parseAnswer(raw: unknown): string[] | { error: string } {
+/**
+ * One answer written as text (a file's cell, a user's proposal), in pieces: a JSON array of texts (what
+ * the export writes when a piece contains `#`), or its lines; blanks on a single line (a completion, or
+ * any question without options) split on `#` when that leaves no piece empty (`C#` stays whole). Choice
+ * answers split on `#` later, against the options (question.ts).
+ */
+export function answerCellPieces(s: string, blanks: boolean): string[] {
+  const list = jsonTextList(s);
+  if (list) return list;
+  const lines = s.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length !== 1 || !blanks) return lines;
+  const parts = lines[0]!.split('#');
+  return parts.every((p) => p.trim() !== '') ? parts : lines;
+}
+
+/** One answer field of a bank file, in pieces (answerCellPieces), markup turned into text. */
+function parseAnswer(raw: unknown, blanks: boolean): string[] | { error: string } {
+  let pieces: string[];
   if (Array.isArray(raw)) {
     const items = raw.map(scalar);
     if (items.some((i) => i === null)) return { error: '答案必须是文本或文本数组' };
-    return items as string[];
+    pieces = items as string[];
+  } else {
+    const s = scalar(raw);
+    if (s === null) return raw === undefined || raw === null ? [] : { error: '答案必须是文本或文本数组' };
+    pieces = answerCellPieces(s, blanks);
   }
-  const s = scalar(raw);
-  if (s === null) return raw === undefined || raw === null ? [] : { error: '答案必须是文本或文本数组' };
-  return s.split(/\r?\n/);
+  return pieces.map(plainText);
+}
+
+/** A cell that is a JSON array of texts (`["C#", "F#"]`), else null. */
+function jsonTextList(s: string): string[] | null {
+  if (!s.trimStart().startsWith('[')) return null;
+  try {
+    const v: unknown = JSON.parse(s);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Builds one question from a record keyed by the file's own names. */
@@ -126,7 +157,7 @@ export function toQuestion(rec: Record<string, unknown>): QuestionInput | { erro
     optionCols.filter((o) => o !== undefined),
   );
   if (!Array.isArray(options)) return options;
-  const answer = parseAnswer(f.answer);
+  const answer = parseAnswer(f.answer, type === 'completion' || (type === 'any' && options.length === 0));
   if (!Array.isArray(answer)) return answer;
   return { title: f.title, type, options, answer };
 }
@@ -184,7 +215,7 @@ function parseCsv(text: string): ParsedRow[] {
     if (cells.every((c) => String(c ?? '').trim() === '')) return;
     const rec: Record<string, unknown> = {};
     header.forEach((h, col) => {
-      if (!(h in rec)) rec[h] = cells[col] ?? '';
+      if (!(h in rec)) rec[h] = csvCell(cells[col] ?? '');
     });
     const q = toQuestion(rec);
     // The header is row 1, as a spreadsheet numbers it.

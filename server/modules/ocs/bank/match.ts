@@ -31,7 +31,8 @@ export interface Lookup {
 export interface BankMatch {
   id: number;
   question: string;
-  answer: string;
+  /** In the caller's own option lines (query/answer.ts). */
+  answer: string[];
   via: 'exact' | 'fuzzy';
   similarity: number;
   /** import / verified / ai / corrected / upstream:<name> (query/confidence.ts). */
@@ -78,8 +79,8 @@ function pick(
   rows: Array<Row & { sim?: number }>,
   q: Lookup,
   skipDisputed = false,
-): { row: Row; answer: string; sim: number } | null {
-  let best: { row: Row; answer: string; sim: number; score: number } | null = null;
+): { row: Row; answer: string[]; sim: number } | null {
+  let best: { row: Row; answer: string[]; sim: number; score: number } | null = null;
   for (const row of rows) {
     if (!typeFits(row.type, q.type) || (skipDisputed && row.disputed)) continue;
     const overlap = optionOverlap(row.options, q.options, q.optionKeys);
@@ -94,7 +95,11 @@ function pick(
 }
 
 /** A picked row as the caller gets it; `version` (a row read from memory) is what the charge checks. */
-function toMatch(hit: { row: Row; answer: string; sim: number }, via: 'exact' | 'fuzzy', version?: number): BankMatch {
+function toMatch(
+  hit: { row: Row; answer: string[]; sim: number },
+  via: 'exact' | 'fuzzy',
+  version?: number,
+): BankMatch {
   const { row } = hit;
   return {
     id: Number(row.id),

@@ -28,21 +28,36 @@ const ENTITIES: Record<string, string> = {
   divide: '÷',
 };
 
-/** Strips tags and decodes the entities scraped pages use. */
-export function stripHtml(s: string): string {
-  // Every pattern below starts at a '<' or an '&': most titles and options have neither.
+/**
+ * What makes text markup rather than text that merely contains `<`: an entity, a closing tag, a
+ * self-closing tag or a tag with an attribute. A page's own text (what the OCS script sends, taken from
+ * innerText) has none of them even when it shows `<br>` as the subject of an HTML question, and is
+ * left as it is; a bank exported from a rich-text editor has them.
+ */
+const MARKUP_SIGNS =
+  /&(?:#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});|<\/[a-z][a-z0-9]*\s*>|<[a-z][a-z0-9]*\s*\/>|<[a-z][a-z0-9]*\s+[a-z-]+\s*=/i;
+
+/**
+ * Markup turned into the text it shows, in one pass: tags go (block ends become a space) and entities
+ * are decoded, and what an entity decodes to is never read again as a tag (`&lt;p&gt;` is the text
+ * `<p>`). Text without markup comes back unchanged. Applied once to what comes from outside (a bank
+ * file's cells, a caller's title and options, an upstream's answer), never to stored text again.
+ */
+export function plainText(s: string): string {
   if (!s.includes('<') && !s.includes('&')) return s;
-  return s
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<br\s*\/?>|<\/(p|div|li)>/gi, ' ')
-    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
-    .replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (m, e: string) => {
+  if (!MARKUP_SIGNS.test(s)) return s;
+  return s.replace(
+    /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>|(<br\s*\/?>|<\/(?:p|div|li)>)|<\/?[a-zA-Z][^>]*>|&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g,
+    (m, script: string | undefined, block: string | undefined, e: string | undefined) => {
+      if (script || block) return ' ';
+      if (e === undefined) return '';
       if (e[0] === '#') {
         const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
         return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
       }
       return ENTITIES[e.toLowerCase()] ?? m;
-    });
+    },
+  );
 }
 
 // Question numbers and type/score tags that pages put around the title (after NFKC, so half-width).
@@ -150,50 +165,47 @@ export function squeeze(s: string): string {
 
 /** The matching key of a title. */
 export function normalizeTitle(raw: string): string {
-  let s = stripHtml(raw).normalize('NFKC');
+  let s = plainText(raw).normalize('NFKC');
   s = stripScoreTags(stripLeadingTags(s), ' ');
   return squeeze(s).toLowerCase();
 }
 
 /** The display form of a title: tags and HTML gone, spacing tidied, punctuation kept. */
 export function cleanTitle(raw: string): string {
-  return stripScoreTags(stripLeadingTags(stripHtml(raw)), '')
+  return stripScoreTags(stripLeadingTags(plainText(raw)), '')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
 const STRICT_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.、:：．)）]\s*/;
 const LOOSE_LETTER_PREFIX = /^\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*(?:[.、:：．)）]\s*|\s+)/;
-// The same labels before NFKC, on the caller's own text: full-width letters, brackets and stops too.
-const RAW_STRICT_PREFIX = /^\s*[(（]?\s*([A-Za-zＡ-Ｚａ-ｚ])\s*[)）]?\s*[.、:：．。)）]\s*/;
-const RAW_LOOSE_PREFIX = /^\s*[(（]?\s*([A-Za-zＡ-Ｚａ-ｚ])\s*[)）]?\s*(?:[.、:：．。)）]\s*|\s+)/;
 
 /** The caller's options: the comparable form (NFKC, spacing tidied) and the caller's own text of each. */
 export interface CallerOptions {
   /** What matching compares (labels removed, NFKC, whitespace collapsed). */
   options: string[];
-  /** The caller's own text of each option, label and surrounding spaces removed, otherwise byte for byte. */
+  /**
+   * Each option's whole line as the caller sent it (label included, trimmed): what the page shows, so what
+   * an answer is given in (script/reading.ts says how the OCS script compares the two).
+   */
   raw: string[];
   /**
    * optionKey() of each of `options`: an answer is matched and formatted through these keys several times
-   * per query (the option set's hash, the overlap with a bank row, the answer's options), and a key took
-   * ~0.35 µs, a quarter of all the text work of an exact hit. Computed once here.
+   * per query (the option set's hash, the overlap with a bank row, the answer's options). Computed once here.
    */
   keys: string[];
 }
 
 /**
- * Splits the caller's options (joined with newlines, as OCS sends them) and removes their `A.`/`A、`/
- * `(A)` prefixes. A bare `A ` prefix is only taken off when every option carries its own letter in
- * order, so an option such as 「A 型血」 keeps its A. Each option is kept twice: normalized for matching,
- * and as the caller wrote it, which is what an answer must be given in (the OCS script compares the
- * answer with the page's option texts).
+ * Splits the caller's options (joined with newlines, as OCS sends them; already text, see plainText) and
+ * removes their `A.`/`A、`/`(A)`/`Ａ．` prefixes for matching. A bare `A ` prefix is only taken off when
+ * every option carries its own letter in order, so an option such as 「A 型血」 keeps its A.
  */
 export function splitCallerOptions(raw: string | string[] | undefined | null): CallerOptions {
   const list = (Array.isArray(raw) ? raw : String(raw ?? '').split(/\r?\n/))
     .map((o) => {
-      const own = stripHtml(String(o));
-      return { own, norm: own.normalize('NFKC').trim() };
+      const line = String(o).trim();
+      return { line, norm: line.normalize('NFKC').trim() };
     })
     .filter((o) => o.norm !== '');
   const sequential = list.every((o, i) => {
@@ -201,25 +213,21 @@ export function splitCallerOptions(raw: string | string[] | undefined | null): C
     return m !== null && m[1]!.toUpperCase() === String.fromCharCode(65 + i);
   });
   const options: string[] = [];
-  const own: string[] = [];
   const keys: string[] = [];
   for (const o of list) {
     const m = (sequential ? LOOSE_LETTER_PREFIX : STRICT_LETTER_PREFIX).exec(o.norm);
     const text = (m ? o.norm.slice(m[0].length) : o.norm).replace(/\s+/g, ' ').trim();
-    const key = optionKey(text);
     options.push(text);
-    keys.push(key);
-    let mine = o.own.trim();
-    if (m) {
-      const r = (sequential ? RAW_LOOSE_PREFIX : RAW_STRICT_PREFIX).exec(mine);
-      // A label NFKC found but the raw pattern does not know (an enclosed letter such as ⒜): the
-      // normalized text is the best we have.
-      mine = r ? mine.slice(r[0].length).trim() : text;
-    }
-    // Never a text the matcher would not recognise as this option.
-    own.push(mine !== '' && (mine === text || optionKey(mine) === key) ? mine : text);
+    keys.push(optionKey(text));
   }
-  return { options, raw: own, keys };
+  return { options, raw: list.map((o) => o.line), keys };
+}
+
+/** One option's text without an `A.`/`(A)`/`Ａ．` label (a piece of an answer given in a caller's lines). */
+export function withoutLabel(line: string): string {
+  const n = line.normalize('NFKC').trim();
+  const m = STRICT_LETTER_PREFIX.exec(n);
+  return m ? n.slice(m[0].length) : n;
 }
 
 /** The comparable form of the caller's options (splitCallerOptions().options). */
@@ -227,9 +235,27 @@ export function splitOptions(raw: string | string[] | undefined | null): string[
   return splitCallerOptions(raw).options;
 }
 
-/** Comparison key of one option text. */
+/**
+ * Code-like options: an ASCII letter or digit right beside punctuation that carries meaning in code
+ * (`int a; int b;` against `int a, int b;`, `a.b` against `ab`, `f(x)` against `fx`). Their keys keep
+ * every ASCII mark; everywhere else punctuation is noise (「北京，上海」 and 「北京、上海」 are one option).
+ */
+const CODE_MARKS = /[A-Za-z0-9_][;(){}[\]#&*\\/%@]|[;(){}[\]#&*\\/%@][A-Za-z0-9_]|::|[A-Za-z_]\.[A-Za-z_]/;
+const NOT_ASCII_MARK = /[\p{P}\u200b-\u200f\u2060\ufeff]/gu;
+
+/** Comparison key of one option text (text, not markup). */
 export function optionKey(option: string): string {
-  return squeeze(stripHtml(option).normalize('NFKC')).toLowerCase();
+  const n = option.normalize('NFKC').toLowerCase();
+  if (!CODE_MARKS.test(n)) {
+    // An option of punctuation alone (`---`, `***`) is still that option, not an empty one.
+    return squeeze(n) || n.replace(/\s+/g, '');
+  }
+  // Code: spacing tidied (none beside an ASCII mark, one elsewhere), non-ASCII punctuation dropped.
+  return n
+    .replace(NOT_ASCII_MARK, (c) => (c.charCodeAt(0) < 0x80 ? c : ''))
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([!-/:-@[-`{-~]) ?/g, '$1')
+    .trim();
 }
 
 const TYPE_ALIASES: Record<string, OcsQuestionType> = {

@@ -30,9 +30,11 @@ export function optionsHash(options: readonly string[], keys?: readonly string[]
 }
 
 /**
- * Validates and normalizes one question for storage. Choice answers may be given as letters (`A`,
- * `AC`) or as option texts; they are stored as option texts. Returns a Chinese error instead when the
- * question cannot be stored as given.
+ * Validates and normalizes one question for storage (title, options and answer are text: a bank file's
+ * markup was turned into text where it was read). Choice answers may be given as letters (`A`, `AC`) or
+ * as option texts, one a piece or several in a piece joined by `#` (a piece that is an option whole, such
+ * as `C#`, counts whole); they are stored as option texts. Blanks are the pieces as given. Returns a
+ * Chinese error instead when the question cannot be stored as given.
  */
 export function prepareQuestion(q: QuestionInput): PreparedQuestion | { error: string } {
   const title = cleanTitle(q.title);
@@ -62,11 +64,13 @@ export function prepareQuestion(q: QuestionInput): PreparedQuestion | { error: s
       .replace(/[\s,，、#;；]/g, '')
       .toUpperCase();
     const lettersOk = /^[A-Z]+$/.test(letters) && [...letters].every((l) => l.charCodeAt(0) - 65 < options.length);
-    const byText = answer
+    const named = (pieces: string[]) => pieces.every((a) => keys.includes(optionKey(a)));
+    const split = answer
       .flatMap((a) => a.split('#'))
       .map((a) => a.trim())
       .filter(Boolean);
-    if (byText.every((a) => keys.includes(optionKey(a)))) {
+    const byText = named(answer) ? answer : named(split) ? split : null;
+    if (byText) {
       answer = options.filter((_, i) => byText.some((a) => optionKey(a) === keys[i]));
     } else if (lettersOk) {
       answer = [...new Set(letters)].map((l) => options[l.charCodeAt(0) - 65]!);
@@ -74,13 +78,8 @@ export function prepareQuestion(q: QuestionInput): PreparedQuestion | { error: s
       return { error: '答案不在选项中（可写选项字母或选项原文）' };
     }
     if (type === 'single' && answer.length !== 1) return { error: '单选题只能有一个答案' };
-  } else {
-    answer = answer
-      .flatMap((a) => a.split('#'))
-      .map((a) => a.trim())
-      .filter(Boolean);
   }
-  if (answer.join('#').length > 4000) return { error: '答案超过 4000 个字符' };
+  if (answer.join('').length > 4000) return { error: '答案超过 4000 个字符' };
   return {
     title: title.slice(0, 2000),
     norm_title: norm,

@@ -77,10 +77,10 @@ export async function storeMachineAnswer(
   db: Kysely<DB>,
   index: FuzzyIndex,
   q: { title: string; type: OcsQuestionType; options: string[] },
-  answer: string,
+  answer: string[],
   source: 'ai' | `upstream:${string}`,
 ): Promise<{ id: number | null; prepared: PreparedQuestion | null }> {
-  const p = prepareQuestion({ title: q.title, type: q.type, options: q.options, answer: [answer] });
+  const p = prepareQuestion({ title: q.title, type: q.type, options: q.options, answer });
   if ('error' in p) return { id: null, prepared: null };
   const row = await db.transaction().execute(async (trx) => {
     const existing = await trx

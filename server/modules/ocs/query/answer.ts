@@ -1,10 +1,11 @@
 /**
- * Turning a stored answer into the string the OCS script expects, in terms of the caller's options:
- * single → the option text, multiple → option texts joined with `#` (in the caller's order, so shuffled
- * options still work), judgement → 正确/错误, completion → blanks joined with `#`. Option texts are the
- * caller's own, byte for byte (full-width brackets stay full-width): the script looks for them on the page.
+ * Turning a stored answer into the caller's terms. An answer is a list of pieces: for choices the
+ * options it names, each as the caller's own line (label included, byte for byte: the OCS script
+ * compares it with the page's option text, and strips an ASCII label from both alike), in the caller's
+ * order so shuffled options still work; for judgements 正确 or 错误; for blanks one piece per blank, in
+ * order. How a list travels to the script is src/contract/ocsAnswer.ts.
  */
-import { judgementOf, optionKey, type OcsQuestionType } from '../bank/normalize';
+import { judgementOf, optionKey, withoutLabel, type OcsQuestionType } from '../bank/normalize';
 
 export interface StoredAnswer {
   type: OcsQuestionType;
@@ -32,16 +33,16 @@ export function formatAnswer(
   stored: StoredAnswer,
   callerType: OcsQuestionType,
   callerOptions: string[],
-  /** The caller's own text of each option (same order), when known: what the answer is given in. */
+  /** The caller's own line of each option (same order), when known: what the answer is given in. */
   ownOptions?: string[],
   /** optionKey() of each caller option (same order), when known. */
   callerKeys?: readonly string[],
-): string | null {
+): string[] | null {
   if (stored.answer.length === 0) return null;
   const judgement = stored.type === 'judgement' || callerType === 'judgement';
   if (judgement && stored.answer.length === 1) {
     const j = judgementOf(stored.answer[0]!);
-    if (j) return j;
+    if (j) return [j];
     if (stored.type === 'judgement') return null;
   }
   const choice = stored.type === 'single' || stored.type === 'multiple' || stored.options.length > 0;
@@ -54,25 +55,25 @@ export function formatAnswer(
     // Every stored answer must be among the caller's options, and one option per answer.
     if (picked.length !== wanted.size) return null;
     if (callerType === 'single' && picked.length !== 1) return null;
-    return picked.map((i) => ownOptions?.[i] ?? callerOptions[i]!).join('#');
+    return picked.map((i) => ownOptions?.[i] ?? callerOptions[i]!);
   }
-  return stored.answer.join('#');
+  return [...stored.answer];
 }
 
 /**
  * An answer from anywhere (the AI, an upstream bank, the 10-minute repeat) in the caller's own option
- * texts: when every `#` part is one of the caller's options, those options as the caller wrote them, in
+ * lines: when every piece is one of the caller's options, those options as the caller wrote them, in
  * the caller's order; otherwise the answer unchanged (judgements, blanks, free text).
  */
 export function inCallerText(
-  answer: string,
+  answer: readonly string[],
   q: { options: string[]; ownOptions?: string[]; optionKeys?: readonly string[] },
-): string {
-  if (q.options.length === 0 || !q.ownOptions) return answer;
+): string[] {
+  if (q.options.length === 0 || !q.ownOptions || answer.length === 0) return [...answer];
   const keys = q.optionKeys ?? q.options.map(optionKey);
-  const wanted = new Set(answer.split('#').map((a) => optionKey(a)));
-  if (wanted.has('')) return answer;
+  const wanted = new Set(answer.map((a) => optionKey(withoutLabel(a))));
+  if (wanted.has('')) return [...answer];
   const picked = keys.flatMap((k, i) => (wanted.has(k) ? [i] : []));
-  if (picked.length !== wanted.size) return answer;
-  return picked.map((i) => q.ownOptions![i] ?? q.options[i]!).join('#');
+  if (picked.length !== wanted.size) return [...answer];
+  return picked.map((i) => q.ownOptions![i] ?? q.options[i]!);
 }

@@ -7,7 +7,7 @@
  * most confidence behind it, its confidence the chance that not all of its sources are wrong, scaled by
  * its share of all the confidence that spoke.
  */
-import { optionKey } from '../bank/normalize';
+import { optionKey, withoutLabel } from '../bank/normalize';
 
 /** `import` | `verified` | `ai` | `corrected` | `upstream:<name>`: the OCS API's `source`. */
 export type Provenance = string;
@@ -47,16 +47,16 @@ export function bankConfidence(m: {
 }
 
 /** What makes two answers the same: option keys (as a set when the question has options), in order otherwise. */
-export function answerKey(answer: string, hasOptions: boolean): string {
-  const parts = answer.split('#').map((a) => optionKey(a));
+export function answerKey(answer: readonly string[], hasOptions: boolean): string {
+  const parts = answer.map((a) => optionKey(withoutLabel(a)));
   return (hasOptions ? parts.sort() : parts).join('\u0001');
 }
 
 export interface Candidate {
   /** The provenance of this source's answer. */
   source: Provenance;
-  /** In the caller's own option texts. */
-  answer: string;
+  /** In the caller's own option lines. */
+  answer: string[];
   confidence: number;
 }
 

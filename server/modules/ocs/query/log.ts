@@ -10,6 +10,15 @@ import type { DB } from '../../../db/schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
+/** The query log keeps an answer's pieces as a JSON array text (a piece may contain any character). */
+export const logAnswer = (pieces: readonly string[]): string => JSON.stringify(pieces);
+
+/** The pieces of a logged answer. */
+export function answerFromLog(text: string): string[] {
+  const v: unknown = JSON.parse(text);
+  return Array.isArray(v) ? v.map(String) : [String(v)];
+}
+
 /** A query that ended without an answer (miss, error): logged, never charged. */
 export async function logUnanswered(
   db: Db,
@@ -40,7 +49,10 @@ export async function logUnanswered(
     .execute();
 }
 
-/** The cached answer of the same question within 10 minutes, if any (checked before paying an upstream or an AI). */
+/**
+ * The cached answer of the same question within 10 minutes, if any (checked before paying an upstream or
+ * an AI), with what its bank question is now: marked wrong, or 存疑 (disputed) since it was given.
+ */
 export async function recentAnswer(
   db: Db,
   userId: number,
@@ -51,15 +63,18 @@ export async function recentAnswer(
   outcome: string;
   source: string | null;
   confidence: number | null;
+  wrong: boolean;
+  disputed: boolean;
 } | null> {
   const row = await db
-    .selectFrom('ocs_queries')
-    .select(['answer', 'question_id', 'outcome', 'source', 'confidence'])
-    .where('user_id', '=', userId)
-    .where('title_hash', '=', key)
-    .where('outcome', 'in', ['bank', 'ai', 'cache'])
-    .where('created_at', '>', sql<Date>`now() - interval '10 minutes'`)
-    .orderBy('id', 'desc')
+    .selectFrom('ocs_queries as q')
+    .leftJoin('ocs_questions as b', 'b.id', 'q.question_id')
+    .select(['q.answer', 'q.question_id', 'q.outcome', 'q.source', 'q.confidence', 'b.status', 'b.disputed'])
+    .where('q.user_id', '=', userId)
+    .where('q.title_hash', '=', key)
+    .where('q.outcome', 'in', ['bank', 'ai', 'cache'])
+    .where('q.created_at', '>', sql<Date>`now() - interval '10 minutes'`)
+    .orderBy('q.id', 'desc')
     .limit(1)
     .executeTakeFirst();
   return row && row.answer != null
@@ -69,6 +84,8 @@ export async function recentAnswer(
         outcome: row.outcome,
         source: row.source,
         confidence: row.confidence == null ? null : Number(row.confidence),
+        wrong: row.status === 'wrong',
+        disputed: !!row.disputed,
       }
     : null;
 }
@@ -93,7 +110,7 @@ export function toQueryItem(r: {
     title: r.title,
     type: r.type,
     outcome: r.outcome as OcsOutcome,
-    answer: r.answer,
+    answer: r.answer == null ? null : answerFromLog(r.answer),
     cost: Number(r.cost),
     message: r.message,
     source: r.source ?? null,

@@ -3,14 +3,21 @@
  * (title, type, options) into a Question with its normalized title and cache key, or a Chinese message.
  */
 import { optionsHash } from '../bank/question';
-import { normalizeTitle, normalizeType, splitCallerOptions, titleHash, type OcsQuestionType } from '../bank/normalize';
+import {
+  normalizeTitle,
+  normalizeType,
+  plainText,
+  splitCallerOptions,
+  titleHash,
+  type OcsQuestionType,
+} from '../bank/normalize';
 
 export interface Question {
   title: string;
   type: OcsQuestionType;
   /** The options as matching compares them (labels removed, NFKC). */
   options: string[];
-  /** The same options in the caller's own text (labels removed): what answers are given in. */
+  /** The same options as the caller's own lines (labels kept): what the page shows, and what answers are given in. */
   ownOptions: string[];
   /** optionKey() of each of `options` (computed once: matching and formatting use them several times). */
   optionKeys: string[];
@@ -41,11 +48,9 @@ export function parseQuestion(raw: { title?: unknown; type?: unknown; options?: 
   const joined = Array.isArray(rawOptions) ? rawOptions.join('\n') : (rawOptions ?? '');
   if (joined.length > 20_000) return '选项过长';
   if (isGarbage(joined)) return '选项包含无法识别的字符';
-  const {
-    options,
-    raw: ownOptions,
-    keys: optionKeys,
-  } = splitCallerOptions(rawOptions as string | string[] | undefined);
+  // The script sends each option's visible text; a client that sends markup gets it read as text once.
+  const lines = (Array.isArray(rawOptions) ? rawOptions : joined.split(/\r?\n/)).map(plainText);
+  const { options, raw: ownOptions, keys: optionKeys } = splitCallerOptions(lines);
   if (options.length > 26) return '选项过多（不能超过 26 个）';
   const norm = normalizeTitle(raw.title);
   if (!norm) return '题目不能为空';

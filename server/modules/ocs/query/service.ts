@@ -12,7 +12,7 @@
  */
 import type { Kysely } from 'kysely';
 import { BurstyRateLimiter, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { OcsQueryResult } from '../../../../src/contract';
+import { splitOcsAnswer, toOcsAnswer, type OcsQueryResult } from '@contract';
 import type { DB } from '../../../db/schema';
 import type { OcsSettings, SettingsCache } from '../admin/settings';
 import type { HitCounter } from '../bank/hit-counter';
@@ -28,8 +28,9 @@ import {
 } from '../wallet/charge';
 import { inCallerText } from './answer';
 import { bankConfidence, vote, type Candidate } from './confidence';
-import { logUnanswered, recentAnswer } from './log';
+import { answerFromLog, logAnswer, logUnanswered, recentAnswer } from './log';
 import type { CountQuery, QuerySource } from './metrics';
+import { scriptClicksRight } from '../script/reading';
 import type { Question } from './question';
 
 export interface Asker {
@@ -40,7 +41,7 @@ export interface Asker {
 export type Strategy = 'bank_ai' | 'bank' | 'ai';
 
 export type AiOutcome =
-  | { ok: true; answer: string; question: string; price: number; modelId: number; questionId: number | null }
+  | { ok: true; answer: string[]; question: string; price: number; modelId: number; questionId: number | null }
   | { ok: false; outcome: 'miss' | 'error' | 'no_balance'; msg: string; modelId?: number | null };
 
 /** Part 2's AI answerer, behind the bank. */
@@ -54,20 +55,21 @@ export interface AiAnswerer {
 export interface UpstreamAnswer {
   id: number;
   name: string;
-  /** In the caller's own option texts. */
-  answer: string;
-  /** As the bank stores it (option texts joined with #, 正确/错误, blanks). */
-  stored: string;
+  /** In the caller's own option lines. */
+  answer: string[];
+  /** As the bank stores it (option texts, 正确/错误, blanks). */
+  stored: string[];
   price: number;
 }
 
 /** The enabled upstream banks, asked on a miss before the AI. */
 export interface UpstreamSource {
   /**
-   * Every enabled upstream's answer that fits the question, each within its own timeout (the latency
-   * budget cuts the wait, not the calls: a late answer is still stored). Failures are the source's business.
+   * Every enabled upstream's answer that fits the question, each within its own timeout, each also told
+   * to `onAnswer` as soon as it came (the latency budget may settle on the ones in by then, while the
+   * rest still run: a late answer is still stored). Failures are the source's business.
    */
-  ask(q: Question): Promise<UpstreamAnswer[]>;
+  ask(q: Question, onAnswer?: (a: UpstreamAnswer) => void): Promise<UpstreamAnswer[]>;
   /** Whether any upstream is enabled (so a miss is worth a look in the query log first). */
   enabled(): Promise<boolean>;
 }
@@ -115,8 +117,8 @@ export class TooFast extends Error {
 
 /** What the search found, before it is charged. */
 export interface Found {
-  /** In the caller's own option texts. */
-  answer: string;
+  /** In the caller's own option lines. */
+  answer: string[];
   /** The question as the bank (or the caller) words it. */
   question: string;
   source: string;
@@ -137,6 +139,8 @@ type Unanswered = {
   msg: string;
   modelId?: number | null;
   metric: QuerySource;
+  /** An answer was found but is not given: not a question for the 未收录 queue. */
+  found?: true;
 };
 type Resolution = { ok: true; found: Found } | Unanswered;
 
@@ -165,6 +169,9 @@ function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | type
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+const UNCLICKABLE =
+  '该题选项过于相近，OCS 脚本可能选错或选不中，本次不作答、未扣费。可在门户「在线提问」中查看答案后手动作答';
 
 export class OcsService {
   private limiter: BurstyRateLimiter | null = null;
@@ -228,9 +235,9 @@ export class OcsService {
     return run;
   }
 
-  /** The first run's result as a joiner gets it: free, in the joiner's own option texts. */
+  /** The first run's result as a joiner gets it: free, in the joiner's own option lines. */
   private joined(r: OcsResult, q: Question): OcsResult {
-    return r.code === 1 ? { ...r, answer: inCallerText(r.answer, q), cost: 0 } : r;
+    return r.code === 1 ? { ...r, answer: toOcsAnswer(inCallerText(splitOcsAnswer(r.answer), q)), cost: 0 } : r;
   }
 
   /**
@@ -342,7 +349,7 @@ export class OcsService {
       outcome: f.outcome,
       questionId: f.questionId,
       modelId: f.modelId,
-      answer: f.answer,
+      answer: logAnswer(f.answer),
       ...(f.version !== undefined ? { version: f.version } : {}),
       source: f.source,
       confidence: f.confidence,
@@ -367,7 +374,7 @@ export class OcsService {
   /** Logs and counts a question that got no answer; misses and failures go to the 未收录 queue. */
   private async unanswered(asker: Asker, q: Question, r: Unanswered): Promise<OcsResult> {
     this.deps.onOutcome?.(r.outcome, r.metric);
-    if (r.outcome !== 'no_balance') this.deps.misses?.add(q);
+    if (r.outcome !== 'no_balance' && !r.found) this.deps.misses?.add(q);
     await logUnanswered(this.deps.db, {
       userId: asker.userId,
       tokenId: asker.tokenId,
@@ -387,6 +394,23 @@ export class OcsService {
    * stored for next time) and the caller is told "not found".
    */
   private async resolve(
+    asker: Asker,
+    q: Question,
+    settings: OcsSettings,
+    prefs: UserPreferences,
+    deadline: number,
+    fromMemory: boolean,
+  ): Promise<Resolution> {
+    const r = await this.find(asker, q, settings, prefs, deadline, fromMemory);
+    // A script (a token's caller) clicks the options it reads in the answer: one it would click wrong, or
+    // not at all, is not given and not charged. The ask page shows answers to people.
+    if (r.ok && asker.tokenId !== null && !scriptClicksRight(q.type, r.found.answer, q.ownOptions)) {
+      return { ok: false, outcome: 'miss', metric: 'none', found: true, msg: UNCLICKABLE };
+    }
+    return r;
+  }
+
+  private async find(
     asker: Asker,
     q: Question,
     settings: OcsSettings,
@@ -427,10 +451,15 @@ export class OcsService {
       if (cands.length === 0 && noAi && !noAi.ok) return { ...noAi, metric: 'ai' };
       return this.settle(cands, q, prefs);
     }
-    const work = this.search(asker, q, prefs, cands);
+    const work = this.search(asker, q, settings, prefs, cands);
     const r = await beforeDeadline(work, deadline);
     if (r !== TIMED_OUT) return r;
     work.catch((err: unknown) => this.deps.log?.error({ err }, 'ocs late answer failed'));
+    // At the budget, the best of what the sources gave in time (the bank's, upstreams' that answered).
+    if (cands.length > 0) {
+      const inTime = this.settle([...cands], q, prefs);
+      if (inTime.ok) return inTime;
+    }
     return {
       ok: false,
       outcome: 'miss',
@@ -439,20 +468,33 @@ export class OcsService {
     };
   }
 
-  /** Upstream banks, then the AI, then the vote; an upstream's winning answer is stored in the bank. */
-  private async search(asker: Asker, q: Question, prefs: UserPreferences, cands: Cand[]): Promise<Resolution> {
+  /**
+   * Upstream banks, then the AI, then the vote; an upstream's winning answer is stored in the bank.
+   * Candidates join `cands` as they come, so that what came before the deadline can still be settled.
+   */
+  private async search(
+    asker: Asker,
+    q: Question,
+    settings: OcsSettings,
+    prefs: UserPreferences,
+    cands: Cand[],
+  ): Promise<Resolution> {
     const { db } = this.deps;
     const useUpstreams = prefs.strategy !== 'ai' && this.upstreams && (await this.upstreams.enabled());
     const useAi = prefs.strategy !== 'bank' && this.ai;
     if (useUpstreams || useAi) {
-      // The same question answered in the last 10 minutes: free again, without asking anyone.
+      // The same question answered in the last 10 minutes: free again, without asking anyone — unless
+      // its bank question was marked wrong since, or is 存疑 now and disputed answers are not given.
       const cached = await recentAnswer(db, asker.userId, q.key);
-      if (cached && (cached.confidence ?? 1) >= prefs.minConfidence) {
+      const stillGiven = cached && !cached.wrong && !(cached.disputed && settings.disputedMode === 'refuse');
+      // A disputed answer counts as the bank counts it (bankConfidence): half as sure.
+      const confidence = cached ? (cached.confidence ?? 1) * (cached.disputed ? 0.5 : 1) : 0;
+      if (cached && stillGiven && confidence >= prefs.minConfidence) {
         const c: Cand = {
           kind: cached.source?.startsWith('upstream:') ? 'upstream' : cached.outcome === 'ai' ? 'ai' : 'bank',
           source: cached.source ?? (cached.outcome === 'ai' ? 'ai' : 'import'),
-          answer: inCallerText(cached.answer, q),
-          confidence: cached.confidence ?? 1,
+          answer: inCallerText(answerFromLog(cached.answer), q),
+          confidence: Math.round(confidence * 1000) / 1000,
           question: q.title,
           price: 0,
           questionId: cached.question_id,
@@ -465,7 +507,7 @@ export class OcsService {
       }
     }
     if (useUpstreams) {
-      for (const u of await this.upstreams!.ask(q)) {
+      await this.upstreams!.ask(q, (u) =>
         cands.push({
           kind: 'upstream',
           source: `upstream:${u.name}`,
@@ -476,8 +518,8 @@ export class OcsService {
           questionId: null,
           modelId: null,
           upstream: u,
-        });
-      }
+        }),
+      );
     }
     const hasOptions = q.options.length > 0;
     const sofar = vote(cands, hasOptions);
@@ -575,7 +617,7 @@ export class OcsService {
     return {
       code: 1,
       question: f.question,
-      answer: f.answer,
+      answer: toOcsAnswer(f.answer),
       source: f.source,
       confidence: f.confidence,
       cost: c.cost,

@@ -225,7 +225,7 @@ export async function draftMiss(db: Kysely<DB>, secrets: SecretBox, id: number):
   if (!reply.ok) throw conflict(`AI 起草失败：${reply.message}`);
   const parsed = parseAiReply(reply.text, { type: row.type, options: row.options });
   if ('error' in parsed) throw conflict(`AI 起草失败：${parsed.error}`);
-  const p = prepareQuestion({ title: row.title, type: row.type, options: row.options, answer: [parsed.answer] });
+  const p = prepareQuestion({ title: row.title, type: row.type, options: row.options, answer: parsed.answer });
   if ('error' in p) throw conflict(`AI 起草的答案无法使用：${p.error}`);
   const updated = await db
     .updateTable('ocs_misses')

@@ -13,6 +13,7 @@ import type { DB, OcsQuestionType } from '../../../db/schema';
 import { badRequest, conflict, notFound, tooMany } from '../../../errors';
 import type { OcsSettings } from '../admin/settings';
 import type { FuzzyIndex } from '../bank/fuzzy-index';
+import { answerCellPieces } from '../bank/import-parse';
 import { prepareQuestion } from '../bank/question';
 import { toQueryItem } from '../query/log';
 
@@ -203,7 +204,7 @@ export async function createReport(
         title: question.title,
         type: question.type as OcsQuestionType,
         options: question.options,
-        answer: [input.proposed.trim()],
+        answer: answerCellPieces(input.proposed.trim(), question.options.length === 0),
       });
       if ('error' in p) throw badRequest(`建议答案无效：${p.error}`, { proposed: [p.error] });
       if (JSON.stringify(p.answer) === JSON.stringify(question.answer)) {

@@ -220,10 +220,20 @@ const body = (base: string) => `
     box.appendChild(button);
   }
 
+  // An answer of several pieces (options, blanks) comes as a JSON array: one piece a line.
+  function answerLines(answer) {
+    var text = String(answer);
+    try {
+      var list = JSON.parse(text);
+      if (Array.isArray(list)) return list.map(String).join('\\n');
+    } catch (e) {}
+    return text;
+  }
+
   function renderOne(box, q, res, token) {
     if (res.code === 1) {
       box.appendChild(el('div', 'q', String(res.question || q.title)));
-      box.appendChild(el('div', 'a', String(res.answer)));
+      box.appendChild(el('div', 'a', answerLines(res.answer)));
       box.appendChild(el('div', 'meta', describe(res)));
       if (typeof res.queryId === 'number') reportButton(token, res, box);
     } else {

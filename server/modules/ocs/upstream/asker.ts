@@ -7,10 +7,10 @@
  * its breaker). The list of upstreams is cached for a few seconds; this instance's own changes clear it.
  */
 import { sql, type Kysely } from 'kysely';
-import type { UpstreamTestResult } from '../../../../src/contract';
+import { answerText, type UpstreamTestResult } from '@contract';
 import type { DB } from '../../../db/schema';
 import type { SecretBox } from '../../../lib/secretbox';
-import { parseAiReply } from '../ai/parse';
+import { parseAnswerPieces } from '../ai/parse';
 import { inCallerText } from '../query/answer';
 import type { Question } from '../query/question';
 import type { UpstreamAnswer, UpstreamSource } from '../query/service';
@@ -75,10 +75,19 @@ export class UpstreamAsker implements UpstreamSource {
     };
   }
 
-  /** Every enabled upstream's answer that fits the caller's question, in the upstreams' order. */
-  async ask(q: Question): Promise<UpstreamAnswer[]> {
+  /**
+   * Every enabled upstream's answer that fits the caller's question, in the upstreams' order; each is
+   * also told to `onAnswer` the moment it came.
+   */
+  async ask(q: Question, onAnswer?: (a: UpstreamAnswer) => void): Promise<UpstreamAnswer[]> {
     const rows = await this.enabledRows();
-    const answers = await Promise.all(rows.map((r) => this.askOne(r, q)));
+    const answers = await Promise.all(
+      rows.map(async (r) => {
+        const a = await this.askOne(r, q);
+        if (a) onAnswer?.(a);
+        return a;
+      }),
+    );
     return answers.filter((a): a is UpstreamAnswer => a !== null);
   }
 
@@ -134,7 +143,7 @@ export class UpstreamAsker implements UpstreamSource {
       return null;
     }
     const outcome = await callUpstream(spec, asSent(q));
-    const parsed = outcome.kind === 'answered' ? parseAiReply(outcome.raw, q) : null;
+    const parsed = outcome.kind === 'answered' ? parseAnswerPieces(outcome.pieces, q) : null;
     const fits = parsed !== null && 'answer' in parsed;
     // An answer that fits none of the caller's options is this upstream's "not found".
     const counted: CallOutcome =
@@ -147,7 +156,7 @@ export class UpstreamAsker implements UpstreamSource {
     } else breaker.success();
     await this.record(row, counted).catch(() => undefined);
     if (!fits) return null;
-    const stored = (parsed as { answer: string }).answer;
+    const stored = (parsed as { answer: string[] }).answer;
     return { id: Number(row.id), name: row.name, answer: inCallerText(stored, q), stored, price: row.price };
   }
 
@@ -193,12 +202,12 @@ export class UpstreamAsker implements UpstreamSource {
         body: outcome.body,
       };
     }
-    const parsed = parseAiReply(outcome.raw, q);
+    const parsed = parseAnswerPieces(outcome.pieces, q);
     if ('error' in parsed) {
       return {
         outcome: 'not_found',
         answer: null,
-        error: `答案“${outcome.raw.slice(0, 60)}”与题目选项对不上：${parsed.error}`,
+        error: `答案“${answerText(outcome.pieces).slice(0, 60)}”与题目选项对不上：${parsed.error}`,
         status: outcome.status,
         latencyMs: outcome.latencyMs,
         body: outcome.body,
@@ -206,7 +215,7 @@ export class UpstreamAsker implements UpstreamSource {
     }
     return {
       outcome: 'answered',
-      answer: inCallerText(parsed.answer, q),
+      answer: answerText(inCallerText(parsed.answer, q)),
       error: null,
       status: outcome.status,
       latencyMs: outcome.latencyMs,

@@ -6,6 +6,8 @@
  * 256 KiB; the call is cut at its timeout.
  */
 import { JSONPath } from 'jsonpath-plus';
+import { splitOcsAnswer } from '@contract';
+import { plainText } from '../bank/normalize';
 
 export interface UpstreamSpec {
   url: string;
@@ -26,7 +28,7 @@ export interface UpstreamQuestion {
 }
 
 export type CallOutcome =
-  | { kind: 'answered'; raw: string; status: number; latencyMs: number; body: string }
+  | { kind: 'answered'; pieces: string[]; status: number; latencyMs: number; body: string }
   | { kind: 'not_found'; status: number; latencyMs: number; body: string }
   | { kind: 'failed'; error: string; status: number | null; latencyMs: number; body: string | null };
 
@@ -69,18 +71,21 @@ export function checkAnswerPath(path: string): string | null {
   }
 }
 
-/** The answer at `path`: a string, a number, or strings joined with #; null when there is none. */
-export function pickAnswer(json: unknown, path: string): string | null {
+/**
+ * The answer at `path`, in the pieces the OCS script would read from it (an upstream bank answers the
+ * script): an array's elements, or a string split as the script splits it (src/contract/ocsAnswer.ts),
+ * each piece's markup turned into text; null when there is none.
+ */
+export function pickAnswer(json: unknown, path: string): string[] | null {
   const found = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
   const first = found.find((v) => v !== null && v !== undefined && v !== '');
   const text = (v: unknown): string | null =>
     typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null;
-  if (Array.isArray(first)) {
-    const parts = first.map(text).filter((s): s is string => !!s);
-    return parts.length ? parts.join('#') : null;
-  }
-  const t = text(first);
-  return t ? t : null;
+  const raw = Array.isArray(first)
+    ? first.map(text).filter((s): s is string => !!s)
+    : splitOcsAnswer(text(first) ?? '');
+  const pieces = raw.map((p) => plainText(p).trim()).filter((p) => p !== '');
+  return pieces.length ? pieces : null;
 }
 
 async function readCapped(res: Response): Promise<string> {
@@ -142,9 +147,9 @@ export async function callUpstream(spec: UpstreamSpec, q: UpstreamQuestion): Pro
     } catch {
       return { kind: 'failed', error: '返回的不是 JSON', status, latencyMs: elapsed(), body: head };
     }
-    const raw = pickAnswer(json, spec.answerPath);
-    return raw
-      ? { kind: 'answered', raw, status, latencyMs: elapsed(), body: head }
+    const pieces = pickAnswer(json, spec.answerPath);
+    return pieces
+      ? { kind: 'answered', pieces, status, latencyMs: elapsed(), body: head }
       : { kind: 'not_found', status, latencyMs: elapsed(), body: head };
   } catch (err) {
     const aborted = controller.signal.aborted;

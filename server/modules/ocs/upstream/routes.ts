@@ -34,12 +34,14 @@ export default async function ocsUpstreamRoutes(
     return success(rows.map((r) => toUpstream(r, upstreams.breakers.get(Number(r.id)), today)));
   });
   route(app, api.createUpstream, async (request) => {
-    const id = await createUpstream(db, secrets, actorOf(request), request.body);
+    const budget = (await app.ocs.settings.get()).latencyBudgetSeconds;
+    const id = await createUpstream(db, secrets, actorOf(request), request.body, budget);
     upstreams.invalidate();
     return success(await view(await getUpstreamRow(db, id)));
   });
   route(app, api.updateUpstream, async (request) => {
-    const id = await updateUpstream(db, secrets, actorOf(request), request.params.id, request.body);
+    const budget = (await app.ocs.settings.get()).latencyBudgetSeconds;
+    const id = await updateUpstream(db, secrets, actorOf(request), request.params.id, request.body, budget);
     upstreams.invalidate();
     return success(await view(await getUpstreamRow(db, id)));
   });

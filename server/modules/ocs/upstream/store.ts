@@ -90,7 +90,19 @@ export async function todayIn(db: Kysely<DB>, tz: string): Promise<string> {
 
 type Patch = z.output<typeof UpstreamPatchBody>;
 
-function columns(b: Patch, secrets: SecretBox) {
+/**
+ * An upstream's timeout may not pass the answering budget (OCS settings: 作答时限): past the budget the
+ * script is told "not found" anyway, so a longer wait would only hold a call the user never sees.
+ */
+function checkTimeout(b: Patch, budgetSeconds: number): void {
+  if (b.timeoutMs !== undefined && b.timeoutMs > budgetSeconds * 1000) {
+    const msg = `超时不能超过作答时限 ${budgetSeconds} 秒（${budgetSeconds * 1000} 毫秒，见 OCS 设置）`;
+    throw badRequest(msg, { timeoutMs: [msg] });
+  }
+}
+
+function columns(b: Patch, secrets: SecretBox, budgetSeconds: number) {
+  checkTimeout(b, budgetSeconds);
   if (b.answerPath !== undefined) {
     const problem = checkAnswerPath(b.answerPath);
     if (problem) throw badRequest(problem, { answerPath: [problem] });
@@ -144,8 +156,10 @@ export async function createUpstream(
   secrets: SecretBox,
   actor: Actor,
   body: z.output<typeof UpstreamBody>,
+  /** OCS settings' latencyBudgetSeconds. */
+  budgetSeconds: number,
 ): Promise<number> {
-  const values = columns(body, secrets) as ReturnType<typeof columns> & {
+  const values = columns(body, secrets, budgetSeconds) as ReturnType<typeof columns> & {
     name: string;
     url: string;
     method: 'get' | 'post';
@@ -173,6 +187,8 @@ export async function updateUpstream(
   actor: Actor,
   id: number,
   body: Patch,
+  /** OCS settings' latencyBudgetSeconds. */
+  budgetSeconds: number,
 ): Promise<number> {
   return db
     .transaction()
@@ -186,7 +202,7 @@ export async function updateUpstream(
       if (!before) throw notFound('上游题库不存在');
       const row = await trx
         .updateTable('ocs_upstreams')
-        .set({ ...columns(body, secrets), updated_at: sql<Date>`now()` })
+        .set({ ...columns(body, secrets, budgetSeconds), updated_at: sql<Date>`now()` })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -5,7 +5,7 @@
  * an answer that cannot be reported says why.
  */
 import { formatTime } from '@/components/time';
-import { OCS_REPORT_STATUS_LABELS, type OcsMyReport, type OcsReportContext } from '@/contract';
+import { OCS_REPORT_STATUS_LABELS, answerText, type OcsMyReport, type OcsReportContext } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { createReport, fetchReportContext } from '@/services/ocsReview';
 import { useRequest } from 'ahooks';
@@ -35,7 +35,7 @@ export function ReportOutcome({ report }: { report: OcsMyReport }) {
         <Tag color={STATUS_COLORS[report.status]}>{OCS_REPORT_STATUS_LABELS[report.status]}</Tag>
         {report.refunded > 0 && <Tag color="green">已退还 {report.refunded} 积分</Tag>}
       </Descriptions.Item>
-      <Descriptions.Item label="你建议的答案">{report.proposed?.join('#') || '（未填写）'}</Descriptions.Item>
+      <Descriptions.Item label="你建议的答案">{report.proposed?.join('；') || '（未填写）'}</Descriptions.Item>
       {report.resolution && <Descriptions.Item label="管理员说明">{report.resolution}</Descriptions.Item>}
       <Descriptions.Item label="反馈时间">{formatTime(report.createdAt)}</Descriptions.Item>
     </Descriptions>
@@ -63,13 +63,8 @@ function ProposalField({ question }: { question: NonNullable<OcsReportContext['q
     );
   }
   return (
-    <Form.Item
-      name="text"
-      label="正确答案（可选）"
-      extra="多个空用 # 分隔"
-      rules={[{ max: 4000, message: '答案过长' }]}
-    >
-      <Input placeholder="你认为正确的答案" />
+    <Form.Item name="text" label="正确答案（可选）" extra="多个空每个一行" rules={[{ max: 4000, message: '答案过长' }]}>
+      <Input.TextArea placeholder="你认为正确的答案" autoSize={{ minRows: 1, maxRows: 6 }} />
     </Form.Item>
   );
 }
@@ -89,7 +84,8 @@ export default function ReportModal({ queryId, onClose, onReported }: Props) {
     if (queryId === null) return;
     setError(undefined);
     setSubmitting(true);
-    const proposed = Array.isArray(v.picked) ? v.picked.join('#') : (v.picked ?? v.text ?? '').trim();
+    // Several options go as a JSON array, so an option holding `#` stays whole.
+    const proposed = Array.isArray(v.picked) ? JSON.stringify(v.picked) : (v.picked ?? v.text ?? '').trim();
     try {
       await createReport(
         { queryId, ...(proposed ? { proposed } : {}), ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) },
@@ -127,7 +123,7 @@ export default function ReportModal({ queryId, onClose, onReported }: Props) {
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
           <Descriptions column={1} size="small">
             <Descriptions.Item label="题目">{data.question?.title ?? data.query.title}</Descriptions.Item>
-            <Descriptions.Item label="得到的答案">{data.query.answer ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label="得到的答案">{answerText(data.query.answer) || '-'}</Descriptions.Item>
           </Descriptions>
           {data.report && <ReportOutcome report={data.report} />}
           {!data.report && data.refusal && <Alert type="warning" showIcon message={data.refusal} />}

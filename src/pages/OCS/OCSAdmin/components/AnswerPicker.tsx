@@ -1,6 +1,7 @@
 /**
  * Choosing or typing a question's answer as the bank stores it: one option (single), several
- * (multiple, or a choice question of unknown type), 正确/错误 (judgement), or blanks separated by #.
+ * (multiple, or a choice question of unknown type), 正确/错误 (judgement), or blanks, one a line (a
+ * blank may itself hold `#` or `;`).
  * The value is the answer as a list (option texts, or blanks).
  */
 import type { BankType } from '@/contract';
@@ -49,11 +50,12 @@ export default function AnswerPicker({ type, options, value = [], onChange, ...r
     );
   }
   return (
-    <Input
+    <Input.TextArea
       aria-label={label}
-      placeholder="答案；多个空用 # 分隔"
-      value={value.join('#')}
-      onChange={(e) => onChange?.(e.target.value.split('#').map((s) => s.trim()))}
+      placeholder="答案；多个空每个一行"
+      autoSize={{ minRows: 1, maxRows: 6 }}
+      value={value.join('\n')}
+      onChange={(e) => onChange?.(e.target.value.split('\n').map((s) => s.trim()))}
     />
   );
 }

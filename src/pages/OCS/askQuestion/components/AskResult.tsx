@@ -2,7 +2,7 @@
  * What one ask produced: the answer card (with where the answer came from, how sure it is, and 答案有误？
  * to report it), OCS's `msg` when nothing was found, or the rate limit.
  */
-import { provenanceLabel, type OcsQueryResult } from '@/contract';
+import { answerText, provenanceLabel, type OcsQueryResult } from '@/contract';
 import { Alert, Button, Card, Descriptions, Progress, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import ReportModal from '../../components/ReportModal';
@@ -40,7 +40,7 @@ export default function AskResult({ outcome, onReported }: { outcome: AskOutcome
       <Descriptions column={1} size="small">
         <Descriptions.Item label="答案">
           <Typography.Text strong copyable>
-            {r.answer}
+            {answerText(r.answer)}
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label="匹配到的题目">{r.question}</Descriptions.Item>

@@ -6,6 +6,7 @@
 import { formatTime } from '@/components/time';
 import {
   OCS_REPORT_STATUS_LABELS,
+  answerText,
   OCS_TYPE_LABELS,
   provenanceLabel,
   type OcsOutcome,
@@ -47,7 +48,8 @@ export default function QueryHistory({ refreshKey }: { refreshKey: number }) {
       search: false,
       ellipsis: true,
       width: 200,
-      render: (_, q) => q.answer ?? <Typography.Text type="secondary">{q.message ?? '-'}</Typography.Text>,
+      render: (_, q) =>
+        q.answer ? answerText(q.answer) : <Typography.Text type="secondary">{q.message ?? '-'}</Typography.Text>,
     },
     {
       title: '来源与置信度',

@@ -23,7 +23,7 @@ const SAMPLE_COLUMNS: ImportReportProps<SampleRow>['sampleColumns'] = [
     render: (t: keyof typeof OCS_TYPE_LABELS) => OCS_TYPE_LABELS[t] ?? t,
   },
   { title: '选项', dataIndex: 'options', render: (o: string[]) => o.join(' / ') || '-' },
-  { title: '答案', dataIndex: 'answer', render: (a: string[]) => a.join('#') },
+  { title: '答案', dataIndex: 'answer', render: (a: string[]) => a.join('；') },
 ];
 
 const report = (p: BankImportPreview): ImportReportProps<SampleRow> => ({

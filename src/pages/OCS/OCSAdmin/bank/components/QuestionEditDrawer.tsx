@@ -42,7 +42,7 @@ export default function QuestionEditDrawer({
               title: question.title,
               type: question.type,
               options: question.options.join('\n'),
-              answer: question.answer.join('#'),
+              answer: question.answer.join('\n'),
             }
           : undefined
       }
@@ -53,10 +53,7 @@ export default function QuestionEditDrawer({
             title: v.title,
             type: v.type,
             options: v.type === 'judgement' || v.type === 'completion' ? [] : lines(v.options),
-            answer: v.answer
-              .split('#')
-              .map((a) => a.trim())
-              .filter(Boolean),
+            answer: lines(v.answer),
           });
           message.success('已保存');
           onSaved();
@@ -90,7 +87,7 @@ export default function QuestionEditDrawer({
       <ProFormTextArea
         name="answer"
         label="答案"
-        extra="选择题写选项字母（如 AC）或选项原文；多个答案或多个空用 # 分隔；判断题写 正确 或 错误"
+        extra="每行一个：选择题写选项字母（如 AC）或选项原文，填空题每个空一行；判断题写 正确 或 错误"
         rules={[{ required: true, whitespace: true, message: '请输入答案' }]}
       />
     </DrawerForm>

@@ -66,7 +66,7 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
       ellipsis: true,
       render: (_, q) => q.options.join(' / ') || '-',
     },
-    { title: '答案', dataIndex: 'answer', search: false, ellipsis: true, render: (_, q) => q.answer.join('#') },
+    { title: '答案', dataIndex: 'answer', search: false, ellipsis: true, render: (_, q) => q.answer.join('；') },
     {
       title: '来源',
       dataIndex: 'source',

@@ -36,7 +36,7 @@ export default function MissTable() {
     setDrafting(m.id);
     try {
       const r = await draftMiss(m.id);
-      message.success(`AI 草稿：${r.data.draft?.join('#') ?? '无'}（确认后才会入库）`);
+      message.success(`AI 草稿：${r.data.draft?.join('；') ?? '无'}（确认后才会入库）`);
       actionRef.current?.reload();
     } catch {
       // The request layer has shown why (no model, the model failed).
@@ -84,7 +84,7 @@ export default function MissTable() {
       render: (_, m) =>
         m.draft ? (
           <Space size={4}>
-            <Typography.Text>{m.draft.join('#')}</Typography.Text>
+            <Typography.Text>{m.draft.join('；')}</Typography.Text>
             <Tag color="purple">{m.draftModel}</Tag>
           </Space>
         ) : (

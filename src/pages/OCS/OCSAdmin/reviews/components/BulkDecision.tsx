@@ -113,7 +113,7 @@ export default function BulkDecision({
               renderItem={(i) => (
                 <List.Item>
                   <Typography.Text ellipsis style={{ maxWidth: '100%' }}>
-                    {i.title} → <Typography.Text strong>{i.proposals[0]!.answer.join('#')}</Typography.Text>
+                    {i.title} → <Typography.Text strong>{i.proposals[0]!.answer.join('；')}</Typography.Text>
                   </Typography.Text>
                 </List.Item>
               )}

@@ -34,7 +34,7 @@ import { historyLabel, REPORT_COLORS, REPORT_LABELS } from './labels';
 const reportColumns: TableColumnsType<ReviewReport> = [
   { title: '用户', dataIndex: 'username' },
   { title: '得到的答案', dataIndex: 'answer', render: (a: string) => <Typography.Text>{a}</Typography.Text> },
-  { title: '建议答案', dataIndex: 'proposed', render: (p: string[] | null) => p?.join('#') ?? '-' },
+  { title: '建议答案', dataIndex: 'proposed', render: (p: string[] | null) => p?.join('；') ?? '-' },
   { title: '说明', dataIndex: 'reason', render: (r: string) => r || '-' },
   { title: '权重', dataIndex: 'weight', render: (w: number) => w.toFixed(2) },
   {
@@ -51,7 +51,7 @@ const reportColumns: TableColumnsType<ReviewReport> = [
   { title: '时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
 ];
 
-const asText = (v: unknown) => (Array.isArray(v) ? v.join('#') : String(v));
+const asText = (v: unknown) => (Array.isArray(v) ? v.join('；') : String(v));
 
 /** The most-weighted proposal of the open reports, to start from. */
 function topProposal(d: ReviewDetail): string[] | undefined {
@@ -138,7 +138,7 @@ export default function ReviewDrawer({
               </Descriptions.Item>
             )}
             <Descriptions.Item label="当前答案">
-              <Typography.Text strong>{d.question.answer.join('#')}</Typography.Text>
+              <Typography.Text strong>{d.question.answer.join('；')}</Typography.Text>
             </Descriptions.Item>
             <Descriptions.Item label="来源">
               <Space size={4} wrap>

@@ -59,7 +59,7 @@ export default function ReviewTable() {
       search: false,
       ellipsis: true,
       width: 160,
-      render: (_, r) => r.answer.join('#'),
+      render: (_, r) => r.answer.join('；'),
     },
     {
       title: '来源',
@@ -94,7 +94,7 @@ export default function ReviewTable() {
           ? '-'
           : r.proposals
               .slice(0, 2)
-              .map((p) => `${p.answer.join('#')}（${p.count} 人）`)
+              .map((p) => `${p.answer.join('；')}（${p.count} 人）`)
               .join('；'),
     },
     { title: '最近反馈', dataIndex: 'lastReportAt', search: false, render: (_, r) => formatTime(r.lastReportAt) },

@@ -256,6 +256,7 @@ export default function UpstreamDrawer({
         <ProFormDigit
           name="timeoutMs"
           label="超时（毫秒）"
+          extra="不能超过「OCS 设置」中的作答时限（默认 15 秒，即 15000 毫秒）"
           fieldProps={{ precision: 0 }}
           rules={[zodRule(shape.timeoutMs)]}
         />
