@@ -89,7 +89,7 @@ test('claim free points, make a token, generate the config and test it against t
 
     await page.getByRole('button', { name: /测试配置/ }).click();
     await page.getByText('配置可用：查到了答案').waitFor();
-    expect(await page.getByTestId('ocs-handler-result').innerText()).toContain('"北京"');
+    expect(await page.getByTestId('ocs-answer-pieces').innerText()).toContain('A. 北京');
 
     await page.goto(`${BASE()}/OCS/bill`);
     await page.getByText('免费领取').first().waitFor();

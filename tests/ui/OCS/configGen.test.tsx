@@ -2,7 +2,7 @@ import { handOffToken } from '@/components/tokenHandoff';
 import ConfigGenPage from '@/pages/OCS/configGen';
 import { fetchTokens } from '@/services/account';
 import { fetchOcsScriptInfo } from '@/services/ocsScript';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
@@ -157,6 +157,39 @@ describe('OCS config generation', () => {
     expect(postUrl).toBe(`${BASE}/api/ocs/query`);
     expect(postInit.method).toBe('POST');
     expect(JSON.parse(postInit.body)).toMatchObject({ token: FULL, type: 'single' });
+  });
+
+  it('测试配置 takes the type, title and options to try, and shows the pieces OCS reads', async () => {
+    fetchMock.mockResolvedValue({
+      status: 200,
+      text: async () =>
+        JSON.stringify({
+          code: 1,
+          question: '空循环写作____',
+          answer: '["for(;;);","C#"]',
+          source: 'import',
+          cost: 1,
+          balance: 9,
+        }),
+    });
+    handOffToken(FULL);
+    renderAt('/OCS/configGen', <ConfigGenPage />);
+    await screen.findByTestId('ocs-config-json');
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: '题型' }));
+    fireEvent.click(await screen.findByTitle('填空题'));
+    expect(screen.getByLabelText('选项（每行一个；填空题留空）')).toHaveValue('');
+    fireEvent.change(screen.getByLabelText('题目'), { target: { value: '空循环写作____' } });
+    await act(async () => fireEvent.click(screen.getByText('测试配置')));
+    expect(await screen.findByText('配置可用：查到了答案')).toBeInTheDocument();
+    const sent = new URL(fetchMock.mock.calls[0][0]);
+    expect(Object.fromEntries(sent.searchParams)).toMatchObject({
+      title: '空循环写作____',
+      type: 'completion',
+      options: '',
+    });
+    // The JSON array comes back whole: two pieces, `;` and `#` kept.
+    expect(screen.getByTestId('ocs-answer-pieces')).toHaveTextContent('for(;;);C#');
+    expect(within(screen.getByTestId('ocs-answer-pieces')).getAllByText(/./)).toHaveLength(2);
   });
 
   it('显示来源与置信度: the subscription and the handler show each answer’s source and confidence', async () => {
