@@ -87,6 +87,11 @@ describe('every endpoint refuses NUL in its input, and none answers 500', () => 
         return;
       }
       expect(res.statusCode).toBe(400);
+      if (path === '/api/ocs/config') {
+        // The subscription URL answers what the OCS script imports: one wrapper named after the problem.
+        expect(res.json()).toEqual([expect.objectContaining({ name: expect.stringContaining('probe') })]);
+        return;
+      }
       expect(res.json()).toMatchObject({ success: false, data: { probe: [expect.stringContaining('\\u0000')] } });
     },
   );

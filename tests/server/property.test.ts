@@ -137,11 +137,18 @@ const KNOWN_BUGS: Record<string, string> = {};
 const OCS_SCRIPT_API = new Set(['GET /api/ocs/query', 'POST /api/ocs/query']);
 
 /**
- * Endpoints whose answers, refusals included, have a shape fixed by another service: the OCS script's
- * API and the drop-in compatible ones outside /api (ServerChan, PushPlus). Their answers must match the
- * descriptor's response schema whatever the status, instead of the envelope.
+ * The OCS subscription URL: the script imports whatever it answers as an array of wrappers, so a refusal
+ * is such an array too (one entry naming the problem), with the refusal's status.
  */
-const ownShape = (e: Endpoint) => OCS_SCRIPT_API.has(keyOf(e)) || !e.path.startsWith('/api/');
+const OCS_SUBSCRIPTION = 'GET /api/ocs/config';
+
+/**
+ * Endpoints whose answers, refusals included, have a shape fixed by another service: the OCS script's
+ * API and subscription, and the drop-in compatible ones outside /api (ServerChan, PushPlus). Their
+ * answers must match the descriptor's response schema whatever the status, instead of the envelope.
+ */
+const ownShape = (e: Endpoint) =>
+  OCS_SCRIPT_API.has(keyOf(e)) || keyOf(e) === OCS_SUBSCRIPTION || !e.path.startsWith('/api/');
 
 /** Tables not compared on a 4xx: refusals write to them by design. */
 const SKIPPED_TABLES: Record<string, string> = {
