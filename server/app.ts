@@ -22,7 +22,6 @@ import requestIdPlugin, { requestIdOptions } from './plugins/request-id';
 import uiPlugin from './plugins/ui';
 import schedulerPlugin from './scheduler';
 import textPlugin from './plugins/text';
-import { parseQueryString } from './http/querystring';
 import proxyCheckPlugin from './plugins/proxy-check';
 import limitsPlugin from './plugins/limits';
 import maintenancePlugin from './plugins/maintenance';
@@ -35,7 +34,6 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     frameworkErrors, // the router's own refusals (bad %-escapes, over-long path parameters), as envelopes
-    routerOptions: { querystringParser: parseQueryString },
     ...requestIdOptions(deps.config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
