@@ -1,7 +1,7 @@
 /**
- * sha256 (server/lib/tokens.ts) hashes in one call where Node has crypto.hash. What it returns is
- * stored: token hashes, and the bank's title and option-set hashes, which every installed bank's rows
- * and every answer lookup compare. So it must stay createHash's digest of the text's UTF-8 bytes for
+ * sha256 (server/lib/tokens.ts) hashes in one call (crypto.hash, Node 20.12 and later, as package.json's
+ * engines says). What it returns is stored: token hashes, and the bank's title and option-set hashes,
+ * which every installed bank's rows and every answer lookup compare. So it must stay createHash's digest of the text's UTF-8 bytes for
  * any text, including the ones a request can smuggle in (NUL, lone surrogates, astral characters).
  */
 import { createHash } from 'node:crypto';
