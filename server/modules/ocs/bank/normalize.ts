@@ -61,41 +61,26 @@ export function plainText(s: string): string {
 }
 
 // Question numbers and type/score tags that pages put around the title (after NFKC, so half-width).
-// Exported for the test that holds the quick checks below to them.
-export const LEADING_TAGS = [
+const LEADING_TAGS = [
   /^\s*[[【(]\s*(?:单选题?|多选题?|判断题?|填空题?|简答题?|选择题?|不定项选择题?|单项选择题?|多项选择题?|论述题?|名词解释)\s*(?:[,，]?\s*[\d.]+\s*分)?\s*[\]】)]\s*/,
   /^\s*(?:单选题?|多选题?|判断题?|填空题?|单项选择题?|多项选择题?)\s*[:：]\s*/,
   /^\s*第\s*\d{1,4}\s*题\s*[.、:：]?\s*/,
   /^\s*\(\s*\d{1,4}\s*\)\s*/,
   /^\s*\d{1,4}\s*[.、:：)](?!\d)\s*/,
 ];
-export const SCORE_TAGS = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
+const SCORE_TAGS = /[(（[【]\s*(?:\d+(?:\.\d+)?\s*分|共?\s*\d+(?:\.\d+)?\s*分\s*)\s*[)）\]】]/g;
 
-/**
- * What a leading tag can start with, after the spaces before it: every pattern of LEADING_TAGS begins
- * (after `^\s*`) with one of these or an ASCII digit. Most titles begin with none of them, and then
- * the five patterns, each tried at least twice (once more to see that nothing changed), are skipped.
- */
-const TAG_STARTS = '[【(单多判填第';
-
-function mayStartWithTag(s: string): boolean {
-  // trimStart removes exactly what \s matches (WhiteSpace and LineTerminator).
-  const c = s.trimStart().charAt(0);
-  return (c >= '0' && c <= '9') || (c !== '' && TAG_STARTS.includes(c));
-}
-
+/** The leading tags, as many as there are (「【单选题】 12. 」). */
 function stripLeadingTags(s: string): string {
   let prev: string;
   do {
-    if (!mayStartWithTag(s)) return s;
     prev = s;
     for (const re of LEADING_TAGS) s = s.replace(re, '');
   } while (s !== prev);
   return s;
 }
 
-/** Score tags all contain 分: a title without one skips the pattern. */
-const stripScoreTags = (s: string, by: string) => (s.includes('分') ? s.replace(SCORE_TAGS, by) : s);
+const stripScoreTags = (s: string, by: string) => s.replace(SCORE_TAGS, by);
 
 /**
  * Keeps letters, digits, symbols (math: + = × ÷ <) and the characters whose removal would merge two
