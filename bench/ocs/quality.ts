@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../server/db/schema';
-import { formatAnswer } from '../../server/modules/ocs/query/answer';
+import { formatAnswer } from '../../server/modules/ocs/bank/answer';
 import { findInBank } from '../../server/modules/ocs/bank/match';
 import { prepareQuestion } from '../../server/modules/ocs/bank/question';
 import type { FuzzyIndex } from '../../server/modules/ocs/bank/fuzzy-index';

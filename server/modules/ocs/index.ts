@@ -113,7 +113,7 @@ export default fp(
     await app.register(ocsFreeRoutes, deps);
     await app.register(ocsAdminRoutes, deps);
     await app.register(ocsBankRoutes, { ...deps, importer });
-    await app.register(ocsReviewRoutes, deps);
+    await app.register(ocsReviewRoutes, { ...deps, countQuery });
     await app.register(ocsUpstreamRoutes, { ...deps, upstreams });
   },
   { name: 'ocs', dependencies: ['limits', 'auth', 'scheduler', 'metrics'] },

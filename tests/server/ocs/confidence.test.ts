@@ -1,15 +1,10 @@
 /**
- * Provenance and confidence (issue 17): what a bank row's source and status say, how a fuzzy match and
+ * Provenance and confidence: what a bank row's source and status say, how a fuzzy match and
  * a 存疑 mark lower it, and the vote between sources — the answer they agree on wins over the first
  * or the most confident one, agreement raises the confidence and disagreement lowers it.
  */
-import {
-  answerKey,
-  bankConfidence,
-  provenanceOf,
-  vote,
-  type Candidate,
-} from '../../../server/modules/ocs/query/confidence';
+import { provenanceOf } from '../../../server/modules/ocs/bank/question';
+import { answerKey, bankConfidence, vote, type Candidate } from '../../../server/modules/ocs/query/confidence';
 
 test('provenance of a bank row', () => {
   expect(provenanceOf('import', 'verified')).toBe('import');

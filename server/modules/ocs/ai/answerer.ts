@@ -11,7 +11,7 @@ import type { SecretBox } from '../../../lib/secretbox';
 import type { BankIndexSync } from '../bank/index-sync';
 import { cleanTitle } from '../bank/normalize';
 import { storeMachineAnswer } from '../bank/store';
-import { formatAnswer, inCallerText, type StoredAnswer } from '../query/answer';
+import { formatAnswer, inCallerText, type StoredAnswer } from '../bank/answer';
 import type { Question } from '../query/question';
 import type { AiAnswerer, AiOutcome } from '../query/service';
 import { getBalance } from '../wallet/balance';

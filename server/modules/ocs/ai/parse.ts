@@ -1,6 +1,6 @@
 /**
  * Turns a free-form model reply into an answer: the option texts it names, `正确`/`错误`, or the
- * blanks in order (query/answer.ts says what an answer is). Models ignore formatting
+ * blanks in order (bank/answer.ts says what an answer is). Models ignore formatting
  * instructions often enough that this accepts letters or texts, labels, quotes, markdown and
  * full-width characters, and refuses rather than guesses when a reply is ambiguous. Pure.
  */

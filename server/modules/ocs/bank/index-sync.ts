@@ -10,7 +10,7 @@ import { notifierOf } from '../../../db/notify';
 import type { DB } from '../../../db/schema';
 import { ExactIndex, type ExactRow } from './exact-index';
 import { FuzzyIndex } from './fuzzy-index';
-import { provenanceOf } from '../query/confidence';
+import { provenanceOf } from './question';
 import type { OcsQuestionType } from './normalize';
 
 /** A transaction's now() is its start, older than its commit: re-read that far back. */

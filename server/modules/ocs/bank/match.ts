@@ -9,8 +9,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
-import { formatAnswer, optionOverlap } from '../query/answer';
-import { provenanceOf } from '../query/confidence';
+import { formatAnswer, optionOverlap } from './answer';
+import { provenanceOf } from './question';
 import type { ExactIndex, ExactRow } from './exact-index';
 import type { FuzzyIndex } from './fuzzy-index';
 import { differenceGuard } from './guard';

@@ -6,6 +6,16 @@
 import { sha256 } from '../../../lib/tokens';
 import { cleanTitle, judgementOf, normalizeTitle, optionKey, titleHash, type OcsQuestionType } from './normalize';
 
+/** `import` | `verified` | `ai` | `corrected` | `upstream:<name>`: the OCS API's `source`. */
+export type Provenance = string;
+
+/** The provenance of a bank row from its source and status. */
+export function provenanceOf(source: string, status: string): Provenance {
+  if (source === 'manual') return 'verified';
+  if (status === 'verified' && (source === 'ai' || source.startsWith('upstream:'))) return 'verified';
+  return source;
+}
+
 export interface QuestionInput {
   title: string;
   type: OcsQuestionType;

@@ -8,9 +8,7 @@
  * its share of all the confidence that spoke.
  */
 import { optionKey, withoutLabel } from '../bank/normalize';
-
-/** `import` | `verified` | `ai` | `corrected` | `upstream:<name>`: the OCS API's `source`. */
-export type Provenance = string;
+import type { Provenance } from '../bank/question';
 
 export const PROVENANCE_CONFIDENCE: Record<string, number> = {
   verified: 0.98,
@@ -19,13 +17,6 @@ export const PROVENANCE_CONFIDENCE: Record<string, number> = {
   upstream: 0.8,
   ai: 0.7,
 };
-
-/** The provenance of a bank row from its source and status. */
-export function provenanceOf(source: string, status: string): Provenance {
-  if (source === 'manual') return 'verified';
-  if (status === 'verified' && (source === 'ai' || source.startsWith('upstream:'))) return 'verified';
-  return source;
-}
 
 export function baseConfidence(provenance: Provenance): number {
   return PROVENANCE_CONFIDENCE[provenance.startsWith('upstream:') ? 'upstream' : provenance] ?? 0.7;

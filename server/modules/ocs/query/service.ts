@@ -26,7 +26,7 @@ import {
   type ChargeInput,
   type ChargeResult,
 } from '../wallet/charge';
-import { inCallerText } from './answer';
+import { inCallerText } from '../bank/answer';
 import { bankConfidence, vote, type Candidate } from './confidence';
 import { answerFromLog, logAnswer, logUnanswered, recentAnswer } from './log';
 import type { CountQuery, QuerySource } from './metrics';

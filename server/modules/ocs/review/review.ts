@@ -25,8 +25,7 @@ import { escapeLike } from '../../../lib/sql';
 import { recordAudit, type Actor } from '../../audit';
 import { getRow, toBankQuestion } from '../bank/admin';
 import type { FuzzyIndex } from '../bank/fuzzy-index';
-import { prepareQuestion } from '../bank/question';
-import { provenanceOf } from '../query/confidence';
+import { prepareQuestion, provenanceOf } from '../bank/question';
 import { recomputeDispute, refundQuery } from './reports';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

@@ -11,7 +11,7 @@ import { answerText, type UpstreamTestResult } from '@contract';
 import type { DB } from '../../../db/schema';
 import type { SecretBox } from '../../../lib/secretbox';
 import { parseAnswerPieces } from '../ai/parse';
-import { inCallerText } from '../query/answer';
+import { inCallerText } from '../bank/answer';
 import type { Question } from '../query/question';
 import type { UpstreamAnswer, UpstreamSource } from '../query/service';
 import { CircuitBreaker } from './breaker';

@@ -5,7 +5,7 @@
  * order so shuffled options still work; for judgements 正确 or 错误; for blanks one piece per blank, in
  * order. How a list travels to the script is src/contract/ocsAnswer.ts.
  */
-import { judgementOf, optionKey, withoutLabel, type OcsQuestionType } from '../bank/normalize';
+import { judgementOf, optionKey, withoutLabel, type OcsQuestionType } from './normalize';
 
 export interface StoredAnswer {
   type: OcsQuestionType;
