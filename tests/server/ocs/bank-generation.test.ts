@@ -223,13 +223,13 @@ describe('in the database', () => {
     expect(read).toBeLessThan(100);
   });
 
-  test('a call with the fifteen arguments of migration 0015 checks every element', async () => {
+  test('an element without a label is checked', async () => {
     const id = Number((await t.db.selectFrom('ocs_questions').select('id').executeTakeFirstOrThrow()).id);
     const r = await sql<{ r_outcome: string; r_generation: string }>`
       select r_outcome, r_generation from ocs_charge_many(array[${user}]::int[], array[null]::int[], array[0]::int[],
-        array['fifteen']::text[], array['fifteen']::text[], array['single']::text[], array['bank']::text[],
-        array[${id}]::bigint[], array[null]::int[], array['A']::text[], array[1]::bigint[], array[null]::text[],
-        array[null]::real[], array[0]::int[], array[false]::boolean[])`.execute(t.db);
+        array['unlabelled']::text[], array['unlabelled']::text[], array['single']::text[], array['bank']::text[],
+        array[${id}]::bigint[], array[null]::int[], array['["A"]']::text[], array[1]::bigint[], array[null]::text[],
+        array[null]::real[], array[0]::int[], array[false]::boolean[], array[null]::bigint[])`.execute(t.db);
     expect(r.rows).toEqual([{ r_outcome: 'stale', r_generation: expect.anything() }]);
     expect(Number(r.rows[0]!.r_generation)).toBe(await generationOf(t.db));
   });
