@@ -1,5 +1,5 @@
 /**
- * The route table of the whole portal, in one place (issue 2).
+ * The route table of the whole portal, in one place.
  * `access` names a flag from src/access.ts; children inherit their parent's flag.
  * Components resolve against src/pages and are loaded on demand.
  * Every menu entry has a `menuIcon` (the collapsed side menu shows only icons): a name from

@@ -127,7 +127,7 @@ export const ConfigSchema = z.object({
       }
     }),
 
-  // ---------- institutional sign-in (issue 16): e-mail, two-factor, CAS, OIDC ----------
+  // ---------- institutional sign-in: e-mail, two-factor, CAS, OIDC ----------
   // E-mail verification and password reset send through SMTP_URL / SMTP_FROM (above).
   /** Roles that must use two-factor sign-in: `admin,njit`, or `true` for exactly those two; empty: none. */
   REQUIRE_2FA_ROLES: z

@@ -1,4 +1,4 @@
-/** Access flags named by config/routes.ts (issue 2). */
+/** Access flags named by config/routes.ts. */
 import type { InitialState } from '@/initialState';
 
 export interface AccessFlags {

@@ -1,5 +1,5 @@
 /**
- * Request and interaction defaults, in one place (issue 2): everything that fetches
+ * Request and interaction defaults, in one place: everything that fetches
  * or paginates reads these constants instead of repeating numbers.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Side-menu narrowing (issue 2): under a module prefix the menu shows only that
+ * Side-menu narrowing: under a module prefix the menu shows only that
  * module's entries, led by a return-to-home entry; elsewhere the full menu.
  */
 import { HomeOutlined } from '@ant-design/icons';

@@ -1,5 +1,5 @@
 /**
- * HTTP shapes of institutional sign-in (issue 16): two-factor sign-in (TOTP and recovery codes), the
+ * HTTP shapes of institutional sign-in: two-factor sign-in (TOTP and recovery codes), the
  * user's e-mail address and password reset by e-mail, CAS and OIDC single sign-on with the identities
  * linked to an account, and what administrators see and change of them.
  */

@@ -125,7 +125,7 @@ export const QueryLogItem = z.object({
   answer: z.array(z.string()).nullable(),
   cost: z.number().int(),
   message: z.string().nullable(),
-  /** Provenance and confidence of the answer (answered queries since issue 17). */
+  /** Provenance and confidence of the answer (every answered query has them). */
   source: z.string().nullable().default(null),
   confidence: z.number().nullable().default(null),
   /** The user's report of this answer and its outcome, if they made one. */

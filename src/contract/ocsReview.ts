@@ -1,5 +1,5 @@
 /**
- * OCS review HTTP shapes (issue 17): a user's report of a wrong answer and its outcome; the
+ * OCS review HTTP shapes: a user's report of a wrong answer and its outcome; the
  * administrators' review queue (questions with reports, what was proposed, the question's history),
  * accepting, rejecting and merging; and the 未收录 queue of questions that found no answer.
  */

@@ -1,5 +1,5 @@
 /**
- * OCS upstream banks HTTP shapes (administrators; issue 17): other AnswererWrapper-compatible question
+ * OCS upstream banks HTTP shapes (administrators): other AnswererWrapper-compatible question
  * banks the portal asks on a miss, before the AI. The request is described as OCS configs describe it
  * (URL, method, parameter template with ${title}, ${type}, ${options}, headers); the answer is picked
  * from the JSON reply with a JSONPath instead of running the config's handler. A secret (a token the

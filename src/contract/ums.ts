@@ -37,7 +37,7 @@ export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
 
 // ---------- channels ----------
 
-/** Where a channel delivers (issue 18): each kind has its own request, signing, error classes and pacing. */
+/** Where a channel delivers: each kind has its own request, signing, error classes and pacing. */
 export const CHANNEL_KINDS = ['dingtalk', 'wecom', 'feishu', 'webhook', 'email'] as const;
 export const ChannelKind = z.enum(CHANNEL_KINDS);
 export type ChannelKind = z.infer<typeof ChannelKind>;

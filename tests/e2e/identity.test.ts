@@ -1,5 +1,5 @@
 /**
- * Institutional sign-in (issue 16) in Chromium, against a portal of its own (`server/main.ts` on a
+ * Institutional sign-in in Chromium, against a portal of its own (`server/main.ts` on a
  * fresh DATA_DIR, the UI the global set-up built) wired to three real local servers: a CAS server
  * written from the protocol specification (tests/fixtures/fake-cas.ts), an OIDC provider
  * (`oidc-provider`, tests/fixtures/oidc-provider.mjs) and an SMTP server that keeps what it receives

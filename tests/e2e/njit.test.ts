@@ -1,5 +1,5 @@
 /**
- * Issue 7 end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
+ * NJIT end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
  * gets the 403 page and no data. The roster is imported through the API by the administrator.
  */
 import type { Browser } from 'playwright-core';

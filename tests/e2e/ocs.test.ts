@@ -2,7 +2,7 @@
  * Issues 4 and 5 end to end: the administrator imports a question; a new user claims the daily free
  * points, creates an ocs:query token, carries it to the config page, and the "test" button answers
  * the sample question through the live API (1 point charged); the bill shows the claim and the charge.
- * Issue 17: the user reports a wrong answer from the ask page, the administrator accepts the correction
+ * Then the user reports a wrong answer from the ask page, the administrator accepts the correction
  * in the review queue, and the user's bill shows the refund.
  */
 import type { Browser } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * UMS (issue 18) in Chromium, against a portal of its own (`server/main.ts` on a fresh DATA_DIR, the UI
+ * UMS in Chromium, against a portal of its own (`server/main.ts` on a fresh DATA_DIR, the UI
  * the global set-up built) whose channels point at independent fakes on loopback: DingTalk, WeCom,
  * Feishu (checking the signature), a generic webhook receiver and a real SMTP server. A message written
  * in 创建消息 and fanned out to all five reaches every fake, and one sent through the ServerChan-compatible

@@ -1,5 +1,5 @@
 /**
- * Issue 3 end to end, as an administrator: create a user; that user logs in and creates a token;
+ * User administration end to end, as an administrator: create a user; that user logs in and creates a token;
  * the administrator disables the user; the user's session and token stop working at once.
  */
 import type { Browser } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * Property-based robustness of every JSON endpoint of the contract (issue 15). Requests are generated
+ * Property-based robustness of every JSON endpoint of the contract. Requests are generated
  * from each descriptor's own zod schemas (./arbitraries.ts): shaped values that reach the handlers, and
  * hostile ones (wrong types, missing and extra keys, `__proto__`, NUL, lone surrogates, injection-looking
  * text, huge and negative numbers, deep nesting, 1 MB strings). Each endpoint is called as a plain user

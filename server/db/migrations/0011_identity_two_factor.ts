@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 16).
+ * Two-factor sign-in.
  *
  * - user_two_factor: a user's TOTP secret (sealed by the SecretBox), the one being set up until its first
  *   code confirms it, and the last time step accepted (a code works once).

@@ -1,5 +1,5 @@
 /**
- * E-mail addresses and password reset by e-mail (issue 16).
+ * E-mail addresses and password reset by e-mail.
  *
  * - user_emails: one address per user. `email` is the verified one (a reset link goes only there);
  *   `pending_email` is a new address waiting for its verification link, while the old one keeps working.

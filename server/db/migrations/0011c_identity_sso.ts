@@ -1,5 +1,5 @@
 /**
- * Campus single sign-on (issue 16): CAS and OIDC identities linked to accounts.
+ * Campus single sign-on: CAS and OIDC identities linked to accounts.
  *
  * - user_identities: (provider, subject) -> user; a provider's subject is linked to one account.
  * - sso_states: a sign-in or link the portal started with an identity server (the `state` it sent, the

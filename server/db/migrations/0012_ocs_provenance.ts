@@ -1,5 +1,5 @@
 /**
- * OCS answers that say where they come from and how sure they are (issue 17):
+ * OCS answers that say where they come from and how sure they are:
  *
  * - ocs_questions.source may also be `corrected` (an answer an administrator corrected after users
  *   reported it) and `upstream:<name>` (an answer taken from an upstream bank); `disputed` marks an

@@ -1,5 +1,5 @@
 /**
- * OCS: users report wrong answers, administrators review them (issue 17).
+ * OCS: users report wrong answers, administrators review them.
  *
  * - ocs_reports: one report per answered query of the user (the answer they got, the answer they
  *   propose, why), its weight when made (falls with the reporter's rejected reports), and its outcome.

@@ -1,5 +1,5 @@
 /**
- * OCS: the 未收录 queue (issue 17). Every question that found no answer is kept once per identity
+ * OCS: the 未收录 queue. Every question that found no answer is kept once per identity
  * (normalized title, type and option set, as the bank keys questions), with how often and when it was
  * asked, until an administrator answers it (it becomes a verified bank entry) or dismisses it.
  */

@@ -1,5 +1,5 @@
 /**
- * OCS: upstream banks (issue 17), AnswererWrapper-compatible question banks asked on a miss before the
+ * OCS: upstream banks, AnswererWrapper-compatible question banks asked on a miss before the
  * AI. The request is described as OCS configs describe it (URL, method, parameter template with
  * ${title}/${type}/${options}, headers) and the answer is picked from the JSON reply with a JSONPath
  * instead of running a handler. A secret the template names as ${secret} is stored encrypted. Each has a

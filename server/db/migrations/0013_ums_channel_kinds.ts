@@ -1,5 +1,5 @@
 /**
- * UMS channel kinds (issue 18): a channel is a DingTalk, WeCom or Feishu robot, a generic webhook or an
+ * UMS channel kinds: a channel is a DingTalk, WeCom or Feishu robot, a generic webhook or an
  * e-mail address. Existing channels become `dingtalk`. `config` holds a kind's settings that are not
  * secret (a webhook's method, body template and success rule), `config_enc` the secret ones (a
  * webhook's request headers) under the SecretBox. Attempts get the key their pacing is counted by

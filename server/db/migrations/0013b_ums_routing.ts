@@ -1,5 +1,5 @@
 /**
- * UMS routing (issue 18): a message's priority (0 low, 1 normal, 2 high, 3 urgent: the claim order),
+ * UMS routing: a message's priority (0 low, 1 normal, 2 high, 3 urgent: the claim order),
  * the client's idempotency key (one per user: a retried send returns the first message), the fan-out
  * group (every row of one send to several channels points at the first), the fallback chain (the
  * channels still to try when the current one fails for good), and per channel quiet hours (minutes

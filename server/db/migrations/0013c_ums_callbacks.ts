@@ -1,5 +1,5 @@
 /**
- * UMS delivery callbacks (issue 18): a message may carry a callback URL that the portal POSTs its final
+ * UMS delivery callbacks: a message may carry a callback URL that the portal POSTs its final
  * outcome to, once, signed with the sender's callback secret (one per user, sealed by the SecretBox,
  * rotatable) and retried like a message. The callback's own state lives on the message.
  */

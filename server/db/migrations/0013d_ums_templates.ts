@@ -1,5 +1,5 @@
 /**
- * UMS message templates (issue 18): named per user, a title and content with {{variables}}, sent from
+ * UMS message templates: named per user, a title and content with {{variables}}, sent from
  * the UI or the API as `template` + `vars`.
  */
 import { sql, type Kysely } from 'kysely';

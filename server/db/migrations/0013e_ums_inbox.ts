@@ -1,5 +1,5 @@
 /**
- * The UMS inbox (issue 18): every message is readable in 消息查询 with read/unread state, so nothing is
+ * The UMS inbox: every message is readable in 消息查询 with read/unread state, so nothing is
  * lost if every channel is down. `read_at` is set when its owner opens it (or marks all read).
  */
 import { sql, type Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * UMS overflow digest (issue 18): a channel may merge the messages its pacing would hold longer than
+ * UMS overflow digest: a channel may merge the messages its pacing would hold longer than
  * `digest_after_seconds` into one markdown digest. A merged message waits in status `merged`, pointing
  * at its digest (`digest_id`), and takes the digest's final outcome.
  */

@@ -1,5 +1,5 @@
 /**
- * OCS: ocs_charge_many() charges a batch set-wise (issue 14). Migration 0012's version called
+ * OCS: ocs_charge_many() charges a batch set-wise. Migration 0012's version called
  * ocs_charge() once per element: per answer a lock, a look-up of the 10-minute free repeat, an update of
  * the wallet row (one new row version per answer, all in one transaction), an insert into the query
  * log and one into the ledger, each a statement of its own. This one takes the batch's locks once,

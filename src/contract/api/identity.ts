@@ -1,5 +1,5 @@
 /**
- * Institutional sign-in endpoints (issue 16): the second step of a sign-in, two-factor set-up, the
+ * Institutional sign-in endpoints: the second step of a sign-in, two-factor set-up, the
  * user's e-mail address, password reset by e-mail, CAS and OIDC single sign-on (including CAS single
  * logout), the identities linked to an account, and what administrators do with all of them.
  */

@@ -65,7 +65,7 @@ export const queryBatchOptions = endpoint({
 
 /**
  * A script reports a wrong answer with the user's token: the `queryId` of the answer (in every answer
- * since issue 17), or the question as it was asked (title, type, options: the user's latest answer to
+ * carries one), or the question as it was asked (title, type, options: the user's latest answer to
  * it); `proposed` is the answer the user believes is right (optional), `reason` why (optional).
  */
 export const report = endpoint({

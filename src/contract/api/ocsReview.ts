@@ -1,5 +1,5 @@
 /**
- * OCS review endpoints (issue 17): a user reports a wrong answer from the portal (the scripts use
+ * OCS review endpoints: a user reports a wrong answer from the portal (the scripts use
  * /api/ocs/report in ./ocs); administrators review reports (accept with the right answer, reject,
  * merge duplicate questions; in bulk) and answer the 未收录 queue.
  */

@@ -1,4 +1,4 @@
-/** OCS upstream banks (administrators; issue 17): list with figures, create, change, delete, test. */
+/** OCS upstream banks (administrators): list with figures, create, change, delete, test. */
 import { endpoint } from '../endpoint';
 
 const tags = ['ocs-upstream'];

@@ -1,5 +1,5 @@
 /**
- * Accounts and SSO identities (issue 16, part 5): the first sign-in of an unknown identity links it to
+ * Accounts and SSO identities: the first sign-in of an unknown identity links it to
  * an existing account by that account's password (once), or an administrator links it, or — with
  * SSO_AUTO_CREATE — a new account is made (under a free name: a local account of the same name is only
  * ever linked by its password). Linking from the personal center, unlinking while a way to sign in

@@ -1,5 +1,5 @@
 /**
- * CAS sign-in (issue 16, part 4) against a CAS server written from the protocol specification
+ * CAS sign-in against a CAS server written from the protocol specification
  * (tests/fixtures/fake-cas.ts), over real HTTP: the portal listens on loopback, and a cookie-keeping
  * client plays the browser on both. The bad cases of the issue: a replayed ticket, a ticket for another
  * service, an expired one, a forged state, an unreachable or hanging CAS server — each a clear

@@ -1,5 +1,5 @@
 /**
- * E-mail and password reset (issue 16, part 2) against a real SMTP server on loopback (smtp-server),
+ * E-mail and password reset against a real SMTP server on loopback (smtp-server),
  * whose received messages are parsed with mailparser: adding and verifying an address, a reset link
  * that works once and for 30 minutes, an answer that never tells whether an account or an address
  * exists, limits per address and per IP, every session ended by a reset (tokens too when asked), and

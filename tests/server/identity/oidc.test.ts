@@ -1,5 +1,5 @@
 /**
- * OIDC sign-in (issue 16, part 3): authorization code with PKCE through openid-client, against a real
+ * OIDC sign-in: authorization code with PKCE through openid-client, against a real
  * OpenID provider (the `oidc-provider` package in a child process, tests/fixtures/oidc-provider.mjs).
  * The portal is driven through inject (its public URL is http://portal.test, the redirect URI the
  * provider knows); the provider over real HTTP by a cookie-keeping client. Bad cases: a forged state, a

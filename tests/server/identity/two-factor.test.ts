@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 16, part 1): TOTP set-up with a QR code confirmed by a first code, ten
+ * Two-factor sign-in: TOTP set-up with a QR code confirmed by a first code, ten
  * single-use recovery codes, the login's second step (no session on the password alone), codes under
  * the login throttle, "trust this browser", REQUIRE_2FA_ROLES, an administrator's audited reset, and
  * personal API tokens that 2FA leaves alone.

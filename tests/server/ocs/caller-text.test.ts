@@ -1,5 +1,5 @@
 /**
- * Answers in the caller's own option texts, byte for byte (issue 17's defect): a bank imported through
+ * Answers in the caller's own option texts, byte for byte: a bank imported through
  * the admin API, probed as OCS probes it (the subscription config read, its template filled, the
  * handler applied), with full-width characters, mixed punctuation and every option-label style; single
  * and multiple choice; the AI path and the 10-minute repeat too.

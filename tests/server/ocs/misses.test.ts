@@ -1,5 +1,5 @@
 /**
- * The 未收录 queue (issue 17): misses kept normalized and deduplicated with counts, most asked first;
+ * The 未收录 queue: misses kept normalized and deduplicated with counts, most asked first;
  * answered in bulk (all or nothing) or from an AI draft, each answer a verified bank entry that the
  * next asker gets; dismissed ones stay dismissed; a minimum confidence the bank cannot meet is a
  * miss too, free.

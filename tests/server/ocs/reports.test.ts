@@ -1,5 +1,5 @@
 /**
- * Reports of wrong answers and their review (issue 17): a user reports an answer of their own history
+ * Reports of wrong answers and their review: a user reports an answer of their own history
  * (portal or script token), never one they were not given; the daily limit; weights that fall with
  * rejections; 存疑 after several independent reports (lower confidence, or no answer); accepting a
  * correction (bank answer, history, one refund per charged reporter, idempotent — twice, concurrently),

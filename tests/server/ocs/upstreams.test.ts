@@ -1,5 +1,5 @@
 /**
- * Upstream banks (issue 17) against fake banks on loopback: administered (validation, the secret
+ * Upstream banks against fake banks on loopback: administered (validation, the secret
  * write-only, audit), asked on a miss before the AI with the parameter template filled in, answers in
  * the caller's option texts and kept in the bank as upstream:<name>, charged the upstream's price;
  * slow, failing, garbage and hanging upstreams cost nothing and show on the admin page; the circuit

@@ -5,7 +5,7 @@ import { ShowType } from '@/contract/endpoint';
 import { message, notification } from 'antd';
 
 describe('request defaults live in one place', () => {
-  it('has the numbers of issue 2', () => {
+  it('has the numbers the shell specifies', () => {
     expect(defaults.USE_REQUEST_DEFAULTS).toEqual({
       refreshOnWindowFocus: true,
       focusTimespan: 5000,

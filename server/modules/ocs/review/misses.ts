@@ -1,5 +1,5 @@
 /**
- * The 未收录 queue (issue 17): every question that found no answer (a miss, an AI failure, a timeout,
+ * The 未收录 queue: every question that found no answer (a miss, an AI failure, a timeout,
  * an answer below the user's minimum confidence) is kept once per identity — normalized title, type
  * and option set, as the bank keys questions — with how often it was asked. MissRecorder counts them
  * in memory and writes them every few seconds in one statement (misses stay as cheap as they were).

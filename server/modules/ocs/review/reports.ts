@@ -1,5 +1,5 @@
 /**
- * Users' reports of wrong answers (issue 17). A report names one answered query of the reporter's own
+ * Users' reports of wrong answers. A report names one answered query of the reporter's own
  * history (from the portal by its id; from a script by its id or by asking the question again), so
  * nobody can report an answer they were never given. Each report carries the reporter's weight at
  * the time — 1 for a new reporter, falling with every rejected report (reporterWeight) — and when the

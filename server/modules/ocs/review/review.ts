@@ -1,5 +1,5 @@
 /**
- * The administrators' review of reported answers (issue 17): the queue (questions with reports, 存疑
+ * The administrators' review of reported answers: the queue (questions with reports, 存疑
  * first), one question's reports and history, and the three decisions, each in bulk too:
  * - accept: the question gets the right answer (validated as an import is; source `corrected`,
  *   verified), the previous one is kept in ocs_question_history (who, what, when, why), the open

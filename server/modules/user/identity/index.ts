@@ -1,5 +1,5 @@
 /**
- * Institutional sign-in (issue 16), part of the user module: two-factor sign-in, e-mail and password
+ * Institutional sign-in, part of the user module: two-factor sign-in, e-mail and password
  * reset, CAS and OIDC single sign-on, and the administrators' side of them. Registers the routes, the
  * mailer and the OIDC client (both from the configuration), and the job that prunes expired sign-in state.
  */
