@@ -4,8 +4,10 @@
  * Pure (no node or browser APIs): the config page, the mocks and the server build the same JSON.
  */
 import { z } from 'zod';
-import { queryGet } from './api/ocs';
 import { ok } from './common';
+
+/** Where the OCS script asks (GET and POST, and their CORS preflight): the descriptors in api/ocs.ts use it. */
+export const OCS_QUERY_PATH = '/api/ocs/query';
 
 export const OCS_REQUEST_TYPES = ['GM_xmlhttpRequest', 'fetch'] as const;
 export const OcsRequestType = z.enum(OCS_REQUEST_TYPES);
@@ -88,7 +90,7 @@ export function buildAnswererConfig({
     {
       name: OCS_ANSWERER_NAME,
       homepage: `${baseUrl}/OCS/overview`,
-      url: `${baseUrl}${queryGet.path}`,
+      url: `${baseUrl}${OCS_QUERY_PATH}`,
       method,
       type: requestType,
       contentType: 'json',
@@ -109,7 +111,7 @@ export function refusalConfig(baseUrl: string, message: string): AnswererWrapper
     {
       name: message,
       homepage: `${baseUrl}/OCS/configGen`,
-      url: `${baseUrl}${queryGet.path}`,
+      url: `${baseUrl}${OCS_QUERY_PATH}`,
       method: 'get',
       type: 'fetch',
       contentType: 'json',

@@ -4,6 +4,7 @@
  * subscription, the portal's userscript and what the config and download pages show).
  */
 import { endpoint } from '../endpoint';
+import { OCS_QUERY_PATH } from '../ocsConfig';
 
 const tags = ['ocs'];
 
@@ -24,13 +25,13 @@ const queryDoc = {
  */
 export const queryGet = endpoint({
   method: 'GET',
-  path: '/api/ocs/query',
+  path: OCS_QUERY_PATH,
   ...queryDoc,
   schema: (c) => ({ response: c.OcsQueryResult }),
 });
 export const queryPost = endpoint({
   method: 'POST',
-  path: '/api/ocs/query',
+  path: OCS_QUERY_PATH,
   ...queryDoc,
   schema: (c) => ({ response: c.OcsQueryResult }),
 });
@@ -92,7 +93,7 @@ export const reportOptions = endpoint({
 /** The CORS preflight of a script calling with fetch: 204 with the CORS headers. */
 export const queryOptions = endpoint({
   method: 'OPTIONS',
-  path: '/api/ocs/query',
+  path: OCS_QUERY_PATH,
   access: 'ocs-token',
   tags,
   summary: 'OCS 题库查询的 CORS 预检（204）',
