@@ -15,9 +15,7 @@ import { clearLoginFailures, LOGIN_WINDOW_MINUTES } from './throttle';
 import { withAuthChange } from './auth-cache';
 import { revokeAllTokens } from './tokens';
 import { escapeLike } from '../../lib/sql';
-
-/** Arbitrary constant naming the "user administration" advisory lock. */
-const ADMIN_LOCK = 727_001;
+import { lockFor } from '../../db/locks';
 
 type ListQuery = z.output<typeof AdminUserListQuery>;
 
@@ -101,7 +99,7 @@ export async function getUser(db: Kysely<DB> | Transaction<DB>, id: number): Pro
 }
 
 async function lockAdministration(trx: Transaction<DB>): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${ADMIN_LOCK})`.execute(trx);
+  await lockFor(trx, 'user-admin');
 }
 
 async function activeAdminCount(trx: Transaction<DB>): Promise<number> {

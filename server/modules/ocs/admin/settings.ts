@@ -4,10 +4,11 @@
  * storage as one row per key, the short per-instance cache the hot path reads through, and the
  * administrators' read and audited update (every change recorded with its before and after).
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { OcsSettingsBody } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
+import { lockFor } from '../../../db/locks';
 import { diff, recordAudit, type Actor } from '../../audit';
 
 export const OcsSettings = z.object({
@@ -105,7 +106,7 @@ export async function updateOcsSettings(
 ): Promise<Record<string, unknown>> {
   return db.transaction().execute(async (trx) => {
     // Serialises concurrent saves so each audit row's "before" is what that save replaced.
-    await sql`select pg_advisory_xact_lock(hashtext('ocs_settings'))`.execute(trx);
+    await lockFor(trx, 'ocs-settings');
     const before = await readSettings(trx);
     const d = diff(before, next);
     const stored = new Set((await trx.selectFrom('ocs_settings').select('key').execute()).map((r) => r.key));

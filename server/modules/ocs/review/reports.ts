@@ -10,6 +10,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OcsMyReport, OcsReportContext } from '../../../../src/contract';
 import type { DB, OcsQuestionType } from '../../../db/schema';
+import { lockFor } from '../../../db/locks';
 import { badRequest, conflict, notFound, tooMany } from '../../../errors';
 import type { OcsSettings } from '../admin/settings';
 import type { FuzzyIndex } from '../bank/fuzzy-index';
@@ -171,7 +172,7 @@ export async function createReport(
 
   const result = await db.transaction().execute(async (trx) => {
     // One user's reports one at a time: the daily count and the duplicate checks hold under double clicks.
-    await sql`select pg_advisory_xact_lock(hashtext('ocs_report'), ${userId})`.execute(trx);
+    await lockFor(trx, 'ocs-report', userId);
     const question = await trx
       .selectFrom('ocs_questions')
       .select(['id', 'title', 'type', 'options', 'answer', 'norm_title', 'disputed'])

@@ -8,14 +8,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { RedeemResult } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
+import { lockFor } from '../../../db/locks';
 import { badRequest, conflict, tooMany } from '../../../errors';
 import { canonicalCode, isWellFormed } from '@contract';
 import { hashCode } from './redeem-code';
 import { credit } from './balance';
 
 export const REDEEM_FAILURE_LIMIT = 5;
-/** Arbitrary constant naming the per-user "redeem attempt" advisory locks. */
-const REDEEM_LOCK = 727_101;
 
 export const REDEEM_MESSAGES = {
   unknown: '兑换码无效，请检查后重试',
@@ -33,7 +32,7 @@ type Outcome = { failed: string } | { result: RedeemResult };
 export async function redeemCode(db: Kysely<DB>, userId: number, input: string): Promise<RedeemResult> {
   const canonical = canonicalCode(input);
   const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
-    await sql`select pg_advisory_xact_lock(${REDEEM_LOCK}, ${userId})`.execute(trx);
+    await lockFor(trx, 'ocs-redeem', userId);
     const f = await sql<{ n: number; retry: number | null }>`
       select count(*)::int as n, ceil(extract(epoch from min(at) + interval '1 minute' - now()))::int as retry
       from ocs_redeem_failures where user_id = ${userId} and at > now() - interval '1 minute'`.execute(trx);
