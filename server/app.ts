@@ -35,7 +35,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     frameworkErrors, // the router's own refusals (bad %-escapes, over-long path parameters), as envelopes
-    routerOptions: { querystringParser: parseQueryString },
+    // Scripts written against `/api/x/` and `/api/x` both keep working: every route answers both forms.
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
     ...requestIdOptions(deps.config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
