@@ -58,6 +58,7 @@ function paramsOf(request: FastifyRequest): Record<string, unknown> {
 function scriptFailureMessage(err: Error & { statusCode?: number }): string {
   // Our own refusals (text the database cannot store, say) are in Chinese already and name the field.
   if (err instanceof HttpError && err.statusCode < 500) return err.message;
+  if (err.statusCode === 413) return '请求体过大';
   if (err.statusCode && err.statusCode < 500) return '请求格式不正确';
   // The charge statement ran: whether it charged is not known, so "not charged" would be a guess.
   if (err instanceof UnreadableChargeResult) return '服务暂时不可用，请稍后再试（本次可能已扣费，请在账单中核对）';
