@@ -26,13 +26,14 @@ import { parseQueryString } from './http/querystring';
 import proxyCheckPlugin from './plugins/proxy-check';
 import limitsPlugin from './plugins/limits';
 import maintenancePlugin from './plugins/maintenance';
+import { trustProxyOption } from './lib/trust-proxy';
 
 export type { AppDeps };
 
 export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] } = {}) {
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(deps.config.LOG_LEVEL),
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     frameworkErrors, // the router's own refusals (bad %-escapes, over-long path parameters), as envelopes
     // Scripts written against `/api/x/` and `/api/x` both keep working: every route answers both forms.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ROLES, type Role } from '../src/contract/common';
 import { parseIpAllowList } from './lib/ip-allow';
+import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy';
 
 /** An optional variable: unset and empty both mean "not configured". */
 const optional = <T extends z.ZodType<string | undefined, string>>(schema: T) =>
@@ -32,7 +33,18 @@ export const ConfigSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
-  TRUST_PROXY: bool.default(false),
+  /** The proxies in front of the portal: false, true (nginx on loopback), a hop count, or their addresses. */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx): TrustProxy => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return parseTrustProxy('false');
+      }
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_TZ: z.string().min(1).default('Asia/Shanghai'),
   SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
