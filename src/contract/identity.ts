@@ -100,8 +100,11 @@ export const ResetCheckResponse = ok(z.object({ username: z.string() }));
 export const ResetPasswordBody = z.object({
   token: EmailToken,
   newPassword: Password,
-  /** Also revoke every personal API token of the user. */
-  revokeTokens: z.boolean().optional().default(false),
+  /**
+   * Also revoke every personal API token of the user: yes unless the user says no, since a reset often
+   * follows a stolen password, and tokens made with it would outlive the new one.
+   */
+  revokeTokens: z.boolean().optional().default(true),
 });
 export type ResetPasswordBody = z.input<typeof ResetPasswordBody>;
 export const ResetPasswordResponse = ok(z.object({ endedSessions: z.number().int(), revokedTokens: z.number().int() }));

@@ -204,7 +204,7 @@ export async function checkReset(db: Kysely<DB>, token: string): Promise<{ usern
   return row;
 }
 
-/** Sets the new password from a reset link (once), ends every session and, when asked, revokes every token. */
+/** Sets the new password from a reset link (once), ends every session and, unless told not to, revokes every token. */
 export async function resetPassword(
   db: Kysely<DB>,
   input: { token: string; newPassword: string; revokeTokens: boolean },
