@@ -163,6 +163,8 @@ export const ConfigSchema = z.object({
   ),
   /** CAS protocol version: 3 validates at /p3/serviceValidate (with attributes), 2 at /serviceValidate. */
   CAS_VERSION: z.enum(['2', '3']).default('3'),
+  /** A CAS whose usernames differ by case alone (JDOE and jdoe two people): match them exactly. */
+  CAS_CASE_SENSITIVE: bool.default(false),
   /** Text of the login page's CAS button. */
   CAS_BUTTON: z.string().trim().min(1).max(32).default('统一身份认证登录'),
   /** OpenID Connect issuer (discovery at ISSUER/.well-known/openid-configuration). */
