@@ -66,6 +66,22 @@ export const ConfigSchema = z.object({
    * them may be on a private or loopback address.
    */
   UMS_WEBHOOK_ALLOWLIST: z.string().default(''),
+  /**
+   * Base URLs OCS upstream banks and AI providers may use although they are on a private, loopback or
+   * link-local address (a model server on the campus network); every other such URL is refused.
+   */
+  ADMIN_URL_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const list = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = list.filter((s) => !/^https?:\/\/[^/?#\s]+/i.test(s));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `not http(s) base URLs: ${bad.join(', ')}` });
+      return list;
+    }),
   UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   UMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /** Base delay of the exponential backoff for transient failures. */

@@ -26,6 +26,7 @@ export default async function ocsUpstreamRoutes(
   deps: AppDeps & { upstreams: UpstreamAsker },
 ): Promise<void> {
   const { db, secrets, config, upstreams } = deps;
+  const allowlist = config.ADMIN_URL_ALLOWLIST;
   const view = async (row: Awaited<ReturnType<typeof getUpstreamRow>>) =>
     toUpstream(row, upstreams.breakers.get(Number(row.id)), await todayIn(db, config.PORTAL_TZ));
 
@@ -34,12 +35,12 @@ export default async function ocsUpstreamRoutes(
     return success(rows.map((r) => toUpstream(r, upstreams.breakers.get(Number(r.id)), today)));
   });
   route(app, api.createUpstream, async (request) => {
-    const id = await createUpstream(db, secrets, actorOf(request), request.body);
+    const id = await createUpstream(db, secrets, actorOf(request), request.body, allowlist);
     upstreams.invalidate();
     return success(await view(await getUpstreamRow(db, id)));
   });
   route(app, api.updateUpstream, async (request) => {
-    const id = await updateUpstream(db, secrets, actorOf(request), request.params.id, request.body);
+    const id = await updateUpstream(db, secrets, actorOf(request), request.params.id, request.body, allowlist);
     upstreams.invalidate();
     return success(await view(await getUpstreamRow(db, id)));
   });

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Upstream, UpstreamBody, UpstreamPatchBody } from '../../../../src/contract';
 import type { DB, OcsUpstreamsTable } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
+import { INWARD_ADMIN_URL, pointsInward } from '../../../lib/outbound';
 import { maskSecret, type SecretBox } from '../../../lib/secretbox';
 import { diff, recordAudit, type Actor } from '../../audit';
 import type { CircuitBreaker } from './breaker';
@@ -90,10 +91,13 @@ export async function todayIn(db: Kysely<DB>, tz: string): Promise<string> {
 
 type Patch = z.output<typeof UpstreamPatchBody>;
 
-function columns(b: Patch, secrets: SecretBox) {
+function columns(b: Patch, secrets: SecretBox, allowlist: readonly string[]) {
   if (b.answerPath !== undefined) {
     const problem = checkAnswerPath(b.answerPath);
     if (problem) throw badRequest(problem, { answerPath: [problem] });
+  }
+  if (b.url !== undefined && pointsInward(b.url, allowlist)) {
+    throw badRequest(`接口地址${INWARD_ADMIN_URL}`, { url: [`接口地址${INWARD_ADMIN_URL}`] });
   }
   return {
     ...(b.name !== undefined ? { name: b.name } : {}),
@@ -144,8 +148,9 @@ export async function createUpstream(
   secrets: SecretBox,
   actor: Actor,
   body: z.output<typeof UpstreamBody>,
+  allowlist: readonly string[],
 ): Promise<number> {
-  const values = columns(body, secrets) as ReturnType<typeof columns> & {
+  const values = columns(body, secrets, allowlist) as ReturnType<typeof columns> & {
     name: string;
     url: string;
     method: 'get' | 'post';
@@ -173,6 +178,7 @@ export async function updateUpstream(
   actor: Actor,
   id: number,
   body: Patch,
+  allowlist: readonly string[],
 ): Promise<number> {
   return db
     .transaction()
@@ -186,7 +192,7 @@ export async function updateUpstream(
       if (!before) throw notFound('上游题库不存在');
       const row = await trx
         .updateTable('ocs_upstreams')
-        .set({ ...columns(body, secrets), updated_at: sql<Date>`now()` })
+        .set({ ...columns(body, secrets, allowlist), updated_at: sql<Date>`now()` })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
