@@ -86,6 +86,9 @@ export const SetEmailBody = z.object({ email: Email });
 
 /** The secret of a link the portal mailed (it travels in the page's #fragment, never in a logged URL). */
 export const EmailToken = z.string({ error: '链接无效' }).trim().min(16, '链接无效').max(128, '链接无效');
+/** A mailed sign-in link (LoginLinkSent), opened: its token. */
+export const LoginLinkBody = z.object({ token: EmailToken });
+export type LoginLinkBody = z.infer<typeof LoginLinkBody>;
 export const EmailTokenBody = z.object({ token: EmailToken });
 export const VerifyEmailResponse = ok(z.object({ email: z.string() }));
 

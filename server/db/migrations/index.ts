@@ -38,6 +38,7 @@ import * as m0023 from './0023_ocs_user_check_per_statement';
 import * as m0024 from './0024_ocs_user_check_advisory';
 import * as m0025 from './0025_ocs_charge_checks_users';
 import * as m0028 from './0028_identity_subject_case';
+import * as m0028b from './0028_login_links';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0024_ocs_user_check_advisory': m0024,
   '0025_ocs_charge_checks_users': m0025,
   '0028_identity_subject_case': m0028,
+  '0028_login_links': m0028b,
 };

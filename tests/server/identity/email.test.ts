@@ -6,20 +6,19 @@
  * the page's answer when no SMTP server is configured.
  */
 import { sql } from 'kysely';
-import { Mailbox, linkIn, type ReceivedMail } from '../../fixtures/mailbox';
+import { linkIn, Mailbox, type ReceivedMail } from '../../fixtures/mailbox';
 import { Client, loggedInClient, startTestApp, type TestContext } from '../helpers';
+import { MAIL_BASE as BASE, startMailApp } from './helpers';
 
 let mailbox: Mailbox;
 let ctx: TestContext;
-const BASE = 'http://portal.test';
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  ctx = await startTestApp({ SMTP_URL: mailbox.url, SMTP_FROM: '统一门户 <portal@example.edu>', PUBLIC_URL: BASE });
+  ({ ctx, mailbox, close } = await startMailApp());
 });
 afterAll(async () => {
-  await ctx?.close();
-  await mailbox?.stop();
+  await close?.();
 });
 
 let ip = 0;
