@@ -43,6 +43,7 @@ export default async () => {
     'text',
     'zip-guard',
     'csv',
+    'outbound',
     'prerender-login',
   ].map((f) => `<rootDir>/tests/server/${f}\\.test\\.ts$`);
 

@@ -40,6 +40,7 @@ const routes: PortalRoute[] = [
     component: './user/resetPassword',
   },
   { path: '/user/verifyEmail', name: '验证邮箱', layout: false, hideInMenu: true, component: './user/verifyEmail' },
+  { path: '/user/loginLink', name: '链接登录', layout: false, hideInMenu: true, component: './user/loginLink' },
   { path: '/user/ssoBind', name: '关联账号', layout: false, hideInMenu: true, component: './user/ssoBind' },
   {
     path: '/user',

@@ -57,6 +57,7 @@ let identities: LinkedIdentity[] = [
 let nextIdentity = 2;
 let pending: PendingIdentity | null = null;
 let resetUsed = false;
+let loginLinkUsed = false;
 let adminPasswordLogin = true;
 const security = (): AdminUserSecurity => ({
   twoFactorEnabled: twoFactor.enabled,
@@ -167,6 +168,19 @@ export default defineMocks(
     }
     resetUsed = true;
     res.json({ success: true, data: { endedSessions: 2, revokedTokens: b.revokeTokens ? 1 : 0 } });
+  }),
+
+  on(api.loginWithLink, (req, res) => {
+    const b = parse(EmailTokenBody, req.body, res);
+    if (!b) return;
+    if (b.token !== LINK_TOKEN || loginLinkUsed) {
+      return fail(res, 400, 'BAD_REQUEST', '登录链接无效、已使用或已过期，请重新登录', { token: ['登录链接无效'] });
+    }
+    loginLinkUsed = true;
+    res.json({
+      success: true,
+      data: { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin'] },
+    });
   }),
 
   on(api.ssoLogin, (req, res) => {

@@ -32,6 +32,9 @@ export default defineMocks(
       res.setHeader('Retry-After', '900');
       return fail(res, 429, 'TOO_MANY_ATTEMPTS', '登录失败次数过多，请 15 分钟后再试');
     }
+    // `attacked` stands for an account whose failed logins make new browsers wait: a sign-in link
+    // may be on its way, whatever the password (its page: /user/loginLink#token=mock-link-token-0001).
+    if (username === 'attacked') return res.json({ success: true, data: { loginLink: true, minutes: 15 } });
     if ((username !== 'admin' && username !== 'totp') || password !== 'admin123456') {
       failedAt.push(Date.now());
       return fail(res, 401, 'BAD_CREDENTIALS', '用户名或密码错误');

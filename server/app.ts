@@ -25,15 +25,18 @@ import textPlugin from './plugins/text';
 import proxyCheckPlugin from './plugins/proxy-check';
 import limitsPlugin from './plugins/limits';
 import maintenancePlugin from './plugins/maintenance';
+import { trustProxyOption } from './lib/trust-proxy';
 
 export type { AppDeps };
 
 export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] } = {}) {
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(deps.config.LOG_LEVEL),
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     frameworkErrors, // the router's own refusals (bad %-escapes, over-long path parameters), as envelopes
+    // Scripts written against `/api/x/` and `/api/x` both keep working: every route answers both forms.
+    routerOptions: { ignoreTrailingSlash: true },
     ...requestIdOptions(deps.config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ROLES, type Role } from '../src/contract/common';
 import { parseIpAllowList } from './lib/ip-allow';
+import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy';
 
 /** An optional variable: unset and empty both mean "not configured". */
 const optional = <T extends z.ZodType<string | undefined, string>>(schema: T) =>
@@ -32,7 +33,18 @@ export const ConfigSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
-  TRUST_PROXY: bool.default(false),
+  /** The proxies in front of the portal: false, true (nginx on loopback), a hop count, or their addresses. */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx): TrustProxy => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return parseTrustProxy('false');
+      }
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_TZ: z.string().min(1).default('Asia/Shanghai'),
   SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -54,6 +66,22 @@ export const ConfigSchema = z.object({
    * them may be on a private or loopback address.
    */
   UMS_WEBHOOK_ALLOWLIST: z.string().default(''),
+  /**
+   * Base URLs OCS upstream banks and AI providers may use although they are on a private, loopback or
+   * link-local address (a model server on the campus network); every other such URL is refused.
+   */
+  ADMIN_URL_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const list = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = list.filter((s) => !/^https?:\/\/[^/?#\s]+/i.test(s));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `not http(s) base URLs: ${bad.join(', ')}` });
+      return list;
+    }),
   UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   UMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /** Base delay of the exponential backoff for transient failures. */
@@ -151,6 +179,8 @@ export const ConfigSchema = z.object({
   ),
   /** CAS protocol version: 3 validates at /p3/serviceValidate (with attributes), 2 at /serviceValidate. */
   CAS_VERSION: z.enum(['2', '3']).default('3'),
+  /** A CAS whose usernames differ by case alone (JDOE and jdoe two people): match them exactly. */
+  CAS_CASE_SENSITIVE: bool.default(false),
   /** Text of the login page's CAS button. */
   CAS_BUTTON: z.string().trim().min(1).max(32).default('统一身份认证登录'),
   /** OpenID Connect issuer (discovery at ISSUER/.well-known/openid-configuration). */

@@ -101,7 +101,8 @@ export interface UserEmailsTable {
 export interface EmailTokensTable {
   token_hash: string;
   user_id: number;
-  purpose: 'verify' | 'reset';
+  /** A sign-in link while the account's failures make unknown browsers wait (migration 0028_login_links). */
+  purpose: 'verify' | 'reset' | 'login';
   email: string;
   created_at: Generated<Date>;
   expires_at: Timestamp;

@@ -39,7 +39,47 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
     });
 }
 
+/**
+ * The most of an unread request body that is read and thrown away before an early answer goes out.
+ * Fastify refuses an oversized body (413) before reading it and closes the connection; a client still
+ * sending then got a reset instead of the answer (the race RFC 9112 §9.6 describes). So an answer to a
+ * request whose body is not read yet waits until the rest has arrived (dropped, not kept), and the
+ * client, done sending, reads it; the connection can then be reused. A body declared or found larger
+ * than this (more than any route takes) is answered at once and its connection closed.
+ */
+export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+async function drainUnreadBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const raw = request.raw;
+  // `complete` is Node's own flag (a request injected in tests has none and is always whole).
+  if (raw.complete !== false || raw.readableEnded || raw.destroyed) return;
+  if (Number(raw.headers['content-length']) > DRAIN_MAX_BYTES) return;
+  const drained = await new Promise<boolean>((resolve) => {
+    let dropped = 0;
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > DRAIN_MAX_BYTES) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(raw.complete);
+    // The error listener stays: a client gone mid-body must not become an unhandled 'error' event.
+    function done(complete: boolean) {
+      raw.off('data', onData).off('end', onEnd).off('close', onClose);
+      resolve(complete);
+    }
+    raw.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onClose);
+    raw.resume();
+  });
+  // Fastify asked to close because the client might still be sending; it no longer is.
+  if (drained) reply.removeHeader('connection');
+}
+
 export default fp(async function errors(app: FastifyInstance) {
+  // Every answer sent before its request's body was read (a 413, a refusal before parsing, a route's
+  // own error handler) waits for the rest of the body, so that the client reads the answer.
+  app.addHook('onSend', async (request, reply) => {
+    await drainUnreadBody(request, reply);
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);

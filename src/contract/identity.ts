@@ -86,6 +86,9 @@ export const SetEmailBody = z.object({ email: Email });
 
 /** The secret of a link the portal mailed (it travels in the page's #fragment, never in a logged URL). */
 export const EmailToken = z.string({ error: '链接无效' }).trim().min(16, '链接无效').max(128, '链接无效');
+/** A mailed sign-in link (LoginLinkSent), opened: its token. */
+export const LoginLinkBody = z.object({ token: EmailToken });
+export type LoginLinkBody = z.infer<typeof LoginLinkBody>;
 export const EmailTokenBody = z.object({ token: EmailToken });
 export const VerifyEmailResponse = ok(z.object({ email: z.string() }));
 
@@ -100,8 +103,11 @@ export const ResetCheckResponse = ok(z.object({ username: z.string() }));
 export const ResetPasswordBody = z.object({
   token: EmailToken,
   newPassword: Password,
-  /** Also revoke every personal API token of the user. */
-  revokeTokens: z.boolean().optional().default(false),
+  /**
+   * Also revoke every personal API token of the user: yes unless the user says no, since a reset often
+   * follows a stolen password, and tokens made with it would outlive the new one.
+   */
+  revokeTokens: z.boolean().optional().default(true),
 });
 export type ResetPasswordBody = z.input<typeof ResetPasswordBody>;
 export const ResetPasswordResponse = ok(z.object({ endedSessions: z.number().int(), revokedTokens: z.number().int() }));

@@ -124,7 +124,7 @@ export const UpstreamTestResult = z.object({
   error: z.string().nullable(),
   status: z.number().int().nullable(),
   latencyMs: z.number().int(),
-  /** The start of the reply, for checking the answer path. */
+  /** A short excerpt of the reply (at most 200 characters), for checking the answer path. */
   body: z.string().nullable(),
 });
 export type UpstreamTestResult = z.infer<typeof UpstreamTestResult>;

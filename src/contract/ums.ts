@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ok, OkEmpty, page, PageQuery } from './common';
+import { jsonText } from './text';
 
 const Iso = z.string();
 
@@ -361,15 +362,7 @@ export const TemplateResponse = ok(Template);
 export const TemplateListResponse = ok(z.array(Template));
 
 /** Variable values: an object, or its JSON as a query or form field carries it. */
-const TemplateVars = z.preprocess(
-  (v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
-  },
+const TemplateVars = jsonText(
   z.record(
     z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,31}$/, '变量名只能包含字母、数字和下划线'),
     z.union([z.string().max(UMS_MAX_MESSAGE_BYTES), z.number(), z.boolean()]).transform(String),

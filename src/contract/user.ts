@@ -57,12 +57,25 @@ export type CurrentUser = z.infer<typeof CurrentUser>;
  */
 export const LoginChallenge = z.object({ challenge: z.literal('totp') });
 export type LoginChallenge = z.infer<typeof LoginChallenge>;
+/** How long a mailed sign-in link works. */
+export const LOGIN_LINK_MINUTES = 15;
+/**
+ * The account's failed logins make browsers it does not know wait, and it has a verified address: if
+ * the password was right, a sign-in link went there. The answer is the same whether it was right or
+ * not (an attacker learns nothing from it); the owner opens the link and is signed in.
+ */
+export const LoginLinkSent = z.object({ loginLink: z.literal(true), minutes: z.number().int() });
+export type LoginLinkSent = z.infer<typeof LoginLinkSent>;
 /** Signed in (the user), or the second factor is asked for (the challenge). */
 export const LoginResult = z.union([CurrentUser, LoginChallenge]);
 export type LoginResult = z.infer<typeof LoginResult>;
+/** A password login's answer: a LoginResult, or a sign-in link may be on its way. */
+export const PasswordLoginResult = z.union([CurrentUser, LoginChallenge, LoginLinkSent]);
+export type PasswordLoginResult = z.infer<typeof PasswordLoginResult>;
 
 export const MeResponse = ok(CurrentUser);
 export const LoginResponse = ok(LoginResult);
+export const PasswordLoginResponse = ok(PasswordLoginResult);
 export const RegisterResponse = ok(CurrentUser);
 export const LogoutResponse = OkEmpty;
 

@@ -82,6 +82,9 @@ export const checkPasswordReset = (token: string, options?: RequestOptions) =>
 export const resetPassword = (body: ResetPasswordBody, options?: RequestOptions) =>
   call(api.resetPassword, { body }, options);
 
+export const loginWithLink = (token: string, options?: RequestOptions) =>
+  call(api.loginWithLink, { body: { token } }, options);
+
 // ---------- linked identities ----------
 
 export const fetchIdentities = (options?: RequestOptions) => call(api.listIdentities, {}, options);

@@ -27,6 +27,7 @@ import {
   HealthReady,
   LoginResponse,
   LogoutResponse,
+  PasswordLoginResponse,
   MeResponse,
   ProfileResponse,
   RegisterResponse,
@@ -158,9 +159,10 @@ interface Case {
 const CASES: Record<string, Case> = {
   'GET /api/user/me': { schema: MeResponse, calls: [{ status: 200 }] },
   'POST /api/user/login': {
-    schema: LoginResponse,
+    schema: PasswordLoginResponse,
     calls: [
       { body: { username: 'totp', password: 'admin123456' }, status: 200 },
+      { body: { username: 'attacked', password: 'whatever' }, status: 200 },
       { body: { username: 'admin', password: 'admin123456' }, status: 200 },
       { body: { username: 'admin', password: 'wrong' }, status: 401, error: true },
       { body: { username: '' }, status: 400, error: true },
@@ -250,6 +252,14 @@ const CASES: Record<string, Case> = {
       { body: { token: 'mock-link-token-0001', newPassword: 'short' }, status: 400, error: true },
       { body: { token: 'mock-link-token-0001', newPassword: 'a-new-password', revokeTokens: true }, status: 200 },
       { body: { token: 'mock-link-token-0001', newPassword: 'a-new-password' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/user/login/link': {
+    schema: LoginResponse,
+    calls: [
+      { body: { token: 'short' }, status: 400, error: true },
+      { body: { token: 'mock-link-token-0001' }, status: 200 },
+      { body: { token: 'mock-link-token-0001' }, status: 400, error: true },
     ],
   },
   'GET /api/user/sso/:provider/login': {

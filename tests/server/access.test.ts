@@ -43,6 +43,7 @@ test('the public routes are exactly the ones meant to be public', () => {
     'GET /api/user/sso/pending',
     'POST /api/user/email/verify',
     'POST /api/user/login',
+    'POST /api/user/login/link',
     'POST /api/user/login/verify',
     'POST /api/user/password/forgot',
     'POST /api/user/password/reset',

@@ -8,7 +8,9 @@
  *   get past validation and into the handlers;
  * - hostile ones: wrong types, missing and extra keys (`__proto__`, `constructor`), NUL characters,
  *   lone surrogates, injection-looking text, numbers out of range or huge, NaN-like strings, deep
- *   nesting (40 levels) and, sparingly, a 1 MB string.
+ *   nesting (40 levels), JSON text nested inside a field (objects, and the values of fields that decode
+ *   JSON text, as their JSON: a NUL or lone surrogate inside is then an escape) and, sparingly, a 1 MB
+ *   string.
  *
  * Kinds the walker does not know fall back to hostile JSON. Also here: the URL encoders the requests need
  * (query strings and path segments that may carry lone surrogates, which encodeURIComponent refuses).
@@ -76,6 +78,12 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '\ufeff',
   'ǅ̸̨̛͉',
   'a'.repeat(10_001),
+  // JSON text nested inside a field, with NUL and lone surrogates written as escapes: plain ASCII until
+  // a field that decodes JSON text (template variables) decodes it
+  '{"a":"\\u0000"}',
+  '{"a":"x\\ud800"}',
+  '["\\udc00"]',
+  '{"a":{"b":["\\u0000"]}}',
 ];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -190,6 +198,7 @@ const WELL_KNOWN = [
   '123e4567-e89b-42d3-a456-426614174000',
   '13812345678',
   'pt_0123456789abcdefghijklmnopqrstuv',
+  'host', // a template variable's name (the property test's actors have a template using it)
 ];
 
 /** Text that is harmless for the schema yet interesting for the server: CJK, emoji, quotes, SQL-looking. */
@@ -560,6 +569,35 @@ function shapedObject(def: Def, depth: number): fc.Arbitrary<unknown> {
   });
 }
 
+/** `value` with its first string or number leaf (depth first) given a NUL or lone surrogate. */
+function spoilFirstLeaf(value: unknown, bad: string): unknown {
+  if (typeof value === 'string' || typeof value === 'number') return `${value}${bad}`;
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : {};
+  if (!Array.isArray(value)) for (const [k, v] of Object.entries(value)) withKey(copy, k, v);
+  for (const k of Object.keys(copy)) {
+    const spoiled = spoilFirstLeaf(copy[k], bad);
+    if (spoiled !== copy[k]) {
+      copy[k] = spoiled;
+      return copy;
+    }
+  }
+  return value;
+}
+
+/**
+ * A value as the JSON text a query or form field, or a string in a JSON body, carries it; half the
+ * time with a NUL or lone surrogate in its first leaf, which JSON text holds as an escape (`\u0000`).
+ */
+const asJsonText = (arb: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> =>
+  fc
+    .tuple(arb, fc.option(fc.constantFrom('\u0000', '\ud800', '\udc00'), { freq: 2 }))
+    .map(([v, bad]) => JSON.stringify(bad === null ? v : spoilFirstLeaf(v, bad)) ?? '');
+
+/** Below the top level, an object or record is now and then sent as its JSON text instead. */
+const sometimesAsText = (arb: fc.Arbitrary<unknown>, depth: number): fc.Arbitrary<unknown> =>
+  depth === 0 ? arb : fc.oneof({ weight: 12, arbitrary: arb }, { weight: 1, arbitrary: asJsonText(arb) });
+
 function shaped(def: Def, depth: number): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'string':
@@ -582,14 +620,16 @@ function shaped(def: Def, depth: number): fc.Arbitrary<unknown> {
     case 'enum':
       return fc.constantFrom(...Object.values(def.entries as Record<string, string | number>));
     case 'object':
-      return shapedObject(def, depth);
+      return sometimesAsText(shapedObject(def, depth), depth);
     case 'record': {
       const keyDef = defOf(def.keyType);
       const keys =
         keyDef.type === 'enum'
           ? fc.constantFrom(...Object.values(keyDef.entries as Record<string, string>).map(String))
-          : fc.string({ maxLength: 12 });
-      return fc.dictionary(keys, child(def.valueType, depth + 1), { maxKeys: 4 });
+          : keyDef.type === 'string' && stringSpec(keyDef).patterns.length > 0
+            ? shapedString(keyDef) // names of a pattern (template variables), so values get checked
+            : fc.string({ maxLength: 12 });
+      return sometimesAsText(fc.dictionary(keys, child(def.valueType, depth + 1), { maxKeys: 4 }), depth);
     }
     case 'array': {
       const { min, max } = lengthBounds(def);
@@ -637,6 +677,20 @@ function shaped(def: Def, depth: number): fc.Arbitrary<unknown> {
     case 'readonly':
       return child(def.innerType, depth);
     case 'pipe':
+      // A preprocessed field (z.preprocess: a transform, then the schema) takes the schema's values, and
+      // the text a query or form field carries them as: an object as its JSON text (template variables),
+      // a list joined with commas (channel ids).
+      if (defOf(def.in).type === 'transform') {
+        const out = defOf(def.out).type;
+        const value = child(def.out, depth);
+        const asText =
+          out === 'record' || out === 'object'
+            ? asJsonText(value)
+            : out === 'array'
+              ? value.map((v) => (Array.isArray(v) ? v.join(',') : v))
+              : null;
+        return asText ? fc.oneof({ weight: 3, arbitrary: value }, { weight: 1, arbitrary: asText }) : value;
+      }
       return child(def.in, depth);
     case 'lazy':
       return child((def.getter as () => Schema)(), depth + 1);

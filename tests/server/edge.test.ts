@@ -64,6 +64,86 @@ test('an admin edit with a lone surrogate is refused and writes no audit row', a
   expect(Number(after.n)).toBe(Number(before.n));
 });
 
+describe('JSON text nested inside a field is checked once decoded, like any other input', () => {
+  // `vars` carries JSON as text in a query or form field (and may in a JSON body): `\u0000` and
+  // `\ud800` written as escapes inside it are plain ASCII until the text is decoded.
+  const NESTED: [string, string][] = [
+    ['an escaped NUL', '{"host":"a\\u0000b"}'],
+    ['an escaped lone surrogate', '{"host":"a\\ud800b"}'],
+  ];
+  let token: string;
+  let uid: number;
+  let client: Client;
+  beforeAll(async () => {
+    ({ client, uid } = await loggedInClient(ctx));
+    const channel = await client.post('/api/ums/channels', {
+      name: 'edge',
+      webhook: 'https://oapi.dingtalk.com/robot/send?access_token=0123456789abcdef0123',
+      isDefault: true,
+    });
+    expect(channel.statusCode).toBe(200);
+    expect((await client.post('/api/ums/templates', { name: 'T', content: '{{host}}' })).statusCode).toBe(200);
+    token = (await client.post('/api/user/tokens', { name: 'edge', scopes: ['ums:send'], expiresInDays: null })).json()
+      .data.token;
+  });
+  const queued = async () =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('ums_messages')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', uid)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const refusedWithField = (res: { statusCode: number; json(): { data?: Record<string, string[]> } }) => {
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data).toEqual({ 'vars.host': [expect.stringContaining('\\u0000')] });
+  };
+
+  test.each(NESTED)('%s in vars as a query parameter', async (_name, vars) => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/ums/send?token=${token}&template=T&vars=${encodeURIComponent(vars)}`,
+    });
+    refusedWithField(res);
+    expect(await queued()).toBe(0);
+  });
+
+  test.each(NESTED)('%s in vars as a form field', async (_name, vars) => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/ums/send',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` },
+      payload: new URLSearchParams({ template: 'T', vars }).toString(),
+    });
+    refusedWithField(res);
+    expect(await queued()).toBe(0);
+  });
+
+  test.each(NESTED)('%s in vars as JSON text inside a JSON body (token API)', async (_name, vars) => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/ums/send',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { template: 'T', vars },
+    });
+    refusedWithField(res);
+    expect(await queued()).toBe(0);
+  });
+
+  test.each(NESTED)('%s in vars as JSON text of a logged-in POST /api/ums/messages', async (_name, vars) => {
+    refusedWithField(await client.post('/api/ums/messages', { template: 'T', vars }));
+    expect(await queued()).toBe(0);
+  });
+
+  test('clean JSON text in vars still fills the template', async () => {
+    const res = await client.post('/api/ums/messages', { template: 'T', vars: '{"host":"web-1"}' });
+    expect(res.statusCode).toBe(200);
+    expect(await queued()).toBe(1);
+  });
+});
+
 describe('every endpoint refuses NUL in its input, and none answers 500', () => {
   const endpoints = allEndpoints().filter(([, e]) => e.method !== 'OPTIONS' && !e.multipart);
   test.each(endpoints.map(([name, e]) => [name, e.method, e.path, e.access] as const))(

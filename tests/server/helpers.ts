@@ -112,6 +112,12 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/**
+ * The environment of an app whose administrators point OCS upstreams and AI providers at the fake
+ * servers on loopback (tests/fixtures): allow-listed, as an operator would a model server on the LAN.
+ */
+export const FAKES_ON_LOOPBACK = { ADMIN_URL_ALLOWLIST: 'http://127.0.0.1:' };
+
 export interface TestContext {
   app: App;
   db: Kysely<DB>;

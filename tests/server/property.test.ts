@@ -107,13 +107,17 @@ const SELF_PARSED: Record<string, string> = {
 const HINTS: Record<string, readonly unknown[]> = {
   webhook: ['https://oapi.dingtalk.com/robot/send?access_token=0123456789abcdef0123'],
   baseURL: ['https://api.example.com/v1', 'http://192.0.2.1/v1/'],
-  template: ['题目：${title}\n${options}'],
+  // an OCS prompt with its required variable; the UMS message template every actor has
+  template: ['题目：${title}\n${options}', 'T'],
   promptTemplate: [null, '请回答：${title}'],
   oldPassword: ['correct-horse-battery'],
   secret: ['', 'SEC0123456789abcdef0123456789abcdef'],
   sendAt: [Date.now() + 60_000, new Date(Date.now() + 3_600_000).toISOString()],
-  // the default channel (another user's channel id is refused); the seeded provider and model
+  // the default channel (another user's channel id is refused), and no second routing (a message takes
+  // one of channel, channels and fallback); the seeded provider and model
   channel: [undefined],
+  channels: [undefined],
+  fallback: [undefined],
   providerId: [1],
   modelId: [1, null],
 };
@@ -252,6 +256,14 @@ async function makeActor(label: Label): Promise<Actor> {
     },
   });
   if (channel.statusCode !== 200) throw new Error(`channel: ${channel.body}`);
+  // A message template for sends to name (HINTS.template), so generated variables fill something.
+  const template = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/ums/templates',
+    headers: { cookie },
+    payload: { name: 'T', content: '{{host}}' },
+  });
+  if (template.statusCode !== 200) throw new Error(`template: ${template.body}`);
   baseline = null;
   return { label, roles, uid, cookie, token };
 }

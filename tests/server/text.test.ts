@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { parseQuestion } from '../../server/modules/ocs/query/question';
-import { findBadText } from '../../server/plugins/text';
+import { findBadText } from '../../src/contract/text';
 
 /* eslint-disable no-control-regex -- the control characters are what the references look for */
 const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -38,6 +38,8 @@ import * as m0023 from './0023_ocs_user_check_per_statement';
 import * as m0024 from './0024_ocs_user_check_advisory';
 import * as m0025 from './0025_ocs_charge_checks_users';
 import * as m0026 from './0026_ocs_answer_pieces';
+import * as m0028 from './0028_identity_subject_case';
+import * as m0028b from './0028_login_links';
 import * as m0030 from './0030_ocs_charge_in_full';
 
 export const migrations: Record<string, Migration> = {
@@ -76,5 +78,7 @@ export const migrations: Record<string, Migration> = {
   '0024_ocs_user_check_advisory': m0024,
   '0025_ocs_charge_checks_users': m0025,
   '0026_ocs_answer_pieces': m0026,
+  '0028_identity_subject_case': m0028,
+  '0028_login_links': m0028b,
   '0030_ocs_charge_in_full': m0030,
 };

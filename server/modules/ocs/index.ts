@@ -62,10 +62,18 @@ export default fp(
     const settings = new SettingsCache(db);
     const hits = new HitCounter(db);
     const misses = new MissRecorder(db);
-    const upstreams = new UpstreamAsker(db, deps.secrets, config.PORTAL_TZ, app.log);
+    const upstreams = new UpstreamAsker(db, deps.secrets, config.PORTAL_TZ, config.ADMIN_URL_ALLOWLIST, app.log);
     const preferences = new PreferencesCache(db);
     const countQuery = ocsQueryCounter(app.metrics);
-    const ai = new OcsAiAnswerer({ db, secrets: deps.secrets, bank, preferences, log: app.log, tz: config.PORTAL_TZ });
+    const ai = new OcsAiAnswerer({
+      db,
+      secrets: deps.secrets,
+      bank,
+      preferences,
+      log: app.log,
+      tz: config.PORTAL_TZ,
+      allowlist: config.ADMIN_URL_ALLOWLIST,
+    });
     const service = new OcsService({
       db,
       bank,

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../deps';
 import type { Identity } from '../../plugins/auth';
 import adminRoutes from './admin-routes';
 import identityRoutes from './identity';
+import { createMailer, MailQueue } from './identity/mailer';
 import profileRoutes from './profile-routes';
 import userRoutes from './routes';
 import { resolveSession } from './service';
@@ -31,12 +32,15 @@ export function userIdentity({ db, config }: Pick<AppDeps, 'db' | 'config'>): Id
 
 export default fp(
   async function userModule(app: FastifyInstance, deps: AppDeps) {
-    await app.register(userRoutes, deps);
+    // Account e-mail: verification, password reset, sign-in links (sent by the login and identity routes).
+    const mail = new MailQueue(createMailer(deps.config));
+    app.addHook('onClose', () => mail.close());
+    await app.register(userRoutes, { ...deps, mail });
     await app.register(profileRoutes, deps);
     await app.register(tokenRoutes, deps);
     await app.register(tokenCheckRoutes, deps);
     await app.register(adminRoutes, deps);
-    await app.register(identityRoutes, deps);
+    await app.register(identityRoutes, { ...deps, mail });
   },
   { name: 'user', dependencies: ['auth'] },
 );

@@ -4,7 +4,10 @@ import * as identityApi from '@contract/api/identity';
 import * as api from '@contract/api/user';
 import { pathOf } from '@contract/endpoint';
 import { clearSessionCookie, setDeviceCookie, setSessionCookie } from '../../plugins/auth';
+import { LOGIN_LINK_MINUTES } from '@contract';
+import { sendLoginLink, verifiedEmailOf, type MailLinks } from './identity/email';
 import { applySignIn, originOf } from './identity/http';
+import type { MailQueue } from './identity/mailer';
 import { afterFirstFactor, signInContext } from './identity/sign-in';
 import type { AppDeps } from '../../deps';
 import { success, SUCCESS } from '../../http/reply';
@@ -12,8 +15,9 @@ import { route } from '../../http/route';
 import * as users from './service';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, plausibleDevice, rememberDevice } from './throttle';
 
-export default async function userRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export default async function userRoutes(app: FastifyInstance, deps: AppDeps & { mail: MailQueue }): Promise<void> {
   const { db, config } = deps;
+  const mail: MailLinks = { mailer: deps.mail.mailer, baseUrl: config.PUBLIC_URL ?? null };
   const meta = (request: { ip: string; headers: Record<string, string | string[] | undefined> }) => ({
     ip: request.ip,
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
@@ -51,9 +55,22 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps): P
   );
 
   // The password is the first factor; with two-factor sign-in on, the answer is a challenge, not a session.
+  // While the account makes unknown browsers wait, one with a verified address gets a sign-in link
+  // (sent after the answer, so its timing does not tell a right password from a wrong one).
   route(app, api.login, async (request, reply) => {
     const origin = originOf(request);
-    const user = await users.verifyLogin(db, request.body, origin);
+    const first = await users.checkFirstFactor(db, request.body, origin, (userId) => verifiedEmailOf(db, mail, userId));
+    if (first.kind === 'link') {
+      const to = first.to;
+      if (to) {
+        deps.mail.later(
+          () => sendLoginLink(db, mail, to),
+          (err) => request.log.error({ err: err.message }, 'sign-in link mail failed'),
+        );
+      }
+      return success({ loginLink: true as const, minutes: LOGIN_LINK_MINUTES });
+    }
+    const user = first.user;
     const outcome = await afterFirstFactor(signInContext(deps), user, {
       remember: request.body.remember,
       origin,

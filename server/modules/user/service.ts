@@ -10,7 +10,13 @@ import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../.
 import { randomSecret, sha256 } from '../../lib/tokens';
 import type { NewSession as CookieSession, SessionUser } from '../../plugins/auth';
 import { authCacheOf, withAuthChange } from './auth-cache';
-import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess, type LoginOrigin } from './throttle';
+import {
+  accountDelayed,
+  checkLoginThrottle,
+  recordLoginFailure,
+  recordLoginSuccess,
+  type LoginOrigin,
+} from './throttle';
 
 export type { SessionUser };
 
@@ -190,14 +196,25 @@ export async function register(
 }
 
 /**
+ * The first factor of a login: a user, or — while the account makes browsers it does not know wait,
+ * and it has a verified address — a sign-in link to send there, when the password was right (`to`),
+ * or nothing to send when it was not. The caller answers both the same way.
+ */
+export type FirstFactor =
+  { kind: 'user'; user: UserRow } | { kind: 'link'; to: { user: UserRow; email: string } | null };
+
+/**
  * Checks the password under the login throttle (./throttle.ts): the first factor only. What follows
  * (the second factor, or the session) is ./identity/sign-in.ts's; nothing is recorded as a success here.
+ * `verifiedEmail` (mail configured): an account's verified address, for a sign-in by link while its
+ * delay runs; without it, or without an address, the delay is a 429 as before.
  */
-export async function verifyLogin(
+export async function checkFirstFactor(
   db: Kysely<DB>,
   input: { username: string; password: string },
   origin: LoginOrigin,
-): Promise<UserRow> {
+  verifiedEmail: ((userId: number) => Promise<string | null>) | null,
+): Promise<FirstFactor> {
   const key = input.username.toLowerCase();
   const user = await db
     .selectFrom('users')
@@ -205,15 +222,43 @@ export async function verifyLogin(
     .where(sql<string>`lower(username)`, '=', key)
     .executeTakeFirst();
   // Checked before the password, so a correct password cannot bypass the throttle.
-  await checkLoginThrottle(db, key, user?.id ?? null, origin);
+  const { accountWaitSeconds } = await checkLoginThrottle(db, key, user?.id ?? null, origin);
+  const email = accountWaitSeconds > 0 && user && verifiedEmail ? await verifiedEmail(user.id) : null;
+  if (accountWaitSeconds > 0 && !email) throw accountDelayed(accountWaitSeconds);
   const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+  if (email) {
+    // No session is in reach here: the right password earns a link to the verified address, and the
+    // answer does not tell right from wrong, so guessing stays as slow as the delay made it.
+    if (!valid) await recordLoginFailure(db, key, origin);
+    const usable = valid && user!.status === 'active' && user!.password_login;
+    return { kind: 'link', to: usable ? { user: userRowOf(user!), email } : null };
+  }
   if (!user || !valid) {
     await recordLoginFailure(db, key, origin);
     throw unauthorized('用户名或密码错误');
   }
   if (user.status !== 'active') throw forbidden('该账号已被停用，请联系管理员');
   if (!user.password_login) throw forbidden('该账号已停用密码登录，请使用统一身份认证登录');
-  return { id: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: user.roles };
+  return { kind: 'user', user: userRowOf(user) };
+}
+
+const userRowOf = (u: UserRow): UserRow => ({
+  id: u.id,
+  username: u.username,
+  nickname: u.nickname,
+  avatar: u.avatar,
+  roles: u.roles,
+});
+
+/** The first factor where a session must follow at once (linking an identity): the delay is a 429. */
+export async function verifyLogin(
+  db: Kysely<DB>,
+  input: { username: string; password: string },
+  origin: LoginOrigin,
+): Promise<UserRow> {
+  const first = await checkFirstFactor(db, input, origin, null);
+  if (first.kind !== 'user') throw new Error('unreachable: no link without verifiedEmail');
+  return first.user;
 }
 
 /** The first factor and (when asked) the second are done: the browser becomes known, the login is stamped. */

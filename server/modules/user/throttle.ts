@@ -10,6 +10,10 @@
  * - A known browser (one that signed in to this account before, proven by its device cookie, or one
  *   holding a session of the account) is exempt from both: failures made elsewhere never stop the right
  *   password from the user's own browser. Its own failures are capped separately.
+ * - While the account's delay runs, an unknown browser of an account with a verified address is not
+ *   kept waiting: its password is checked, and the right one earns a sign-in link by e-mail instead
+ *   of a session (the answer is the same either way; ../service.ts). An attacker who fails once each
+ *   time the delay ends thus stays slow, and the owner gets in from a new browser all the same.
  * - An administrator can clear an account's failures (unlockLogin).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -68,20 +72,27 @@ async function isKnownDevice(db: Kysely<DB>, userId: number | null, origin: Logi
   return !!row;
 }
 
+/** The account's delay for browsers it does not know: 429 with Retry-After. */
+export const accountDelayed = (wait: number) =>
+  tooMany(`该账号近期登录失败次数较多，请 ${Math.ceil(wait)} 秒后再试（在常用浏览器上登录不受影响）`, wait);
+
 /**
- * Throws 429 (with Retry-After) when this attempt must wait; checked before the password, so a
- * correct password cannot skip it. `userId` is null for an unknown username (the same rules apply,
- * so the answers do not tell which names exist). Returns whether the browser is known to the account.
+ * Throws 429 (with Retry-After) when this attempt must wait for its address or its own browser's
+ * failures; checked before the password, so a correct password cannot skip it. `userId` is null for an
+ * unknown username (the same rules apply, so the answers do not tell which names exist). Returns
+ * whether the browser is known to the account, and how long the account still makes an unknown browser
+ * wait (0: not at all): the caller refuses with accountDelayed(), or checks the password without a
+ * session in reach (a mailed link).
  */
 export async function checkLoginThrottle(
   db: Kysely<DB>,
   username: string,
   userId: number | null,
   origin: LoginOrigin,
-): Promise<{ knownDevice: boolean }> {
+): Promise<{ knownDevice: boolean; accountWaitSeconds: number }> {
   const knownDevice = await isKnownDevice(db, userId, origin);
   if (knownDevice) {
-    if (!origin.device) return { knownDevice };
+    if (!origin.device) return { knownDevice, accountWaitSeconds: 0 };
     const own = await db
       .selectFrom('login_failures')
       .select('at')
@@ -95,7 +106,7 @@ export async function checkLoginThrottle(
       const wait = (own[own.length - 1]!.at.getTime() + LOGIN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000;
       if (wait > 0) throw tooMany(`密码错误次数过多，请 ${minutes(wait)} 分钟后再试`, wait);
     }
-    return { knownDevice };
+    return { knownDevice, accountWaitSeconds: 0 };
   }
 
   const fromIp = await db
@@ -124,13 +135,8 @@ export async function checkLoginThrottle(
     .where((eb) => eb.or([eb('device', 'is', null), eb('device', 'not in', known)]))
     .executeTakeFirstOrThrow();
   const delay = accountDelaySeconds(Number(recent.n));
-  if (delay > 0 && recent.last) {
-    const wait = (recent.last.getTime() + delay * 1000 - Date.now()) / 1000;
-    if (wait > 0) {
-      throw tooMany(`该账号近期登录失败次数较多，请 ${Math.ceil(wait)} 秒后再试（在常用浏览器上登录不受影响）`, wait);
-    }
-  }
-  return { knownDevice };
+  const wait = delay > 0 && recent.last ? (recent.last.getTime() + delay * 1000 - Date.now()) / 1000 : 0;
+  return { knownDevice, accountWaitSeconds: Math.max(0, wait) };
 }
 
 export async function recordLoginFailure(db: Kysely<DB>, username: string, origin: LoginOrigin): Promise<void> {

@@ -150,6 +150,16 @@ export const resetPassword = endpoint({
   schema: (c) => ({ body: c.ResetPasswordBody, response: c.ResetPasswordResponse }),
 });
 
+/** The link a login under attack mailed (LoginLinkSent): signs this browser in, once. */
+export const loginWithLink = endpoint({
+  method: 'POST',
+  path: '/api/user/login/link',
+  access: 'public',
+  tags,
+  summary: '通过邮件中的登录链接登录（账号登录失败较多时发送）',
+  schema: (c) => ({ body: c.LoginLinkBody, response: c.LoginResponse }),
+});
+
 // ---------- single sign-on ----------
 
 /** Sends the browser to the identity server (302). */

@@ -46,7 +46,7 @@ export const login = endpoint({
   access: 'public',
   tags,
   summary: '登录',
-  schema: (c) => ({ body: c.LoginBody, response: c.LoginResponse }),
+  schema: (c) => ({ body: c.LoginBody, response: c.PasswordLoginResponse }),
 });
 
 /** Deletes the server-side session. */

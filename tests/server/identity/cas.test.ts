@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { CookieFetch, locationOf } from '../../fixtures/cookie-fetch';
 import { FakeCas, logoutRequestXml } from '../../fixtures/fake-cas';
-import { startTestApp, type TestContext } from '../helpers';
+import { loggedInClient, startTestApp, type TestContext } from '../helpers';
 
 let cas: FakeCas;
 let ctx: TestContext;
@@ -166,6 +166,67 @@ describe('signing in through CAS', () => {
       expect(user).toMatchObject({ username: 'zhangsan', roles: [] }); // no attributes, no mapped role
     } finally {
       await v2.close();
+    }
+  });
+});
+
+describe('usernames in another case', () => {
+  /** A sign-in with a ticket CAS issued for `username` (as typed at CAS); the account it reaches. */
+  async function ticketSignIn(url: string, username: string) {
+    const browser = new CookieFetch();
+    const service = new URL(locationOf(await browser.fetch(`${url}/api/user/sso/cas/login`), url)).searchParams.get(
+      'service',
+    )!;
+    const landed = new URL(
+      locationOf(await browser.fetch(`${service}&ticket=${cas.issueTicket(username, service)}`), url),
+    );
+    const me = await browser.fetch(`${url}/api/user/me`);
+    return { landed: landed.pathname, user: me.status === 200 ? (await me.json()).data : null };
+  }
+
+  test('JDOE after jdoe is the same person: one account, one identity', async () => {
+    const first = await ticketSignIn(portal, 'jdoe');
+    expect(first.user).toMatchObject({ username: 'jdoe' });
+    const again = await ticketSignIn(portal, 'JDOE');
+    expect(again).toMatchObject({ landed: '/home', user: { uid: first.user.uid, username: 'jdoe' } });
+    expect((await ticketSignIn(portal, 'JDoe')).user.uid).toBe(first.user.uid);
+    const rows = await ctx.db
+      .selectFrom('user_identities')
+      .select(['user_id', 'subject'])
+      .where(sql<boolean>`lower(subject) = 'jdoe'`)
+      .execute();
+    expect(rows).toEqual([{ user_id: first.user.uid, subject: 'jdoe' }]);
+    const users = await ctx.db.selectFrom('users').select('username').where('username', 'ilike', 'jdoe%').execute();
+    expect(users).toEqual([{ username: 'jdoe' }]);
+  });
+
+  test('an administrator cannot link JDOE to another account while jdoe is linked', async () => {
+    const owner = await ticketSignIn(portal, 'mlee');
+    const admin = await loggedInClient(ctx, ['admin']);
+    const other = await loggedInClient(ctx);
+    const res = await admin.client.post(`/api/user/admin/users/${other.uid}/identities`, {
+      provider: 'cas',
+      subject: 'MLEE',
+    });
+    expect(res.statusCode).toBe(409);
+    expect((await ticketSignIn(portal, 'MLee')).user.uid).toBe(owner.user.uid);
+  });
+
+  test('with CAS_CASE_SENSITIVE=true, a CAS that tells case apart keeps them two people', async () => {
+    const { ctx: strict, url } = await listening({
+      CAS_URL: cas.url,
+      SSO_AUTO_CREATE: 'true',
+      CAS_CASE_SENSITIVE: 'true',
+    });
+    try {
+      const lower = await ticketSignIn(url, 'kchan');
+      expect(lower.user).toMatchObject({ username: 'kchan' });
+      // KCHAN is someone else: the name is taken (by any case), so that person waits to link or create.
+      const upper = await ticketSignIn(url, 'KCHAN');
+      expect(upper.landed).toBe('/user/ssoBind');
+      expect(upper.user).toBeNull();
+    } finally {
+      await strict.close();
     }
   });
 });

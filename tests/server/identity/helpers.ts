@@ -2,7 +2,29 @@
 import { authenticator } from 'otplib';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema';
-import { Client } from '../helpers';
+import { Mailbox } from '../../fixtures/mailbox';
+import { Client, startTestApp, type TestContext } from '../helpers';
+
+/** The public base URL of the apps that send account mail (links point there). */
+export const MAIL_BASE = 'http://portal.test';
+
+/** An app that sends account mail to a real SMTP server on loopback; close() stops both. */
+export async function startMailApp(): Promise<{ ctx: TestContext; mailbox: Mailbox; close(): Promise<void> }> {
+  const mailbox = await new Mailbox().start();
+  const ctx = await startTestApp({
+    SMTP_URL: mailbox.url,
+    SMTP_FROM: '统一门户 <portal@example.edu>',
+    PUBLIC_URL: MAIL_BASE,
+  });
+  return {
+    ctx,
+    mailbox,
+    async close() {
+      await ctx.close();
+      await mailbox.stop();
+    },
+  };
+}
 
 const base = authenticator.clone({ window: 1 });
 

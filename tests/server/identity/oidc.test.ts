@@ -156,6 +156,27 @@ describe('what must not sign anyone in', () => {
     expect((await stranger.get('/api/user/me')).statusCode).toBe(401);
   });
 
+  test('an ID token with another nonce: refused, and the log line names neither nonce', async () => {
+    const client = new Client(ctx.app);
+    const { authUrl, callback } = await authorize(client, new CookieFetch(), idp.issuer, ACCOUNTS[2]);
+    const sent = authUrl.searchParams.get('nonce')!;
+    const expected = 'N'.repeat(43);
+    const changed = await ctx.db
+      .updateTable('sso_states')
+      .set({ nonce: expected })
+      .where('nonce', '=', sent)
+      .executeTakeFirst();
+    expect(Number(changed.numUpdatedRows)).toBe(1);
+    const before = ctx.logs.length;
+    const res = await client.get(local(callback));
+    expect(res.headers.location).toBe('/user/login?sso_error=failed');
+    expect((await client.get('/api/user/me')).statusCode).toBe(401);
+    const lines = ctx.logs.slice(before);
+    const failure = lines.find((l) => l.includes('sso sign-in failed'));
+    expect(failure).toMatch(/nonce mismatch/);
+    expect(lines.filter((l) => l.includes(expected) || l.includes(sent))).toEqual([]);
+  });
+
   test('a replayed code: refused by the provider (and PKCE), no session', async () => {
     const { client, callback } = await signIn(ACCOUNTS[2]);
     expect((await client.get('/api/user/me')).statusCode).toBe(200);

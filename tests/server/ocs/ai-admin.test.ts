@@ -4,7 +4,7 @@
  * with their validation, the model picker and the prompt defaults and preview.
  */
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
-import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
+import { loggedInClient, FAKES_ON_LOOPBACK, startTestApp, type Client, type TestContext } from '../helpers';
 import { API_KEY, adminClient, createModel, createProvider } from './ai-helpers';
 
 let ctx: TestContext;
@@ -13,7 +13,7 @@ let admin: Client;
 let user: Client;
 
 beforeAll(async () => {
-  [ctx, fake] = await Promise.all([startTestApp(), startFakeOpenAi()]);
+  [ctx, fake] = await Promise.all([startTestApp(FAKES_ON_LOOPBACK), startFakeOpenAi()]);
   admin = await adminClient(ctx);
   user = (await loggedInClient(ctx)).client;
 });
@@ -85,6 +85,11 @@ describe('providers', () => {
     ['not a URL', { name: 'x3', baseURL: 'https://', apiKey: 'k' }, 'baseURL'],
     ['no name', { name: ' ', baseURL: 'https://example.com/v1', apiKey: 'k' }, 'name'],
     ['no key', { name: 'x4', baseURL: 'https://example.com/v1' }, 'apiKey'],
+    // addresses inside the server's network, unless allow-listed (ADMIN_URL_ALLOWLIST)
+    ['cloud metadata', { name: 'x5', baseURL: 'http://169.254.169.254/v1', apiKey: 'k' }, 'baseURL'],
+    ['localhost', { name: 'x6', baseURL: 'http://localhost:11434/v1', apiKey: 'k' }, 'baseURL'],
+    ['a private address', { name: 'x7', baseURL: 'http://192.168.1.20:8000/v1', apiKey: 'k' }, 'baseURL'],
+    ['IPv6 link-local', { name: 'x8', baseURL: 'http://[fe80::1]/v1', apiKey: 'k' }, 'baseURL'],
   ])('400 for %s', async (_label, body, field) => {
     const res = await admin.post('/api/ocs/admin/providers', body);
     expect(res.statusCode).toBe(400);

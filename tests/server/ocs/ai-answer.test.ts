@@ -7,7 +7,7 @@
 import { prepareQuestion } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
-import { startTestApp, type Client, type TestContext } from '../helpers';
+import { FAKES_ON_LOOPBACK, startTestApp, type Client, type TestContext } from '../helpers';
 import {
   API_KEY,
   adminClient,
@@ -29,7 +29,7 @@ let modelId: number;
 const PRICE = 3;
 
 beforeAll(async () => {
-  [ctx, fake] = await Promise.all([startTestApp(), startFakeOpenAi()]);
+  [ctx, fake] = await Promise.all([startTestApp(FAKES_ON_LOOPBACK), startFakeOpenAi()]);
   admin = await adminClient(ctx);
   modelId = await createModel(admin, await createProvider(admin, fake.url), { price: PRICE });
 });

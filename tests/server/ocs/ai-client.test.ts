@@ -3,7 +3,9 @@
  * without sleeping, and no secret ever in a user-facing message.
  */
 import { callModel, type AiModelConfig } from '../../../server/modules/ocs/ai/client';
+import os from 'node:os';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
+import { FAKES_ON_LOOPBACK } from '../helpers';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 let fake: FakeOpenAi;
@@ -18,7 +20,14 @@ afterAll(async () => {
 beforeEach(() => {
   fake.calls.length = 0;
   fake.script({ kind: 'auto' });
-  cfg = { baseURL: fake.url, apiKey: API_KEY, model: 'fake-model', timeoutMs: 5000, maxTokens: null };
+  cfg = {
+    baseURL: fake.url,
+    apiKey: API_KEY,
+    model: 'fake-model',
+    timeoutMs: 5000,
+    maxTokens: null,
+    allowlist: [FAKES_ON_LOOPBACK.ADMIN_URL_ALLOWLIST],
+  };
 });
 
 function expectNoSecrets(message: string): void {
@@ -140,6 +149,21 @@ test('an unreachable endpoint is a network failure', async () => {
   const r = await callModel({ ...cfg, baseURL: url }, 'x');
   expect(r).toMatchObject({ ok: false, kind: 'network' });
   if (!r.ok) expectNoSecrets(r.message);
+});
+
+describe('a base URL inside the server’s network, not allow-listed', () => {
+  const port = () => new URL(fake.url).port;
+  test.each([
+    ['loopback', () => fake.url],
+    ['cloud metadata (link-local)', () => 'http://169.254.169.254/v1'],
+    ['IPv4-mapped loopback', () => `http://[::ffff:127.0.0.1]:${port()}/v1`],
+    ['a name that resolves to this machine', () => `http://${os.hostname()}:${port()}/v1`],
+  ])('%s: refused before anything is sent', async (_what, url) => {
+    const r = await callModel({ ...cfg, baseURL: url(), allowlist: [] }, 'x');
+    expect(r).toMatchObject({ ok: false, kind: 'provider_error', message: expect.stringContaining('内网') });
+    expect(fake.calls).toHaveLength(0);
+    if (!r.ok) expectNoSecrets(r.message);
+  });
 });
 
 test('credentials in the base URL never appear in the message', async () => {

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { QuestionInput } from '../../../server/modules/ocs/bank/question';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
-import { startTestApp, type TestContext } from '../helpers';
+import { FAKES_ON_LOOPBACK, startTestApp, type TestContext } from '../helpers';
 import { adminClient, createModel, createProvider, until, userWithToken } from './ai-helpers';
 import { seedQuestions } from './admin-fixtures';
 
@@ -42,7 +42,7 @@ const numbered = (i: number) => ({
 });
 
 beforeAll(async () => {
-  [ctx, fake] = await Promise.all([startTestApp(), startFakeOpenAi()]);
+  [ctx, fake] = await Promise.all([startTestApp(FAKES_ON_LOOPBACK), startFakeOpenAi()]);
   await seedQuestions(ctx, BANK);
   await writeSettings(ctx.db, { ratePerSecond: 1000, rateBurst: 1000 });
   ctx.app.ocs.settings.invalidate();

@@ -9,7 +9,7 @@ import { optionKey, splitCallerOptions } from '../../../server/modules/ocs/bank/
 import { optionsHash } from '../../../server/modules/ocs/bank/question';
 import { buildPerturbationSet, generateQuestions, toOcsOptions } from '../../../bench/ocs/synthetic';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
-import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
+import { loggedInClient, FAKES_ON_LOOPBACK, startTestApp, type Client, type TestContext } from '../helpers';
 import { importFile, userWithToken } from './admin-fixtures';
 import { createModel, createProvider } from './ai-helpers';
 
@@ -33,7 +33,7 @@ const BANK = [
 ];
 
 beforeAll(async () => {
-  [ctx, fake] = await Promise.all([startTestApp(), startFakeOpenAi()]);
+  [ctx, fake] = await Promise.all([startTestApp(FAKES_ON_LOOPBACK), startFakeOpenAi()]);
   admin = (await loggedInClient(ctx, ['admin'])).client;
   const { job } = await importFile(admin, JSON.stringify(BANK), 'held-out.json');
   expect(job).toMatchObject({ status: 'done', inserted: 2 });

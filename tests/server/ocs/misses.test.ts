@@ -8,7 +8,7 @@ import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { prepareQuestion } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
-import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
+import { loggedInClient, FAKES_ON_LOOPBACK, startTestApp, type Client, type TestContext } from '../helpers';
 import { userWithToken } from './admin-fixtures';
 import { createModel, createProvider } from './ai-helpers';
 
@@ -17,7 +17,7 @@ let fake: FakeOpenAi;
 let admin: Client;
 
 beforeAll(async () => {
-  [ctx, fake] = await Promise.all([startTestApp(), startFakeOpenAi()]);
+  [ctx, fake] = await Promise.all([startTestApp(FAKES_ON_LOOPBACK), startFakeOpenAi()]);
   admin = (await loggedInClient(ctx, ['admin'])).client;
   await writeSettings(ctx.db, { ratePerSecond: 1000, rateBurst: 1000 });
   ctx.app.ocs.settings.invalidate();

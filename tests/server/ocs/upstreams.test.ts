@@ -7,12 +7,15 @@
  * (not found, free, and the late answer stored for next time); and the figure for the upstream path's
  * added latency.
  */
+import dns from 'node:dns/promises';
+import os from 'node:os';
+import { isPrivateAddress } from '../../../server/lib/outbound';
 import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { prepareQuestion } from '../../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../../server/modules/ocs/bank/store';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
 import { startFakeUpstream, type FakeUpstream } from '../../fixtures/fake-upstream';
-import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
+import { loggedInClient, FAKES_ON_LOOPBACK, startTestApp, type Client, type TestContext } from '../helpers';
 import { userWithToken } from './admin-fixtures';
 import { createModel, createProvider, until } from './ai-helpers';
 
@@ -22,7 +25,7 @@ let fake: FakeOpenAi;
 let admin: Client;
 
 beforeAll(async () => {
-  [ctx, up, fake] = await Promise.all([startTestApp(), startFakeUpstream(), startFakeOpenAi()]);
+  [ctx, up, fake] = await Promise.all([startTestApp(FAKES_ON_LOOPBACK), startFakeUpstream(), startFakeOpenAi()]);
   admin = (await loggedInClient(ctx, ['admin'])).client;
   await writeSettings(ctx.db, { ratePerSecond: 1000, rateBurst: 1000 });
   ctx.app.ocs.settings.invalidate();
@@ -413,6 +416,53 @@ test('the test call answers what the upstream says, without charging or storing'
     error: '返回的不是 JSON',
   });
   expect((await admin.post(`/api/ocs/admin/upstreams/${id}/test`, { title: '' })).statusCode).toBe(400);
+});
+
+describe('addresses inside the server’s network', () => {
+  test('refused when saved unless allow-listed: link-local, loopback by name, private, IPv4-mapped', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://localhost:8080/q',
+      'http://10.1.2.3/q',
+      'http://[::ffff:127.0.0.1]:9/q',
+    ]) {
+      const res = await admin.post('/api/ocs/admin/upstreams', {
+        name: 'inward',
+        url,
+        method: 'get',
+        answerPath: '$.data.answer',
+      });
+      expect({ url, status: res.statusCode, field: Object.keys(res.json().data ?? {}) }).toEqual({
+        url,
+        status: 400,
+        field: ['url'],
+      });
+    }
+    // the fakes' own base URL is allow-listed (ADMIN_URL_ALLOWLIST)
+    expect(await addUpstream({ name: 'allowed', url: `${up.url}/correct` })).toEqual(expect.any(Number));
+  });
+
+  test('refused at call time: a name that resolves inward, and a redirect to the metadata address', async () => {
+    const host = os.hostname();
+    expect(isPrivateAddress((await dns.lookup(host)).address)).toBe(true); // this machine's name points at itself
+    const before = up.calls.length;
+    const named = await addUpstream({ name: 'by-name', url: `http://${host}:${new URL(up.url).port}/correct` });
+    const res = (await admin.post(`/api/ocs/admin/upstreams/${named}/test`, { title: 'x' })).json().data;
+    expect(res).toMatchObject({ outcome: 'failed', status: null, body: null, error: expect.stringMatching(/内网/) });
+    expect(up.calls.length).toBe(before); // nothing was sent
+
+    const redirected = await addUpstream({ name: 'redirected', url: `${up.url}/to-metadata` });
+    const hop = (await admin.post(`/api/ocs/admin/upstreams/${redirected}/test`, { title: 'x' })).json().data;
+    expect(hop).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/内网/) });
+  });
+
+  test('the test shows the status and a short excerpt of the reply, not the page', async () => {
+    const id = await addUpstream({ name: 'long', url: `${up.url}/long` });
+    const res = (await admin.post(`/api/ocs/admin/upstreams/${id}/test`, { title: 'x' })).json().data;
+    expect(res).toMatchObject({ outcome: 'failed', status: 200, error: '返回的不是 JSON' });
+    expect(res.body.startsWith('instance-secret-')).toBe(true);
+    expect(res.body.length).toBeLessThanOrEqual(200);
+  });
 });
 
 test('the upstream path’s added latency (a miss answered by a loopback upstream vs a miss with none)', async () => {

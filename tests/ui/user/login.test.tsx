@@ -100,6 +100,23 @@ describe('login page', () => {
     expect(screen.getByRole('button', { name: /登\s*录/ })).not.toHaveClass('ant-btn-loading'); // can try again
   });
 
+  it('under attack, says a sign-in link may be on its way to the verified address, and stays on the page', async () => {
+    loginMock.mockResolvedValue({ success: true, data: { loginLink: true, minutes: 15 } });
+    renderAt('/user/login', <LoginPage />, '/user/login');
+    await submit('alice', 'a-password');
+    expect(await screen.findByText('请查收登录链接')).toBeInTheDocument();
+    expect(screen.getByText(/登录链接已发送到该账号验证过的邮箱，请在 15 分钟内打开/)).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/login$/);
+    expect(setInitialState).not.toHaveBeenCalled();
+    // Another try clears it until the answer.
+    loginMock.mockRejectedValue({
+      response: { status: 401, data: { success: false, errorMessage: '用户名或密码错误' } },
+    });
+    await submit('alice', 'other');
+    expect(await screen.findByText('用户名或密码错误')).toBeInTheDocument();
+    expect(screen.queryByText('请查收登录链接')).not.toBeInTheDocument();
+  });
+
   it('asks for both fields before calling the API', async () => {
     renderAt('/user/login', <LoginPage />, '/user/login');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /登\s*录/ })));

@@ -80,7 +80,8 @@ describe('the reset link', () => {
     expect(screen.getByText('两次输入的密码不一致')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'a-new-password' } });
     fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'a-new-password' } });
-    fireEvent.click(screen.getByRole('checkbox'));
+    // Revoking the tokens is ticked already (a reset often follows a stolen password).
+    expect(screen.getByRole('checkbox', { name: '同时吊销我的全部个人令牌' })).toBeChecked();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /重置密码/ })));
     expect(resetPassword).toHaveBeenCalledWith(
       { token: TOKEN, newPassword: 'a-new-password', revokeTokens: true },
@@ -89,6 +90,22 @@ describe('the reset link', () => {
     expect(await screen.findByText('已退出该账号的 3 个会话，吊销 2 个个人令牌。请用新密码登录。')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: /去登录/ }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/login$/);
+  });
+
+  it('unticked, the tokens are kept', async () => {
+    jest.mocked(checkPasswordReset).mockResolvedValue({ success: true, data: { username: 'alice' } });
+    jest.mocked(resetPassword).mockResolvedValue({ success: true, data: { endedSessions: 1, revokedTokens: 0 } });
+    renderAt(`/user/resetPassword#token=${TOKEN}`, <ResetPasswordPage />);
+    expect(await screen.findByText('alice')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'a-new-password' } });
+    fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'a-new-password' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: '同时吊销我的全部个人令牌' }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /重置密码/ })));
+    expect(resetPassword).toHaveBeenCalledWith(
+      { token: TOKEN, newPassword: 'a-new-password', revokeTokens: false },
+      { skipErrorHandler: true },
+    );
+    expect(await screen.findByText('已退出该账号的 1 个会话。请用新密码登录。')).toBeInTheDocument();
   });
 
   it('a used or expired link says so and leads to a new request', async () => {

@@ -29,6 +29,8 @@ export interface AnswererDeps {
   log: FastifyBaseLogger;
   /** PORTAL_TZ: what "today" means for the daily cap. */
   tz: string;
+  /** ADMIN_URL_ALLOWLIST: providers that may be on an inward address. */
+  allowlist: readonly string[];
 }
 
 type Flight =
@@ -102,9 +104,9 @@ export class OcsAiAnswerer implements AiAnswerer {
 
   /** The user's model while it is enabled, else the cheapest enabled one. */
   private async pickModel(modelId: number | null): Promise<CallableModel | null> {
-    const { db, secrets } = this.deps;
-    const chosen = modelId === null ? null : await callableModel(db, secrets, { id: modelId });
-    return chosen?.enabled ? chosen : callableModel(db, secrets, 'cheapest');
+    const { db, secrets, allowlist } = this.deps;
+    const chosen = modelId === null ? null : await callableModel(db, secrets, { id: modelId }, allowlist);
+    return chosen?.enabled ? chosen : callableModel(db, secrets, 'cheapest', allowlist);
   }
 
   private flight(model: CallableModel, q: Question, template: string | null): Promise<Flight> {

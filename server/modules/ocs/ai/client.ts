@@ -11,6 +11,7 @@ import OpenAI, {
   APIUserAbortError,
   RateLimitError,
 } from 'openai';
+import { guardedFetch, PrivateAddressError } from '../../../lib/outbound';
 
 export interface AiModelConfig {
   baseURL: string;
@@ -18,6 +19,8 @@ export interface AiModelConfig {
   model: string;
   timeoutMs: number;
   maxTokens: number | null;
+  /** ADMIN_URL_ALLOWLIST: base URLs that may be on an inward address (server/lib/outbound.ts). */
+  allowlist: readonly string[];
 }
 
 export type AiFailureKind = 'timeout' | 'rate_limited' | 'provider_error' | 'empty' | 'network';
@@ -78,6 +81,8 @@ export async function callModel(cfg: AiModelConfig, prompt: string): Promise<Cal
       project: null,
       webhookSecret: null,
       logLevel: 'off',
+      // Refuses a base URL that is, or resolves to, an address inside the server's network.
+      fetch: guardedFetch(cfg.allowlist),
     });
     const completion = await client.chat.completions.create(
       {
@@ -103,6 +108,8 @@ export async function callModel(cfg: AiModelConfig, prompt: string): Promise<Cal
       return fail('timeout', 'AI 服务超时，未扣费');
     if (err instanceof RateLimitError) return fail('rate_limited', 'AI 服务繁忙（429），未扣费', 429);
     if (err instanceof APIUserAbortError) return fail('network', '与 AI 服务的连接中断，未扣费');
+    if (err instanceof APIConnectionError && err.cause instanceof PrivateAddressError)
+      return fail('provider_error', 'AI 服务地址指向内网、本机或链路本地地址，已拒绝，未扣费');
     if (err instanceof APIConnectionError) return fail('network', '无法连接 AI 服务，未扣费');
     if (err instanceof APIError && typeof err.status === 'number')
       return fail('provider_error', statusMessage(err.status), err.status);

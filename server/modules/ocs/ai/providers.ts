@@ -17,6 +17,7 @@ import {
 } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
+import { INWARD_ADMIN_URL, pointsInward } from '../../../lib/outbound';
 import { maskSecret, type SecretBox } from '../../../lib/secretbox';
 import { diff, recordAudit, type Actor } from '../../audit';
 import { callModel, type AiModelConfig } from './client';
@@ -27,8 +28,11 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
-/** http(s) only and no credentials in the URL: the key belongs in the key field, where it is encrypted. */
-export function validateBaseUrl(raw: string): string {
+/**
+ * http(s) only and no credentials in the URL (the key belongs in the key field, where it is encrypted);
+ * not an address inside the server's network unless allow-listed (ADMIN_URL_ALLOWLIST).
+ */
+export function validateBaseUrl(raw: string, allowlist: readonly string[]): string {
   const bad = (msg: string) => badRequest(msg, { baseURL: [msg] });
   let url: URL;
   try {
@@ -39,7 +43,9 @@ export function validateBaseUrl(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad('接口地址须以 http:// 或 https:// 开头');
   if (url.username || url.password) throw bad('接口地址不能包含用户名或密码，请把密钥填在 API 密钥中');
   if (url.search || url.hash) throw bad('接口地址不能包含查询参数');
-  return url.toString().replace(/\/+$/, '');
+  const normalized = url.toString().replace(/\/+$/, '');
+  if (pointsInward(normalized, allowlist)) throw bad(`接口地址${INWARD_ADMIN_URL}`);
+  return normalized;
 }
 
 // ---------- providers ----------
@@ -121,8 +127,9 @@ export async function createProvider(
   secrets: SecretBox,
   actor: Actor,
   body: AiProviderBody,
+  allowlist: readonly string[],
 ): Promise<AiProvider> {
-  const baseURL = validateBaseUrl(body.baseURL);
+  const baseURL = validateBaseUrl(body.baseURL, allowlist);
   try {
     return await db.transaction().execute(async (trx) => {
       const { id } = await trx
@@ -156,8 +163,9 @@ export async function updateProvider(
   actor: Actor,
   id: number,
   body: AiProviderPatchBody,
+  allowlist: readonly string[],
 ): Promise<AiProvider> {
-  const baseURL = body.baseURL === undefined ? undefined : validateBaseUrl(body.baseURL);
+  const baseURL = body.baseURL === undefined ? undefined : validateBaseUrl(body.baseURL, allowlist);
   try {
     return await db.transaction().execute(async (trx) => {
       const before = await getProvider(trx, id);
@@ -349,6 +357,7 @@ export async function callableModel(
   db: Kysely<DB>,
   secrets: SecretBox,
   where: { id: number } | 'cheapest',
+  allowlist: readonly string[],
 ): Promise<CallableModel | null> {
   let q = db
     .selectFrom('ocs_models as m')
@@ -381,6 +390,7 @@ export async function callableModel(
       model: r.model,
       timeoutMs: r.timeout_ms,
       maxTokens: r.max_tokens,
+      allowlist,
     },
   };
 }
@@ -391,8 +401,9 @@ export async function testModel(
   secrets: SecretBox,
   id: number,
   type: OcsAiType,
+  allowlist: readonly string[],
 ): Promise<AiModelTestResult> {
-  const model = await callableModel(db, secrets, { id });
+  const model = await callableModel(db, secrets, { id }, allowlist);
   if (!model) throw notFound('模型不存在');
   const question = OCS_AI_SAMPLES[type];
   const reply = await callModel(model.config, renderPrompt(DEFAULT_PROMPT_TEMPLATES[type], question));

@@ -30,6 +30,7 @@ export default async function ocsAiRoutes(
   deps: AppDeps & { preferences: PreferencesCache },
 ): Promise<void> {
   const { db, config, secrets, preferences } = deps;
+  const allowlist = config.ADMIN_URL_ALLOWLIST;
 
   // ---------- users ----------
   route(app, api.getPreferences, async (request) =>
@@ -63,10 +64,10 @@ export default async function ocsAiRoutes(
   // ---------- administrators: providers ----------
   route(app, api.listProviders, async () => success(await admin.listProviders(db)));
   route(app, api.createProvider, async (request) =>
-    success(await admin.createProvider(db, secrets, actorOf(request), request.body)),
+    success(await admin.createProvider(db, secrets, actorOf(request), request.body, allowlist)),
   );
   route(app, api.updateProvider, async (request) =>
-    success(await admin.updateProvider(db, secrets, actorOf(request), request.params.id, request.body)),
+    success(await admin.updateProvider(db, secrets, actorOf(request), request.params.id, request.body, allowlist)),
   );
   route(app, api.deleteProvider, async (request) => {
     await admin.deleteProvider(db, actorOf(request), request.params.id);
@@ -86,7 +87,8 @@ export default async function ocsAiRoutes(
   route(
     app,
     api.testModel,
-    async (request) => success(await admin.testModel(db, secrets, request.params.id, request.body?.type ?? 'single')),
+    async (request) =>
+      success(await admin.testModel(db, secrets, request.params.id, request.body?.type ?? 'single', allowlist)),
     { rateLimit: { max: 20, timeWindow: '1 minute' } },
   );
 }

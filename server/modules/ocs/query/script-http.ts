@@ -48,6 +48,7 @@ export function paramsOf(request: FastifyRequest): Record<string, unknown> {
 function scriptFailureMessage(err: Error & { statusCode?: number }): string {
   // Our own refusals (text the database cannot store, say) are in Chinese already and name the field.
   if (err instanceof HttpError && err.statusCode < 500) return err.message;
+  if (err.statusCode === 413) return '请求体过大';
   if (err.statusCode && err.statusCode < 500) return '请求格式不正确';
   return '服务暂时不可用，请稍后再试（未扣费）';
 }

@@ -211,10 +211,15 @@ export async function dismissMisses(db: Kysely<DB>, actor: Actor, ids: number[])
 }
 
 /** Asks the cheapest enabled AI model and keeps its answer as the row's draft (nothing enters the bank). */
-export async function draftMiss(db: Kysely<DB>, secrets: SecretBox, id: number): Promise<MissItem> {
+export async function draftMiss(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  id: number,
+  allowlist: readonly string[],
+): Promise<MissItem> {
   const row = await db.selectFrom('ocs_misses').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('未收录题目不存在');
-  const model = await callableModel(db, secrets, 'cheapest');
+  const model = await callableModel(db, secrets, 'cheapest', allowlist);
   if (!model) throw conflict('没有启用的 AI 模型，无法起草答案');
   const prompt = renderPrompt(DEFAULT_PROMPT_TEMPLATES[row.type], {
     title: row.title,

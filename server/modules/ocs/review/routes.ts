@@ -120,7 +120,9 @@ export default async function ocsReviewRoutes(
   route(app, api.answerMisses, async (request) =>
     success(await answerMisses(db, index(), actorOf(request), request.body.items)),
   );
-  route(app, api.draftMiss, async (request) => success(await draftMiss(db, secrets, request.params.id)));
+  route(app, api.draftMiss, async (request) =>
+    success(await draftMiss(db, secrets, request.params.id, config.ADMIN_URL_ALLOWLIST)),
+  );
   route(app, api.dismissMisses, async (request) =>
     success(await dismissMisses(db, actorOf(request), request.body.ids)),
   );

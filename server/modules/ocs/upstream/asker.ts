@@ -33,6 +33,8 @@ export class UpstreamAsker implements UpstreamSource {
     private readonly db: Kysely<DB>,
     private readonly secrets: SecretBox,
     private readonly tz: string,
+    /** ADMIN_URL_ALLOWLIST: upstreams that may be on an inward address. */
+    private readonly allowlist: readonly string[],
     private readonly log?: { warn(obj: object, msg: string): void },
   ) {}
 
@@ -72,6 +74,7 @@ export class UpstreamAsker implements UpstreamSource {
       answerPath: row.answer_path,
       secret: row.secret_enc ? this.secrets.decrypt(row.secret_enc) : null,
       timeoutMs: row.timeout_ms,
+      allowlist: this.allowlist,
     };
   }
 

@@ -3,11 +3,13 @@
  * template with ${title}, ${type}, ${options} (and ${secret}, the stored token) filled in once each,
  * the parameters in the query string (GET) or the body (POST, JSON or form); the answer picked from the
  * JSON reply with a JSONPath (jsonpath-plus: no handler code is ever run). Replies are read up to
- * 256 KiB; the call is cut at its timeout.
+ * 256 KiB, and only a short excerpt is kept; the call is cut at its timeout. An address inside the
+ * server's network is refused unless allow-listed, at every connection (server/lib/outbound.ts).
  */
 import { JSONPath } from 'jsonpath-plus';
 import { splitOcsAnswer } from '@contract';
 import { plainText } from '../bank/normalize';
+import { guardedFetch, PrivateAddressError } from '../../../lib/outbound';
 
 export interface UpstreamSpec {
   url: string;
@@ -18,6 +20,8 @@ export interface UpstreamSpec {
   answerPath: string;
   secret: string | null;
   timeoutMs: number;
+  /** ADMIN_URL_ALLOWLIST: the upstream may be on an inward address. */
+  allowlist: readonly string[];
 }
 
 export interface UpstreamQuestion {
@@ -33,6 +37,13 @@ export type CallOutcome =
   | { kind: 'failed'; error: string; status: number | null; latencyMs: number; body: string | null };
 
 const MAX_BODY = 256 * 1024;
+/**
+ * How much of a reply a call keeps to show (the test, the last error): enough to find the answer path,
+ * not a page of whatever the URL serves.
+ */
+export const EXCERPT_CHARS = 200;
+
+const excerpt = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS);
 const VARIABLE = /\$\{(title|type|options|secret)\}/g;
 
 /** Fills the template once (a question containing "${type}" is sent as it is). */
@@ -130,7 +141,7 @@ export async function callUpstream(spec: UpstreamSpec, q: UpstreamQuestion): Pro
       headers['content-type'] = 'application/json';
       body = JSON.stringify(data);
     }
-    const res = await fetch(url, {
+    const res = await guardedFetch(spec.allowlist)(url, {
       method: spec.method.toUpperCase(),
       headers,
       body,
@@ -139,7 +150,7 @@ export async function callUpstream(spec: UpstreamSpec, q: UpstreamQuestion): Pro
     });
     status = res.status;
     const text = await readCapped(res);
-    const head = text.slice(0, 500);
+    const head = excerpt(text);
     if (!res.ok) return { kind: 'failed', error: `HTTP ${res.status}`, status, latencyMs: elapsed(), body: head };
     let json: unknown;
     try {
@@ -155,7 +166,11 @@ export async function callUpstream(spec: UpstreamSpec, q: UpstreamQuestion): Pro
     const aborted = controller.signal.aborted;
     return {
       kind: 'failed',
-      error: aborted ? `超时（${spec.timeoutMs} 毫秒）` : `网络错误：${(err as Error).message}`.slice(0, 300),
+      error: aborted
+        ? `超时（${spec.timeoutMs} 毫秒）`
+        : err instanceof PrivateAddressError
+          ? `接口地址指向内网、本机或链路本地地址，已拒绝（管理员可将其加入 ADMIN_URL_ALLOWLIST）`
+          : `网络错误：${(err as Error).message}`.slice(0, 300),
       status,
       latencyMs: elapsed(),
       body: null,

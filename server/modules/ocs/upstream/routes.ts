@@ -26,6 +26,7 @@ export default async function ocsUpstreamRoutes(
   deps: AppDeps & { upstreams: UpstreamAsker },
 ): Promise<void> {
   const { db, secrets, config, upstreams } = deps;
+  const allowlist = config.ADMIN_URL_ALLOWLIST;
   const view = async (row: Awaited<ReturnType<typeof getUpstreamRow>>) =>
     toUpstream(row, upstreams.breakers.get(Number(row.id)), await todayIn(db, config.PORTAL_TZ));
 
@@ -35,13 +36,13 @@ export default async function ocsUpstreamRoutes(
   });
   route(app, api.createUpstream, async (request) => {
     const budget = (await app.ocs.settings.get()).latencyBudgetSeconds;
-    const id = await createUpstream(db, secrets, actorOf(request), request.body, budget);
+    const id = await createUpstream(db, secrets, actorOf(request), request.body, budget, allowlist);
     upstreams.invalidate();
     return success(await view(await getUpstreamRow(db, id)));
   });
   route(app, api.updateUpstream, async (request) => {
     const budget = (await app.ocs.settings.get()).latencyBudgetSeconds;
-    const id = await updateUpstream(db, secrets, actorOf(request), request.params.id, request.body, budget);
+    const id = await updateUpstream(db, secrets, actorOf(request), request.params.id, request.body, budget, allowlist);
     upstreams.invalidate();
     return success(await view(await getUpstreamRow(db, id)));
   });

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Upstream, UpstreamBody, UpstreamPatchBody } from '../../../../src/contract';
 import type { DB, OcsUpstreamsTable } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
+import { INWARD_ADMIN_URL, pointsInward } from '../../../lib/outbound';
 import { maskSecret, type SecretBox } from '../../../lib/secretbox';
 import { diff, recordAudit, type Actor } from '../../audit';
 import type { CircuitBreaker } from './breaker';
@@ -101,11 +102,14 @@ function checkTimeout(b: Patch, budgetSeconds: number): void {
   }
 }
 
-function columns(b: Patch, secrets: SecretBox, budgetSeconds: number) {
+function columns(b: Patch, secrets: SecretBox, budgetSeconds: number, allowlist: readonly string[]) {
   checkTimeout(b, budgetSeconds);
   if (b.answerPath !== undefined) {
     const problem = checkAnswerPath(b.answerPath);
     if (problem) throw badRequest(problem, { answerPath: [problem] });
+  }
+  if (b.url !== undefined && pointsInward(b.url, allowlist)) {
+    throw badRequest(`接口地址${INWARD_ADMIN_URL}`, { url: [`接口地址${INWARD_ADMIN_URL}`] });
   }
   return {
     ...(b.name !== undefined ? { name: b.name } : {}),
@@ -158,8 +162,9 @@ export async function createUpstream(
   body: z.output<typeof UpstreamBody>,
   /** OCS settings' latencyBudgetSeconds. */
   budgetSeconds: number,
+  allowlist: readonly string[],
 ): Promise<number> {
-  const values = columns(body, secrets, budgetSeconds) as ReturnType<typeof columns> & {
+  const values = columns(body, secrets, budgetSeconds, allowlist) as ReturnType<typeof columns> & {
     name: string;
     url: string;
     method: 'get' | 'post';
@@ -189,6 +194,7 @@ export async function updateUpstream(
   body: Patch,
   /** OCS settings' latencyBudgetSeconds. */
   budgetSeconds: number,
+  allowlist: readonly string[],
 ): Promise<number> {
   return db
     .transaction()
@@ -202,7 +208,7 @@ export async function updateUpstream(
       if (!before) throw notFound('上游题库不存在');
       const row = await trx
         .updateTable('ocs_upstreams')
-        .set({ ...columns(body, secrets, budgetSeconds), updated_at: sql<Date>`now()` })
+        .set({ ...columns(body, secrets, budgetSeconds, allowlist), updated_at: sql<Date>`now()` })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();

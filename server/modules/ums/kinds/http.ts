@@ -129,6 +129,4 @@ export function withKeyword(text: string, keyword: string | null): string {
 }
 
 /** An allow-listed base URL (UMS_WEBHOOK_ALLOWLIST) covers this one. */
-export function allowListed(raw: string, allowlist: string[]): boolean {
-  return allowlist.some((allowed) => raw.startsWith(allowed));
-}
+export { allowListed } from '../../../lib/outbound';

@@ -7,16 +7,15 @@
  * channel is saved and again at every connection (the DNS answer itself is checked, so a name that
  * later resolves inward is refused too).
  */
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { JSONPath } from 'jsonpath-plus';
 import { DEFAULT_SUCCESS_STATUS, DEFAULT_WEBHOOK_TEMPLATE, type WebhookHeader } from '../../../../src/contract';
 import { badRequest } from '../../../errors';
 import { maskSecret } from '../../../lib/secretbox';
 import { describeFetchError, type SendResult } from '../dingtalk';
-import { allowListed, retryAfterMs } from './http';
+import { allowListed, guardedLookup, isPrivateAddress, PrivateAddressError } from '../../../lib/outbound';
+import { retryAfterMs } from './http';
 import type { ChannelAdapter, OutgoingMessage, WebhookConfig } from './types';
 
 const SERVICE = '目标';
@@ -24,58 +23,8 @@ const SERVICE = '目标';
 const MAX_ANSWER_BYTES = 64 * 1024;
 const VARIABLE = /\$\{(title|content|time|messageId)\}/g;
 
-// ---------- addresses the server must not be made to call ----------
-
-const PRIVATE = new net.BlockList();
-for (const [net4, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  PRIVATE.addSubnet(net4, bits, 'ipv4');
-for (const [net6, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  PRIVATE.addSubnet(net6, bits, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const plain = mapped ? mapped[1] : address;
-  const version = net.isIP(plain);
-  if (!version) return false;
-  return PRIVATE.check(plain, version === 6 ? 'ipv6' : 'ipv4');
-}
-
-export class PrivateAddressError extends Error {
-  readonly code = 'EPRIVATE';
-}
-
-/** dns.lookup that refuses names resolving to a private address (the check happens at connect time). */
-const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 4);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad || list.length === 0) {
-      return callback(new PrivateAddressError(`${hostname} resolves to a private address`), '', 4);
-    }
-    if ((options as { all?: boolean }).all) {
-      (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    } else callback(null, list[0].address, list[0].family);
-  });
-};
+// Addresses the server must not be made to call: one checker for every URL someone typed.
+export { isPrivateAddress, PrivateAddressError };
 
 // ---------- templates ----------
 

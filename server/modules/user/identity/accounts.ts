@@ -4,7 +4,7 @@
  * (SSO_AUTO_CREATE), roles granted by the identity's attributes (SSO_ROLE_MAP, added, never taken away),
  * and unlinking while a way to sign in remains.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { IdentityList, LinkedIdentity, Role, SsoProvider } from '../../../../src/contract';
 import type { RoleRule } from '../../../config';
 import type { DB } from '../../../db/schema';
@@ -20,6 +20,11 @@ type Db = Kysely<DB> | Transaction<DB>;
 export interface ExternalIdentity {
   provider: SsoProvider;
   subject: string;
+  /**
+   * The subject names the same person in any case (CAS usernames unless CAS_CASE_SENSITIVE): it matches
+   * a linked subject that differs in case only. OIDC subjects are compared exactly, as the spec says.
+   */
+  caseInsensitive?: boolean;
   displayName: string | null;
   email: string | null;
   /** CAS attributes or OIDC claims, every value as a list of strings (for SSO_ROLE_MAP). */
@@ -41,14 +46,25 @@ export function mappedRoles(identity: ExternalIdentity, rules: readonly RoleRule
 
 export type LinkedUser = UserRow & { status: string };
 
-export async function linkedUser(db: Db, provider: SsoProvider, subject: string): Promise<LinkedUser | null> {
+/**
+ * The identity's rows of user_identities (`column` is their subject): its provider's, with its subject —
+ * in any case when the identity says so (index user_identities_provider_lower_subject_idx, 0028).
+ */
+function isIdentity(column: 'subject' | 'i.subject', identity: Pick<ExternalIdentity, 'subject' | 'caseInsensitive'>) {
+  return identity.caseInsensitive
+    ? sql<SqlBool>`lower(${sql.ref(column)}) = ${identity.subject.toLowerCase()}`
+    : sql<SqlBool>`${sql.ref(column)} = ${identity.subject}`;
+}
+
+export async function linkedUser(db: Db, identity: ExternalIdentity): Promise<LinkedUser | null> {
   const row = await db
     .selectFrom('user_identities as i')
     .innerJoin('users as u', 'u.id', 'i.user_id')
     .select(['u.id', 'u.username', 'u.nickname', 'u.avatar', 'u.roles', 'u.status'])
-    .where('i.provider', '=', provider)
-    .where('i.subject', '=', subject)
+    .where('i.provider', '=', identity.provider)
+    .where(isIdentity('i.subject', identity))
     .where('u.status', '!=', 'deleted')
+    .orderBy('i.id') // two spellings linked before matching ignored case: the first linked one
     .executeTakeFirst();
   return row ?? null;
 }
@@ -63,12 +79,13 @@ export async function linkIdentity(db: Db, userId: number, identity: ExternalIde
     .selectFrom('user_identities')
     .select(['user_id'])
     .where('provider', '=', identity.provider)
-    .where('subject', '=', identity.subject)
+    .where(isIdentity('subject', identity))
+    .orderBy('id')
     .executeTakeFirst();
   if (existing && existing.user_id !== userId) {
     throw new HttpError(409, IDENTITY_CONFLICT, '这个统一身份已关联到其他账号');
   }
-  if (existing) return touchIdentity(db, identity, false);
+  if (existing) return touchIdentity(db, userId, identity, false);
   const other = await db
     .selectFrom('user_identities')
     .select('id')
@@ -95,7 +112,12 @@ export async function linkIdentity(db: Db, userId: number, identity: ExternalIde
 }
 
 /** What the identity server said this time (name, address, attributes), and, on a sign-in, when. */
-export async function touchIdentity(db: Db, identity: ExternalIdentity, signedIn = true): Promise<void> {
+export async function touchIdentity(
+  db: Db,
+  userId: number,
+  identity: ExternalIdentity,
+  signedIn = true,
+): Promise<void> {
   await db
     .updateTable('user_identities')
     .set({
@@ -105,7 +127,8 @@ export async function touchIdentity(db: Db, identity: ExternalIdentity, signedIn
       ...(signedIn ? { last_login_at: new Date() } : {}),
     })
     .where('provider', '=', identity.provider)
-    .where('subject', '=', identity.subject)
+    .where(isIdentity('subject', identity))
+    .where('user_id', '=', userId)
     .execute();
 }
 

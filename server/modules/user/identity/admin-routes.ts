@@ -24,7 +24,7 @@ export default async function identityAdminRoutes(app: FastifyInstance, deps: Ap
   });
 
   route(app, api.adminLinkIdentity, async (request) => {
-    await admin.adminLinkIdentity(db, actorOf(request), request.params.id, request.body);
+    await admin.adminLinkIdentity(db, actorOf(request), request.params.id, request.body, config.CAS_CASE_SENSITIVE);
     return security(request.params.id);
   });
 

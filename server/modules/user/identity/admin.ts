@@ -112,12 +112,14 @@ export async function adminLinkIdentity(
   actor: Actor,
   userId: number,
   input: AdminLinkIdentityBody,
+  casCaseSensitive: boolean,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const target = await getUser(trx, userId);
     await linkIdentity(trx, userId, {
       provider: input.provider,
       subject: input.subject,
+      caseInsensitive: input.provider === 'cas' && !casCaseSensitive,
       displayName: null,
       email: null,
       attributes: {},

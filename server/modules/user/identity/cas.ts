@@ -21,6 +21,8 @@ export interface CasSettings {
   url: string;
   version: '2' | '3';
   timeoutMs: number;
+  /** Usernames differing by case alone are different people (CAS_CASE_SENSITIVE). */
+  caseSensitive: boolean;
 }
 
 export function casLoginUrl(casUrl: string, service: string): string {
@@ -97,6 +99,8 @@ export async function validateTicket(
   return {
     provider: 'cas',
     subject: user,
+    // Most CAS servers sign in `JDOE` and `jdoe` as one user and answer as typed.
+    caseInsensitive: !settings.caseSensitive,
     displayName: first('displayName', 'name', 'cn', 'realName'),
     email: first('mail', 'email'),
     attributes,

@@ -13,7 +13,9 @@ import { success, SUCCESS } from '../../../http/reply';
 import { route } from '../../../http/route';
 import { sha256 } from '../../../lib/tokens';
 import * as email from './email';
-import type { Mailer } from './mailer';
+import { applySignIn, metaOf, originOf } from './http';
+import { afterFirstFactor, signInContext } from './sign-in';
+import type { MailQueue } from './mailer';
 
 /** Forgotten-password requests per IP per 15 minutes, and per username or address per hour. */
 export const FORGOT_PER_IP = 10;
@@ -30,10 +32,10 @@ async function consume(limiter: RateLimiterAbstract, key: string, message: strin
   }
 }
 
-export default async function emailRoutes(app: FastifyInstance, deps: AppDeps & { mailer: Mailer }): Promise<void> {
+export default async function emailRoutes(app: FastifyInstance, deps: AppDeps & { mail: MailQueue }): Promise<void> {
   const { db, config } = deps;
-  const mail: email.MailLinks = { mailer: deps.mailer, baseUrl: config.PUBLIC_URL ?? null };
-  if (deps.mailer.enabled && !config.PUBLIC_URL) {
+  const mail: email.MailLinks = { mailer: deps.mail.mailer, baseUrl: config.PUBLIC_URL ?? null };
+  if (mail.mailer.enabled && !config.PUBLIC_URL) {
     app.log.warn(
       'SMTP_URL is set but PUBLIC_URL is not: e-mail verification and password reset stay off (links need a base URL a request cannot forge)',
     );
@@ -45,13 +47,6 @@ export default async function emailRoutes(app: FastifyInstance, deps: AppDeps & 
     duration: 3600,
   });
   const verifyMails = app.limits.create({ keyPrefix: 'verify-mail', points: VERIFY_MAILS_PER_HOUR, duration: 3600 });
-
-  // Mails sent after the answer; a shutdown waits for them.
-  const inFlight = new Set<Promise<unknown>>();
-  app.addHook('onClose', async () => {
-    await Promise.allSettled([...inFlight]);
-    deps.mailer.close();
-  });
 
   route(app, api.emailStatus, async (request) => success(await email.getEmailStatus(db, request.user!.id, mail)));
 
@@ -73,11 +68,10 @@ export default async function emailRoutes(app: FastifyInstance, deps: AppDeps & 
     const account = request.body.account.trim().toLowerCase();
     await consume(forgotPerIp, request.ip, '找回密码的请求过于频繁，请稍后再试');
     await consume(forgotPerAccount, sha256(account), '找回密码的请求过于频繁，请稍后再试');
-    const task = email
-      .sendPasswordReset(db, mail, account)
-      .catch((err: Error) => request.log.error({ err: err.message }, 'password reset mail failed'))
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
+    deps.mail.later(
+      () => email.sendPasswordReset(db, mail, account),
+      (err) => request.log.error({ err: err.message }, 'password reset mail failed'),
+    );
     return SUCCESS;
   });
 
@@ -88,4 +82,20 @@ export default async function emailRoutes(app: FastifyInstance, deps: AppDeps & 
   route(app, api.resetPassword, async (request) => success(await email.resetPassword(db, request.body)), {
     rateLimit: { max: 60, timeWindow: '1 minute' },
   });
+
+  // The link a login under attack mailed: this browser signs in (the second factor still follows).
+  route(
+    app,
+    api.loginWithLink,
+    async (request, reply) => {
+      const user = await email.consumeLoginLink(db, request.body.token);
+      const outcome = await afterFirstFactor(signInContext(deps), user, {
+        remember: false,
+        origin: originOf(request),
+        meta: metaOf(request),
+      });
+      return applySignIn(request, reply, outcome);
+    },
+    { rateLimit: { max: 60, timeWindow: '1 minute' } },
+  );
 }

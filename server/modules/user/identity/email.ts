@@ -5,7 +5,12 @@
  * page's #fragment, so it never reaches a server log. A reset ends every session of the user.
  */
 import { sql, type Kysely } from 'kysely';
-import { EMAIL_VERIFY_HOURS, PASSWORD_RESET_MINUTES, type EmailStatus } from '../../../../src/contract';
+import {
+  EMAIL_VERIFY_HOURS,
+  LOGIN_LINK_MINUTES,
+  PASSWORD_RESET_MINUTES,
+  type EmailStatus,
+} from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
 import { badRequest, conflict, HttpError } from '../../../errors';
 import { hashPassword } from '../../../lib/password';
@@ -43,7 +48,7 @@ export async function getEmailStatus(db: Kysely<DB>, userId: number, mail: MailL
 async function issueToken(
   db: Kysely<DB>,
   userId: number,
-  purpose: 'verify' | 'reset',
+  purpose: 'verify' | 'reset' | 'login',
   email: string,
   minutes: number,
 ): Promise<string> {
@@ -185,6 +190,83 @@ export async function sendPasswordReset(db: Kysely<DB>, mail: MailLinks, account
   return true;
 }
 
+/** Sign-in links mailed to one account per hour at most (only the right password sends one). */
+export const LOGIN_LINKS_PER_HOUR = 3;
+
+/** The account's verified address, when mail can be sent; else null. */
+export async function verifiedEmailOf(db: Kysely<DB>, mail: MailLinks, userId: number): Promise<string | null> {
+  if (!mailReady(mail)) return null;
+  const row = await db
+    .selectFrom('user_emails')
+    .select('email')
+    .where('user_id', '=', userId)
+    .where('email', 'is not', null)
+    .executeTakeFirst();
+  return row?.email ?? null;
+}
+
+/**
+ * A sign-in link for a login whose password was right while the account made unknown browsers wait
+ * (../service.ts checkFirstFactor): mailed to the verified address, working once for
+ * LOGIN_LINK_MINUTES; at most LOGIN_LINKS_PER_HOUR an hour. Sent after the answer.
+ */
+export async function sendLoginLink(
+  db: Kysely<DB>,
+  mail: MailLinks,
+  to: { user: { id: number; username: string }; email: string },
+): Promise<boolean> {
+  const recent = await db
+    .selectFrom('email_tokens')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('user_id', '=', to.user.id)
+    .where('purpose', '=', 'login')
+    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  if (recent.n >= LOGIN_LINKS_PER_HOUR) return false;
+  const token = await issueToken(db, to.user.id, 'login', to.email, LOGIN_LINK_MINUTES);
+  await mail.mailer.send(
+    linkMail(
+      to.email,
+      '统一门户：登录链接',
+      [
+        `你好，${to.user.username}：`,
+        `你的账号近期有多次登录失败，从新的浏览器登录需要等待。刚才有人（希望是你）在新的浏览器上输入了正确的密码，用下面的链接即可登录，不必等待。链接 ${LOGIN_LINK_MINUTES} 分钟内有效，只能使用一次。`,
+        '如果不是你本人，说明你的密码可能已经泄露，请尽快修改密码。',
+      ],
+      { text: '登录统一门户', url: `${mail.baseUrl}/user/loginLink#token=${token}` },
+    ),
+  );
+  return true;
+}
+
+/** Opens a sign-in link (once): its account, while it may still sign in with a password. */
+export async function consumeLoginLink(
+  db: Kysely<DB>,
+  token: string,
+): Promise<{ id: number; username: string; nickname: string | null; avatar: string | null; roles: string[] }> {
+  const invalid = () =>
+    badRequest('登录链接无效、已使用或已过期，请重新登录', { token: ['登录链接无效、已使用或已过期'] });
+  const row = await db
+    .updateTable('email_tokens')
+    .set({ used_at: new Date() })
+    .where('token_hash', '=', sha256(token))
+    .where('purpose', '=', 'login')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('user_id')
+    .executeTakeFirst();
+  if (!row) throw invalid();
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'nickname', 'avatar', 'roles'])
+    .where('id', '=', row.user_id)
+    .where('status', '=', 'active')
+    .where('password_login', '=', true)
+    .executeTakeFirst();
+  if (!user) throw invalid();
+  return user;
+}
+
 const invalidReset = () =>
   badRequest('重置链接无效、已使用或已过期，请重新申请', { token: ['重置链接无效、已使用或已过期'] });
 
@@ -204,7 +286,7 @@ export async function checkReset(db: Kysely<DB>, token: string): Promise<{ usern
   return row;
 }
 
-/** Sets the new password from a reset link (once), ends every session and, when asked, revokes every token. */
+/** Sets the new password from a reset link (once), ends every session and, unless told not to, revokes every token. */
 export async function resetPassword(
   db: Kysely<DB>,
   input: { token: string; newPassword: string; revokeTokens: boolean },

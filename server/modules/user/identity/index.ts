@@ -7,13 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../deps';
 import identityAdminRoutes from './admin-routes';
 import emailRoutes from './email-routes';
-import { createMailer } from './mailer';
+import type { MailQueue } from './mailer';
 import { OidcClient } from './oidc';
 import { pruneSignInState } from './sso-state';
 import ssoRoutes from './sso-routes';
 import twoFactorRoutes from './two-factor-routes';
 
-export default async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export default async function identityRoutes(app: FastifyInstance, deps: AppDeps & { mail: MailQueue }): Promise<void> {
   const { config } = deps;
   const oidc =
     config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET
@@ -26,7 +26,7 @@ export default async function identityRoutes(app: FastifyInstance, deps: AppDeps
         })
       : null;
   await app.register(twoFactorRoutes, deps);
-  await app.register(emailRoutes, { ...deps, mailer: createMailer(config) });
+  await app.register(emailRoutes, deps);
   await app.register(ssoRoutes, { ...deps, oidc });
   await app.register(identityAdminRoutes, deps);
   app.scheduler.every('user.sign-in-prune', 10 * 60_000, () => pruneSignInState(deps.db));

@@ -51,6 +51,28 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'SMTP_FROM'>): Ma
   };
 }
 
+/**
+ * Mails sent after the answer, so that how long the answer took tells nothing (whether an account
+ * exists, whether a password was right); a shutdown waits for them, then closes the mailer.
+ */
+export class MailQueue {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(readonly mailer: Mailer) {}
+
+  later(task: () => Promise<unknown>, onError: (err: Error) => void): void {
+    const running: Promise<unknown> = task()
+      .catch(onError)
+      .finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    this.mailer.close();
+  }
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

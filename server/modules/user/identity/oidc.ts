@@ -34,9 +34,12 @@ function classify(err: unknown): OidcError {
       : new OidcError('denied', `OIDC 服务器拒绝了请求（${err.error}）`);
   }
   if (err instanceof errors.RPError) {
+    // openid-client names the values it compared ("nonce mismatch, expected <nonce>, got: …"): the
+    // message is logged, and a nonce or state of a sign-in in progress has no place in a log.
+    const reason = err.message.split(/, (?:expected|got|now)\b/)[0];
     return /timed out/.test(err.message)
       ? new OidcError('unreachable', 'OIDC 服务器响应超时')
-      : new OidcError('failed', `OIDC 应答未通过校验：${err.message}`);
+      : new OidcError('failed', `OIDC 应答未通过校验：${reason}`);
   }
   const code = (err as { code?: string })?.code;
   if (code || err instanceof TypeError)

@@ -21,7 +21,7 @@ import {
   type SsoOrigin,
   type UserRow,
 } from '../service';
-import { checkLoginThrottle, recordLoginFailure, type LoginOrigin } from '../throttle';
+import { accountDelayed, checkLoginThrottle, recordLoginFailure, type LoginOrigin } from '../throttle';
 import * as twoFactor from './two-factor';
 
 /** A challenge waits this long for its code. */
@@ -116,7 +116,8 @@ export async function verifyChallenge(
     throw expired('该账号已被停用，请联系管理员');
   }
   const key = row.username.toLowerCase();
-  await checkLoginThrottle(ctx.db, key, row.user_id, origin);
+  const { accountWaitSeconds } = await checkLoginThrottle(ctx.db, key, row.user_id, origin);
+  if (accountWaitSeconds > 0) throw accountDelayed(accountWaitSeconds);
   const ok = await twoFactor.verifySecondFactor(ctx.db, ctx.secrets, row.user_id, input.code);
   if (!ok) {
     await recordLoginFailure(ctx.db, key, origin);

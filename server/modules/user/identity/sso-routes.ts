@@ -167,7 +167,12 @@ export default async function ssoRoutes(
     let identity;
     try {
       identity = await validateTicket(
-        { url: config.CAS_URL, version: config.CAS_VERSION, timeoutMs: config.SSO_TIMEOUT_MS },
+        {
+          url: config.CAS_URL,
+          version: config.CAS_VERSION,
+          timeoutMs: config.SSO_TIMEOUT_MS,
+          caseSensitive: config.CAS_CASE_SENSITIVE,
+        },
         casService(request, state!),
         ticket,
       );

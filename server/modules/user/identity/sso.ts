@@ -55,7 +55,7 @@ export async function signInLinked(
   identity: ExternalIdentity,
   opts: { origin: LoginOrigin; meta: SessionMeta; ssoSessionHash: string | null },
 ): Promise<SignInOutcome> {
-  await touchIdentity(ctx.db, identity);
+  await touchIdentity(ctx.db, user.id, identity);
   const withRoles = await grantMappedRoles(ctx.db, user, mappedRoles(identity, ctx.roleMap));
   return afterFirstFactor(ctx, withRoles, {
     remember: false,
@@ -86,7 +86,7 @@ export async function finishSso(
     return { kind: 'linked', redirect: SECURITY_PAGE };
   }
 
-  const user = await linkedUser(ctx.db, identity.provider, identity.subject);
+  const user = await linkedUser(ctx.db, identity);
   if (user) {
     if (user.status !== 'active') return { kind: 'error', code: 'disabled', redirect: started.redirect };
     const outcome = await signInLinked(ctx, user, identity, opts);

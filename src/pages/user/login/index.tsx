@@ -10,7 +10,7 @@
  * `prerendering`), so the form is on screen before the app has started; on mounting, the page takes
  * that static copy's place in the same frame and keeps what was typed into it (src/prerendered.ts).
  */
-import type { CurrentUser, LoginResult } from '@/contract';
+import type { CurrentUser, PasswordLoginResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { takePrerendered } from '@/prerendered';
 import { fetchAuthSettings, login, type AuthSettingsAnswer } from '@/services/user';
@@ -45,6 +45,8 @@ export default function LoginPage({
   const query = new URLSearchParams(location.search);
   const redirect = query.get('redirect');
   const [error, setError] = useState<string>();
+  // A sign-in link may be on its way (the account is under attack): for how many minutes it works.
+  const [linkMinutes, setLinkMinutes] = useState<number>();
   // Why a campus sign-in failed: the texts load only when there is one (they would weigh on every visit).
   const ssoError = query.get('sso_error');
   useEffect(() => {
@@ -84,6 +86,7 @@ export default function LoginPage({
 
   const onFinish = async (values: LoginValues) => {
     setError(undefined);
+    setLinkMinutes(undefined);
     setSubmitting(true);
     try {
       const res = await login(
@@ -91,8 +94,9 @@ export default function LoginPage({
         { skipErrorHandler: true },
       );
       if (res?.success) {
-        const result: LoginResult = res.data;
+        const result: PasswordLoginResult = res.data;
         if ('challenge' in result) setStep('code');
+        else if ('loginLink' in result) setLinkMinutes(result.minutes);
         else {
           // Signed in: the button keeps turning until the next page takes this one's place (its code may
           // still be on the way), so the form cannot be sent twice meanwhile.
@@ -127,6 +131,15 @@ export default function LoginPage({
   return (
     <AuthShell title="登录" subTitle="登录以使用网课助手、消息推送等服务">
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} />}
+      {linkMinutes && (
+        <Alert
+          type="info"
+          showIcon
+          message="请查收登录链接"
+          description={`该账号近期有多次登录失败，为保护账号，新的浏览器不能直接登录。如果密码正确，登录链接已发送到该账号验证过的邮箱，请在 ${linkMinutes} 分钟内打开。没有收到邮件，请检查密码后重试。`}
+          style={{ marginBottom: 24 }}
+        />
+      )}
       <Form<LoginValues> form={form} name="login" size="large" initialValues={{ remember: true }} onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
           <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" aria-label="用户名" />

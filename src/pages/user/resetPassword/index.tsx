@@ -1,6 +1,7 @@
 /**
  * /user/resetPassword#token=…: the link of a reset mail. Shows whose password it resets, takes the new
- * one (twice) and, when asked, revokes every personal token too; every session of the account ends.
+ * one (twice) and revokes every personal token too unless the user unticks the box (a reset often follows
+ * a stolen password); every session of the account ends.
  */
 import { zodRule } from '@/components/zodRule';
 import { Password } from '@/contract';
@@ -92,7 +93,7 @@ export default function ResetPasswordPage() {
           为账号 <b>{username}</b> 设置新密码。重置后，该账号所有已登录的设备都会退出。
         </p>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} />}
-        <Form<Values> form={form} size="large" onFinish={onFinish} initialValues={{ revokeTokens: false }}>
+        <Form<Values> form={form} size="large" onFinish={onFinish} initialValues={{ revokeTokens: true }}>
           <Form.Item name="newPassword" rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}>
             <Input.Password
               prefix={<LockOutlined />}
@@ -120,7 +121,11 @@ export default function ResetPasswordPage() {
               aria-label="确认新密码"
             />
           </Form.Item>
-          <Form.Item name="revokeTokens" valuePropName="checked">
+          <Form.Item
+            name="revokeTokens"
+            valuePropName="checked"
+            extra="密码被盗后，用它创建的令牌仍可使用；除非确定令牌安全，请保持勾选。"
+          >
             <Checkbox>同时吊销我的全部个人令牌</Checkbox>
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={saving}>
