@@ -15,6 +15,7 @@ import { SecretBox } from '../../server/lib/secretbox';
 import { loggerOptions } from '../../server/logger';
 import { createUser } from '../../server/modules/user/service';
 import type { Role } from '../../src/contract';
+import { track } from '../fixtures/tracked';
 import { TEST_SHARED_BUFFERS } from './test-database';
 
 /**
@@ -141,16 +142,11 @@ export async function startTestApp(
   const app = await buildApp({ db: tdb.db, config, secrets, clock: extra.clock }, { logger });
   await app.ready();
   await app.ocs.bank.loaded;
-  return {
-    app,
-    db: tdb.db,
-    config,
-    logs,
-    async close() {
-      await app.close();
-      if (owned) await tdb.close();
-    },
-  };
+  const tracked = track('test app', async () => {
+    await app.close();
+    if (owned) await tdb.close();
+  });
+  return { app, db: tdb.db, config, logs, close: tracked.stop };
 }
 
 /** A browser-like client: keeps cookies, sends JSON, remembers nothing else. */
