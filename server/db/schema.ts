@@ -198,6 +198,8 @@ export interface UmsChannelsTable {
   quiet_end: number | null;
   /** Merge what pacing would hold longer than this into one digest; null: off (migration 0013f). */
   digest_after_seconds: number | null;
+  /** What its attempts are paced under (the adapter's paceKey); null until filled in at start (0027). */
+  pace_key: string | null;
 }
 
 export interface UmsMessagesTable {

@@ -191,6 +191,8 @@ function checkFields(kind: ChannelKind, body: ChannelPatchBody, mode: 'create' |
 }
 
 interface Stored {
+  /** The address as checked by the kind (not stored as such: it is sealed into webhook_enc). */
+  address: string;
   webhook_enc: string;
   webhook_masked: string;
   config: string | null;
@@ -209,6 +211,7 @@ function sealed(
   const raw = kind === 'email' ? body.email : body.webhook;
   if (raw !== undefined) {
     const address = adapter.address(raw, ctx);
+    out.address = address;
     out.webhook_enc = ctx.secrets.encrypt(address);
     out.webhook_masked = adapter.mask(address);
   }
@@ -257,6 +260,8 @@ export async function createChannel(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const paceKey = adapterOf(kind).paceKey({ id, address: stored.address });
+    await trx.updateTable('ums_channels').set({ pace_key: paceKey }).where('id', '=', id).execute();
     return getChannel(trx, ctx, userId, id);
   });
 }
@@ -283,9 +288,11 @@ export async function updateChannel(
       config: current.config as WebhookConfig | null,
       headers: current.config_enc ? (JSON.parse(ctx.secrets.decrypt(current.config_enc)) as WebhookHeader[]) : [],
     };
+    const { address, ...stored } = sealed(kind, ctx, body, previous);
     const set: Record<string, unknown> = {
       updated_at: sql`now()`,
-      ...sealed(kind, ctx, body, previous),
+      ...stored,
+      ...(address !== undefined ? { pace_key: adapterOf(kind).paceKey({ id, address }) } : {}),
       ...(quietColumns(body) ?? {}),
       ...(body.digestAfterSeconds !== undefined ? { digest_after_seconds: body.digestAfterSeconds } : {}),
     };
@@ -356,6 +363,36 @@ export async function loadTarget(
     headers: row.config_enc ? JSON.parse(ctx.secrets.decrypt(row.config_enc)) : [],
     throttledUntil: row.throttled_until,
   };
+}
+
+/**
+ * Fills in (or corrects, after the way a kind paces has changed) each channel's pace key, which only
+ * the decrypted address gives; run at start. A channel saved meanwhile is left as it was saved.
+ */
+export async function syncPaceKeys(db: Kysely<DB>, ctx: UmsContext): Promise<number> {
+  let changed = 0;
+  for (let after = 0; ;) {
+    const rows = await db
+      .selectFrom('ums_channels')
+      .select(['id', 'kind', 'webhook_enc', 'pace_key'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    if (rows.length === 0) return changed;
+    after = rows[rows.length - 1].id;
+    for (const r of rows) {
+      const key = adapterOf(r.kind).paceKey({ id: r.id, address: ctx.secrets.decrypt(r.webhook_enc) });
+      if (key === r.pace_key) continue;
+      const res = await db
+        .updateTable('ums_channels')
+        .set({ pace_key: key })
+        .where('id', '=', r.id)
+        .where('webhook_enc', '=', r.webhook_enc)
+        .executeTakeFirst();
+      changed += Number(res.numUpdatedRows);
+    }
+  }
 }
 
 /** "Send test message": one synchronous attempt, answered with the service's own code and message. */

@@ -49,6 +49,8 @@ interface Claimed {
   extra: RobotMessage['extra'];
   attempts: number;
   created_at: Date;
+  /** When it became due: with the priority, its place in line for a paced channel's slots. */
+  next_attempt_at: Date;
   priority: number;
   /** Channels still to try after this one. */
   fallback: number[];
@@ -118,8 +120,8 @@ export class DeliveryWorker {
                limit ${limit}
                for update skip locked) due
        where m.id = due.id
-   returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at, m.priority,
-             m.fallback, m.source`.execute(this.o.db);
+   returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
+             m.next_attempt_at, m.priority, m.fallback, m.source`.execute(this.o.db);
     return res.rows;
   }
 
@@ -257,6 +259,7 @@ export class DeliveryWorker {
       }
       if (windows.length > 0) {
         await sql`select pg_advisory_xact_lock(hashtext(${paceKey}))`.execute(trx);
+        const ahead = await this.ahead(trx, m, target.id, paceKey, Math.max(...windows.map((w) => w.max)));
         let deferUntil = 0;
         for (const w of windows) {
           const recent = await trx
@@ -267,7 +270,14 @@ export class DeliveryWorker {
             .orderBy('at', 'desc')
             .limit(w.max)
             .execute();
-          if (recent.length >= w.max) deferUntil = Math.max(deferUntil, recent[recent.length - 1].at.getTime() + w.ms);
+          const free = w.max - recent.length;
+          if (ahead < free) continue;
+          // The slots free now go to the messages ahead; this one's comes when the k-th oldest attempt
+          // leaves the window (or, when that attempt is one still to be made by a message ahead, a
+          // window after now).
+          const k = ahead + 1 - free;
+          const from = k <= recent.length ? recent[recent.length - k].at.getTime() : now.getTime();
+          deferUntil = Math.max(deferUntil, from + w.ms);
         }
         if (deferUntil > 0) return { deferUntil: new Date(deferUntil) };
       }
@@ -285,6 +295,37 @@ export class DeliveryWorker {
         .executeTakeFirstOrThrow();
       return { attemptId: row.id };
     });
+  }
+
+  /**
+   * How many messages (up to `limit`) are due on the same pace key — on this channel or another to the
+   * same robot or address — that come before this one in line (more urgent, or as urgent and due
+   * earlier) and have not taken their slot yet: one claimed by another worker or instance that has not
+   * reached its reservation, or one waiting. The free slots are theirs first.
+   */
+  private async ahead(
+    trx: Transaction<DB>,
+    m: Claimed,
+    channelId: number,
+    paceKey: string,
+    limit: number,
+  ): Promise<number> {
+    const now = this.clock();
+    const r = await sql<{ n: number }>`
+      select count(*)::int as n from (
+        select 1
+          from ums_messages o join ums_channels c on c.id = o.channel_id
+         where (c.pace_key = ${paceKey} or c.id = ${channelId})
+           and o.id <> ${m.id}
+           and o.status in ('queued', 'retrying', 'sending')
+           and o.next_attempt_at <= ${now}
+           and (o.priority > ${m.priority}
+                or (o.priority = ${m.priority}
+                    and (o.next_attempt_at < ${m.next_attempt_at}
+                         or (o.next_attempt_at = ${m.next_attempt_at} and o.id < ${m.id}))))
+           and not exists (select 1 from ums_attempts a where a.message_id = o.id and a.outcome = 'pending')
+         limit ${limit}) x`.execute(trx);
+    return r.rows[0].n;
   }
 
   private async deliver(m: Claimed): Promise<void> {

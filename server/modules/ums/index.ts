@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
-import { parseAllowlist, type UmsContext } from './channels';
+import { parseAllowlist, syncPaceKeys, type UmsContext } from './channels';
 import { DeliveryWorker } from './delivery';
 import { createMailer } from './kinds/email';
 import { pruneMessages } from './messages';
@@ -59,8 +59,11 @@ export default fp(
     let wake = () => undefined as void;
     if (config.UMS_WORKER) {
       const delivery = app.scheduler.every('ums.delivery', POLL_MS, () => worker.runOnce(), {
-        // Alone on the database, whatever was being sent when the process died is this instance's to retry.
-        setup: deps.soleInstance ? () => worker.recoverOrphans() : undefined,
+        setup: async () => {
+          await syncPaceKeys(db, ums);
+          // Alone on the database, whatever was being sent when the process died is this instance's to retry.
+          if (deps.soleInstance) await worker.recoverOrphans();
+        },
       });
       wake = () => delivery.wake();
       app.scheduler.every('ums.prune', DAY_MS, () => pruneMessages(db, config.UMS_RETENTION_DAYS));

@@ -77,7 +77,7 @@ export interface ChannelAdapter {
   /** The address as the browser may see it. */
   mask(address: string): string;
   /** Attempts sharing a key share the pacing windows (a robot, an address). */
-  paceKey(target: ChannelTarget): string;
+  paceKey(target: Pick<ChannelTarget, 'id' | 'address'>): string;
   windows(target: ChannelTarget, ctx: UmsContext): PaceWindow[];
   /** How long the channel pauses after a rate-limit answer that names no time. */
   throttleMs: number;
