@@ -238,6 +238,8 @@ export interface UmsMessagesTable {
   read_at: Date | null;
   /** The digest this message was merged into (status `merged`, migration 0013f). */
   digest_id: number | null;
+  /** The claim of the worker attempting it (status sending); its writes check it is still theirs (0027). */
+  claim_id: string | null;
 }
 
 /** Message templates with {{variables}} (migration 0013d). */

@@ -119,13 +119,16 @@ export interface TestContext {
   config: Config;
   /** Every log line the app wrote, for redaction checks. */
   logs: string[];
+  /** What its stored secrets are sealed with. */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
 export async function startTestApp(
   env: Record<string, string> = {},
   database?: TestDatabase,
-  extra: { clock?: () => Date } = {},
+  /** `secrets`: another app's, for a second instance on the same database. */
+  extra: { clock?: () => Date; secrets?: SecretBox } = {},
 ): Promise<TestContext> {
   const owned = !database;
   const tdb = database ?? (await openTestDatabase());
@@ -138,7 +141,7 @@ export async function startTestApp(
     },
   });
   const logger = { ...(loggerOptions('info') as object), stream };
-  const secrets = SecretBox.fromSecret(crypto.randomBytes(16).toString('hex'));
+  const secrets = extra.secrets ?? SecretBox.fromSecret(crypto.randomBytes(16).toString('hex'));
   const app = await buildApp({ db: tdb.db, config, secrets, clock: extra.clock }, { logger });
   await app.ready();
   await app.ocs.bank.loaded;
@@ -146,7 +149,7 @@ export async function startTestApp(
     await app.close();
     if (owned) await tdb.close();
   });
-  return { app, db: tdb.db, config, logs, close: tracked.stop };
+  return { app, db: tdb.db, config, secrets, logs, close: tracked.stop };
 }
 
 /** A browser-like client: keeps cookies, sends JSON, remembers nothing else. */

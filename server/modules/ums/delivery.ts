@@ -22,7 +22,7 @@ export const THROTTLE_MS = DINGTALK_THROTTLE_MS;
 const MAX_THROTTLE_MS = 60 * 60_000;
 
 /** What became of one claimed message in a round (metrics): DingTalk's answer, or why none was asked. */
-export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'error';
+export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'lost' | 'error';
 
 export interface DeliveryOptions {
   db: Kysely<DB>;
@@ -34,7 +34,6 @@ export interface DeliveryOptions {
   timeZone: string;
   clock?: () => Date;
   random?: () => number;
-  batchSize?: number;
   concurrency?: number;
   /** Told the outcome of every claimed message (metrics). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
@@ -56,6 +55,8 @@ interface Claimed {
   fallback: number[];
   /** 'digest' for a merge of held-back messages (digest.ts). */
   source: string;
+  /** This worker's claim: what it writes about the message is written only while the claim is still its. */
+  claim_id: string;
 }
 
 const URGENT = 3;
@@ -97,6 +98,18 @@ export class DeliveryWorker {
     return this.o.ums.timeoutMs + 5_000;
   }
 
+  /**
+   * An update of a message this worker still holds: claimed by it and not taken over since (its lease
+   * ran out and another worker claimed it). Every change after the claim goes through it.
+   */
+  private owned(m: Claimed, db: Kysely<DB> | Transaction<DB> = this.o.db) {
+    return db
+      .updateTable('ums_messages')
+      .where('id', '=', m.id)
+      .where('status', '=', 'sending')
+      .where('claim_id', '=', m.claim_id);
+  }
+
   /** After a crash of the only instance (embedded database), every `sending` row is an orphan. */
   async recoverOrphans(): Promise<number> {
     const res = await this.o.db
@@ -107,45 +120,52 @@ export class DeliveryWorker {
     return Number(res.numUpdatedRows);
   }
 
-  private async claim(limit: number): Promise<Claimed[]> {
+  /**
+   * Takes the most urgent due message (or one whose lease ran out: its instance died) for this worker
+   * alone, under a fresh claim id, leased for one attempt.
+   */
+  private async claim(): Promise<Claimed | null> {
     const now = this.clock();
     const lease = new Date(now.getTime() + this.leaseMs());
     const res = await sql<Claimed>`
       update ums_messages m
-         set status = 'sending', locked_until = ${lease}, attempts = m.attempts + 1, updated_at = now()
+         set status = 'sending', locked_until = ${lease}, attempts = m.attempts + 1, claim_id = gen_random_uuid(),
+             updated_at = now()
         from (select id from ums_messages
                where (status in ('queued', 'retrying') and next_attempt_at <= ${now})
                   or (status = 'sending' and locked_until < ${now})
                order by priority desc, next_attempt_at, id
-               limit ${limit}
+               limit 1
                for update skip locked) due
        where m.id = due.id
    returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
-             m.next_attempt_at, m.priority, m.fallback, m.source`.execute(this.o.db);
-    return res.rows;
+             m.next_attempt_at, m.priority, m.fallback, m.source, m.claim_id`.execute(this.o.db);
+    return res.rows[0] ?? null;
   }
 
   /**
-   * Processes every message due now (in batches); returns how many were attempted or deferred. Tests
-   * pass `{ batchSize: 1, concurrency: 1 }` to watch the claim order one message at a time.
+   * Processes every message due now; returns how many were attempted or deferred. Up to `concurrency`
+   * workers each claim one message just before attempting it, so a claim (and its lease) only ever
+   * covers a message being attempted: another instance takes over nothing that merely waits here.
+   * Tests pass `{ concurrency: 1 }` to watch the claim order one message at a time.
    */
-  async runOnce(opts: { batchSize?: number; concurrency?: number } = {}): Promise<number> {
+  async runOnce(opts: { concurrency?: number } = {}): Promise<number> {
     let total = 0;
-    for (;;) {
-      const batch = await this.claim(opts.batchSize ?? this.o.batchSize ?? 50);
-      if (batch.length === 0) {
-        await sweepDigests(this.o.db, this.clock(), this.o.timeZone);
-        await this.callbacks();
-        return total;
+    const work = async (claimed: Claimed | null) => {
+      for (let m = claimed; m; m = await this.claim()) {
+        total += 1;
+        await this.deliver(m);
       }
-      total += batch.length;
-      const queue = [...batch];
-      const concurrency = opts.concurrency ?? this.o.concurrency ?? 8;
-      const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-        for (let m = queue.shift(); m; m = queue.shift()) await this.deliver(m);
-      });
-      await Promise.all(workers);
+    };
+    // One claim first: an idle round costs one statement, not one per worker.
+    const first = await this.claim();
+    if (first) {
+      const others = (opts.concurrency ?? this.o.concurrency ?? 8) - 1;
+      await Promise.all([work(first), ...Array.from({ length: others }, async () => work(await this.claim()))]);
     }
+    await sweepDigests(this.o.db, this.clock(), this.o.timeZone);
+    await this.callbacks();
+    return total;
   }
 
   /** Sends the callbacks of messages that reached their final state (callbacks.ts). */
@@ -166,8 +186,7 @@ export class DeliveryWorker {
 
   /** Not now (pacing, a pause, quiet hours): back in line at `until`, the attempt not counted. */
   private async defer(m: Claimed, until: Date, note?: string): Promise<void> {
-    await this.o.db
-      .updateTable('ums_messages')
+    await this.owned(m)
       .set({
         status: note ? 'queued' : 'retrying',
         next_attempt_at: until,
@@ -175,8 +194,6 @@ export class DeliveryWorker {
         attempts: m.attempts - 1,
         ...(note ? { last_error: note } : {}),
       })
-      .where('id', '=', m.id)
-      .where('status', '=', 'sending')
       .execute();
   }
 
@@ -195,8 +212,7 @@ export class DeliveryWorker {
     if (at < 0) return false;
     const next = m.fallback[at];
     const rest = m.fallback.slice(at + 1);
-    await db
-      .updateTable('ums_messages')
+    await this.owned(m, db)
       .set({
         status: 'queued',
         channel_id: next,
@@ -206,15 +222,12 @@ export class DeliveryWorker {
         locked_until: null,
         last_error: `${reason}（改用下一个渠道）`,
       })
-      .where('id', '=', m.id)
-      .where('status', '=', 'sending')
       .execute();
     return true;
   }
 
   private async fail(m: Claimed, reason: string): Promise<void> {
-    await this.o.db
-      .updateTable('ums_messages')
+    const res = await this.owned(m)
       .set({
         status: 'failed',
         last_error: reason,
@@ -222,8 +235,8 @@ export class DeliveryWorker {
         next_attempt_at: null,
         ...callbackDue(this.clock()),
       })
-      .where('id', '=', m.id)
-      .execute();
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return;
     if (m.source === 'digest') await settleMerged(this.o.db, m.id, { status: 'failed', reason }, this.clock());
   }
 
@@ -239,7 +252,7 @@ export class DeliveryWorker {
     m: Claimed,
     target: ChannelTarget,
     adapter: ChannelAdapter,
-  ): Promise<{ attemptId: number } | { deferUntil: Date; quiet?: boolean }> {
+  ): Promise<{ attemptId: number } | { deferUntil: Date; quiet?: boolean } | { lost: true }> {
     const now = this.clock();
     const paceKey = adapter.paceKey(target);
     const windows = adapter.windows(target, this.o.ums);
@@ -250,6 +263,13 @@ export class DeliveryWorker {
         .where('id', '=', target.id)
         .forNoKeyUpdate()
         .executeTakeFirst();
+      // Still ours? (Waiting for the locks may have outlasted the lease, and another worker may have
+      // taken the message over.) Then the lease starts again here, for the whole attempt: nobody can
+      // take the message over while it is being sent.
+      const held = await this.owned(m, trx)
+        .set({ locked_until: new Date(now.getTime() + this.leaseMs()) })
+        .executeTakeFirst();
+      if (Number(held.numUpdatedRows) === 0) return { lost: true as const };
       if (ch?.throttled_until && ch.throttled_until.getTime() > now.getTime())
         return { deferUntil: ch.throttled_until };
       // Quiet hours: the message waits them out, unless it is urgent.
@@ -338,6 +358,10 @@ export class DeliveryWorker {
       }
       const adapter = adapterOf(target.kind);
       const slot = await this.reserve(m, target, adapter);
+      if ('lost' in slot) {
+        this.o.log.info({ messageId: m.id }, 'ums message taken over by another worker before its attempt');
+        return count('lost');
+      }
       if ('deferUntil' in slot) {
         const at = new Intl.DateTimeFormat('zh-CN', {
           timeZone: this.o.timeZone,
@@ -371,8 +395,9 @@ export class DeliveryWorker {
     r: SendResult,
   ): Promise<void> {
     const now = this.clock();
+    let throttledUntil: Date | null = null;
     const reason = [r.hint, r.errcode !== null ? `errcode ${r.errcode}` : null, r.errmsg].filter(Boolean).join('；');
-    await this.o.db.transaction().execute(async (trx) => {
+    const kept = await this.o.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('ums_attempts')
         .set({
@@ -385,7 +410,29 @@ export class DeliveryWorker {
         })
         .where('id', '=', attemptId)
         .execute();
-      const base = trx.updateTable('ums_messages').where('id', '=', m.id).where('status', '=', 'sending');
+      if (r.outcome === 'rate_limited') {
+        // The service's pause holds whoever holds the message now.
+        const pause = Math.min(MAX_THROTTLE_MS, Math.max(1000, r.retryAfterMs ?? adapter.throttleMs));
+        throttledUntil = new Date(now.getTime() + pause);
+        await trx
+          .updateTable('ums_channels')
+          .set({ throttled_until: throttledUntil })
+          .where('id', '=', channelId)
+          .execute();
+      }
+      // The attempt happened and is recorded as it went; the message's state is this worker's to
+      // change only while its claim holds (the lease covers an attempt, so only a worker that stalled
+      // past it can lose the message to another).
+      const mine = await trx
+        .selectFrom('ums_messages')
+        .select('id')
+        .where('id', '=', m.id)
+        .where('status', '=', 'sending')
+        .where('claim_id', '=', m.claim_id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!mine) return false;
+      const base = this.owned(m, trx);
       if (r.outcome === 'delivered') {
         await base
           .set({
@@ -412,14 +459,11 @@ export class DeliveryWorker {
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason }, now);
       } else if (r.outcome === 'rate_limited') {
-        const pause = Math.min(MAX_THROTTLE_MS, Math.max(1000, r.retryAfterMs ?? adapter.throttleMs));
-        const until = new Date(now.getTime() + pause);
-        await trx.updateTable('ums_channels').set({ throttled_until: until }).where('id', '=', channelId).execute();
         // A throttled attempt does not count against the message's retry budget.
         await base
           .set({
             status: 'retrying',
-            next_attempt_at: until,
+            next_attempt_at: throttledUntil!,
             locked_until: null,
             attempts: m.attempts - 1,
             last_error: reason,
@@ -443,7 +487,14 @@ export class DeliveryWorker {
         const next = new Date(now.getTime() + this.backoffMs(m.attempts));
         await base.set({ status: 'retrying', next_attempt_at: next, locked_until: null, last_error: reason }).execute();
       }
+      return true;
     });
+    if (!kept) {
+      this.o.log.warn(
+        { messageId: m.id, channelId, outcome: r.outcome },
+        'ums attempt ended after another worker had taken the message over',
+      );
+    }
     await recordChannelHealth(this.o.db, channelId, r.outcome === 'delivered', reason);
     if (r.outcome !== 'delivered') {
       this.o.log.warn(

@@ -107,7 +107,7 @@ test('urgent messages are claimed first, then high, normal, low; each in the ord
   await send('普通2', 'normal');
   await send('紧急', 'urgent');
   await send('高', 'high');
-  await rig.ctx.app.umsWorker.runOnce({ batchSize: 1, concurrency: 1 });
+  await rig.ctx.app.umsWorker.runOnce({ concurrency: 1 });
   expect(rig.wecom.deliveredTo(u.key).map((r) => r.text)).toEqual(['紧急', '高', '普通1', '普通2', '低']);
   const list = (await u.client.get('/api/ums/messages')).json().data;
   expect(list.find((m: { content: string }) => m.content === '紧急').priority).toBe('urgent');
