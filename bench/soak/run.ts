@@ -211,7 +211,10 @@ async function main() {
         scopes: ['ums:send'],
         expiresInDays: null,
       });
-      await api(a, 'POST', '/api/ums/channels', cookie, { name: '压测', webhook: fake.robot(`soak${i}`) });
+      await api(a, 'POST', '/api/ums/channels', cookie, {
+        name: '压测',
+        webhook: fake.robot(`soak${i}`, { perMinute: 0 }),
+      });
       actors.push({ username, cookie, uid, ocsToken: ocs.body.data.token, umsToken: ums.body.data.token });
     }
     // The njit searcher is the administrator (who has the role).

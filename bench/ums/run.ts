@@ -50,7 +50,7 @@ async function main() {
   proc.stdout!.removeAllListeners('data');
   proc.stdout!.resume();
   try {
-    const { session, token } = await umsUser(url, fake, 'bench');
+    const { session, token } = await umsUser(url, fake, 'bench', { perMinute: 0 });
     const health = await cannon(`${url}/api/health`);
 
     const t0 = performance.now();
@@ -69,11 +69,11 @@ async function main() {
     const throughput = delivered / seconds;
 
     // ---- fan-out: every send is three messages, to DingTalk, WeCom and Feishu ----
-    const fan = await umsUser(url, fake, 'benchfan');
+    const fan = await umsUser(url, fake, 'benchfan', { perMinute: 0 });
     const ids = [(await call(fan.session, 'GET', '/api/ums/channels')).data[0].id as number];
     for (const body of [
-      { kind: 'wecom', name: 'w', webhook: wecom.robot('benchfan') },
-      { kind: 'feishu', name: 'f', webhook: feishu.bot('benchfan') },
+      { kind: 'wecom', name: 'w', webhook: wecom.robot('benchfan', { perMinute: 0 }) },
+      { kind: 'feishu', name: 'f', webhook: feishu.bot('benchfan', { perMinute: 0 }) },
     ])
       ids.push((await call(fan.session, 'POST', '/api/ums/channels', body)).data.id);
     const atFakes = () =>

@@ -18,7 +18,7 @@ import {
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
-import { maskSecret } from '../../lib/secretbox';
+import { maskSecret, type SecretBox } from '../../lib/secretbox';
 import { adapterOf, type ChannelTarget, type UmsContext, type WebhookConfig } from './kinds';
 import { maskHeaders, webhookConfig } from './kinds/webhook';
 
@@ -369,7 +369,7 @@ export async function loadTarget(
  * Fills in (or corrects, after the way a kind paces has changed) each channel's pace key, which only
  * the decrypted address gives; run at start. A channel saved meanwhile is left as it was saved.
  */
-export async function syncPaceKeys(db: Kysely<DB>, ctx: UmsContext): Promise<number> {
+export async function syncPaceKeys(db: Kysely<DB>, secrets: SecretBox): Promise<number> {
   let changed = 0;
   for (let after = 0; ;) {
     const rows = await db
@@ -382,7 +382,7 @@ export async function syncPaceKeys(db: Kysely<DB>, ctx: UmsContext): Promise<num
     if (rows.length === 0) return changed;
     after = rows[rows.length - 1].id;
     for (const r of rows) {
-      const key = adapterOf(r.kind).paceKey({ id: r.id, address: ctx.secrets.decrypt(r.webhook_enc) });
+      const key = adapterOf(r.kind).paceKey({ id: r.id, address: secrets.decrypt(r.webhook_enc) });
       if (key === r.pace_key) continue;
       const res = await db
         .updateTable('ums_channels')

@@ -378,7 +378,7 @@ export class DeliveryWorker {
         { id: m.id, type: m.type, title: m.title, content: m.content, extra: m.extra, createdAt: m.created_at },
         this.o.ums,
       );
-      await this.record(m, target.id, adapter, slot.attemptId, result);
+      await this.record(m, target.id, adapter.paceKey(target), adapter, slot.attemptId, result);
       count(result.outcome);
     } catch (err) {
       // A database or decryption problem: leave the message to be retried after its lease.
@@ -390,6 +390,7 @@ export class DeliveryWorker {
   private async record(
     m: Claimed,
     channelId: number,
+    paceKey: string,
     adapter: ChannelAdapter,
     attemptId: number,
     r: SendResult,
@@ -411,13 +412,13 @@ export class DeliveryWorker {
         .where('id', '=', attemptId)
         .execute();
       if (r.outcome === 'rate_limited') {
-        // The service's pause holds whoever holds the message now.
+        // The pause is the robot's (or address's): every channel to it waits, whoever holds the message now.
         const pause = Math.min(MAX_THROTTLE_MS, Math.max(1000, r.retryAfterMs ?? adapter.throttleMs));
         throttledUntil = new Date(now.getTime() + pause);
         await trx
           .updateTable('ums_channels')
           .set({ throttled_until: throttledUntil })
-          .where('id', '=', channelId)
+          .where((eb) => eb.or([eb('id', '=', channelId), eb('pace_key', '=', paceKey)]))
           .execute();
       }
       // The attempt happened and is recorded as it went; the message's state is this worker's to

@@ -60,7 +60,7 @@ export default fp(
     if (config.UMS_WORKER) {
       const delivery = app.scheduler.every('ums.delivery', POLL_MS, () => worker.runOnce(), {
         setup: async () => {
-          await syncPaceKeys(db, ums);
+          await syncPaceKeys(db, ums.secrets);
           // Alone on the database, whatever was being sent when the process died is this instance's to retry.
           if (deps.soleInstance) await worker.recoverOrphans();
         },

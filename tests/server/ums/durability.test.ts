@@ -40,7 +40,7 @@ pgliteOnly('SIGKILL with 500 messages queued', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ums-'));
     try {
       const first = await spawnServer({ ...env(fake), DATA_DIR: dataDir, DATABASE_URL: '' }).ready;
-      const { session, token } = await umsUser(first.url, fake, 'durable', { delayMs: 30 });
+      const { session, token } = await umsUser(first.url, fake, 'durable', { delayMs: 30, perMinute: 0 });
       const N = 500;
       for (let i = 0; i < N; i += 25) {
         await Promise.all(Array.from({ length: 25 }, (_, j) => enqueue(first.url, token, `msg-${i + j}`)));
@@ -103,10 +103,18 @@ pgliteOnly('SIGKILL with messages queued on every channel kind', () => {
     };
     try {
       const first = await spawnServer(kindsEnv).ready;
-      const { session, token } = await umsUser(first.url, dingtalk, 'durable-kinds', { delayMs: 30 });
+      const { session, token } = await umsUser(first.url, dingtalk, 'durable-kinds', { delayMs: 30, perMinute: 0 });
       const created = await Promise.all([
-        call(session, 'POST', '/api/ums/channels', { kind: 'wecom', name: 'w', webhook: wecom.robot('durable-key') }),
-        call(session, 'POST', '/api/ums/channels', { kind: 'feishu', name: 'f', webhook: feishu.bot('durable-tok') }),
+        call(session, 'POST', '/api/ums/channels', {
+          kind: 'wecom',
+          name: 'w',
+          webhook: wecom.robot('durable-key', { perMinute: 0 }),
+        }),
+        call(session, 'POST', '/api/ums/channels', {
+          kind: 'feishu',
+          name: 'f',
+          webhook: feishu.bot('durable-tok', { perMinute: 0 }),
+        }),
         call(session, 'POST', '/api/ums/channels', {
           kind: 'webhook',
           name: 'h',
@@ -180,7 +188,7 @@ postgresOnly('two instances on one PostgreSQL', () => {
     const a = await spawnServer({ ...shared, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-a-')) }).ready;
     const b = await spawnServer({ ...shared, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-b-')) }).ready;
     try {
-      const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30 });
+      const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30, perMinute: 0 });
       const N = 1000;
       try {
         for (let i = 0; i < N; i += 50) {

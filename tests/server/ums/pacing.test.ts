@@ -2,6 +2,7 @@
  * Pacing under contention: the most urgent message takes a paced channel's next slot, whichever
  * worker reaches the slot first.
  */
+import { syncPaceKeys } from '../../../server/modules/ums/channels';
 import { loggedInClient } from '../helpers';
 import { addChannel, message, sendUi, startKindsRig, type KindsRig } from './helpers';
 
@@ -79,4 +80,84 @@ describe('priority on a paced channel', () => {
     await run();
     expect(texts()).toEqual(['高', '低']);
   });
+});
+
+describe('pacing per robot, whichever channel sends', () => {
+  /** A fresh robot of the kind on its fake: its webhook, what it let through and what it refused. */
+  const robotOf = (kind: 'dingtalk' | 'wecom' | 'feishu') => {
+    const id = unique('robot');
+    if (kind === 'dingtalk')
+      return { url: rig.fake.robot(id), got: () => rig.fake.deliveredTo(id), refused: () => rig.fake.refusedBy(id) };
+    if (kind === 'wecom')
+      return { url: rig.wecom.robot(id), got: () => rig.wecom.deliveredTo(id), refused: () => rig.wecom.refusedBy(id) };
+    return { url: rig.feishu.bot(id), got: () => rig.feishu.deliveredTo(id), refused: () => rig.feishu.refusedBy(id) };
+  };
+
+  /** Delivery rounds, each at the moment the next waiting message is due, until nothing waits. */
+  async function drain(uid: number): Promise<void> {
+    for (let round = 0; round < 100; round++) {
+      await run();
+      const next = await rig.ctx.db
+        .selectFrom('ums_messages')
+        .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+        .where('user_id', '=', uid)
+        .where('status', 'in', ['queued', 'retrying'])
+        .executeTakeFirstOrThrow();
+      if (!next.at) return;
+      rig.clock.t = Math.max(rig.clock.t, new Date(next.at).getTime());
+    }
+    throw new Error('still waiting after 100 rounds');
+  }
+
+  test.each(['dingtalk', 'wecom', 'feishu'] as const)(
+    '%s: two channels on one robot, 15 messages each: all 30 delivered, the robot refuses none',
+    async (kind) => {
+      const robot = robotOf(kind);
+      const { client, uid } = await loggedInClient(rig.ctx);
+      const one = await addChannel(client, { kind, name: '一', webhook: robot.url });
+      const two = await addChannel(client, { kind, name: '二', webhook: robot.url });
+      for (let i = 0; i < 15; i++) {
+        await sendUi(client, { content: `一 ${i}`, channel: one });
+        await sendUi(client, { content: `二 ${i}`, channel: two });
+      }
+      await drain(uid);
+      expect({ delivered: robot.got().length, refused: robot.refused() }).toEqual({ delivered: 30, refused: 0 });
+    },
+  );
+
+  test('two users’ channels on one robot share its limit too', async () => {
+    const robot = robotOf('dingtalk');
+    const users = [await loggedInClient(rig.ctx), await loggedInClient(rig.ctx)];
+    for (const { client } of users) {
+      const channel = await addChannel(client, { kind: 'dingtalk', name: '群', webhook: robot.url });
+      for (let i = 0; i < 15; i++) await sendUi(client, { content: `消息 ${i}`, channel });
+    }
+    await run();
+    expect({ delivered: robot.got().length, refused: robot.refused() }).toEqual({ delivered: 20, refused: 0 });
+    for (const { uid } of users) await drain(uid);
+    expect({ delivered: robot.got().length, refused: robot.refused() }).toEqual({ delivered: 30, refused: 0 });
+  });
+});
+
+test('channels saved before a kind paced by its robot get the robot’s key when the worker starts', async () => {
+  const { client } = await loggedInClient(rig.ctx);
+  const token = unique('robot');
+  const ids = [
+    await addChannel(client, { kind: 'dingtalk', name: '一', webhook: rig.fake.robot(token) }),
+    await addChannel(client, { kind: 'dingtalk', name: '二', webhook: `${rig.fake.robot(token)}#same-robot` }),
+  ];
+  const keys = () =>
+    rig.ctx.db.selectFrom('ums_channels').select('pace_key').where('id', 'in', ids).orderBy('id').execute();
+  const saved = await keys();
+  expect(saved[0].pace_key).toMatch(/^robot:[0-9a-f]{16}$/);
+  expect(saved[1].pace_key).toBe(saved[0].pace_key);
+  // As a channel saved before: the key it had then, or none.
+  await rig.ctx.db
+    .updateTable('ums_channels')
+    .set({ pace_key: `channel:${ids[0]}` })
+    .where('id', '=', ids[0])
+    .execute();
+  await rig.ctx.db.updateTable('ums_channels').set({ pace_key: null }).where('id', '=', ids[1]).execute();
+  expect(await syncPaceKeys(rig.ctx.db, rig.ctx.secrets)).toBeGreaterThanOrEqual(2);
+  expect(await keys()).toEqual(saved);
 });
