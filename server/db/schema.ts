@@ -273,8 +273,10 @@ export interface UmsAttemptsTable {
   detail: string | null;
   duration_ms: number;
   outcome: string;
-  /** What the attempt counts against for pacing: `channel:<id>`, or `mail:<hash>` per address (0013). */
+  /** What the attempt counts against for pacing: a robot's, an address's or a channel's key (0013, 0027). */
   pace_key: string | null;
+  /** When it was answered (or given up on); null while in flight (0027). */
+  done_at: Date | null;
 }
 
 export type NjitStudentStatus = '在读' | '休学' | '毕业' | '退学';

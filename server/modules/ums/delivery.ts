@@ -13,7 +13,7 @@ import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
 import type { Outcome, RobotMessage, SendResult } from './dingtalk';
-import { adapterOf, type ChannelAdapter, type ChannelTarget } from './kinds';
+import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
 
 /** DingTalk's pause after a rate-limit errcode (each kind has its own, see ./kinds). */
@@ -60,6 +60,12 @@ interface Claimed {
 }
 
 const URGENT = 3;
+
+/**
+ * What a window is widened by: a second a minute (about 1.7 %), for a service that rounds the times it
+ * counts (to the second, say) or measures its minute a little longer than ours.
+ */
+export const paceMargin = (w: PaceWindow) => Math.ceil(w.ms / 60);
 
 /** Minutes after midnight of `at` in `timeZone`. */
 export function localMinutes(at: Date, timeZone: string): number {
@@ -280,26 +286,8 @@ export class DeliveryWorker {
       if (windows.length > 0) {
         await sql`select pg_advisory_xact_lock(hashtext(${paceKey}))`.execute(trx);
         const ahead = await this.ahead(trx, m, target.id, paceKey, Math.max(...windows.map((w) => w.max)));
-        let deferUntil = 0;
-        for (const w of windows) {
-          const recent = await trx
-            .selectFrom('ums_attempts')
-            .select('at')
-            .where('pace_key', '=', paceKey)
-            .where('at', '>', new Date(now.getTime() - w.ms))
-            .orderBy('at', 'desc')
-            .limit(w.max)
-            .execute();
-          const free = w.max - recent.length;
-          if (ahead < free) continue;
-          // The slots free now go to the messages ahead; this one's comes when the k-th oldest attempt
-          // leaves the window (or, when that attempt is one still to be made by a message ahead, a
-          // window after now).
-          const k = ahead + 1 - free;
-          const from = k <= recent.length ? recent[recent.length - k].at.getTime() : now.getTime();
-          deferUntil = Math.max(deferUntil, from + w.ms);
-        }
-        if (deferUntil > 0) return { deferUntil: new Date(deferUntil) };
+        const deferUntil = await this.nextSlot(trx, paceKey, windows, ahead);
+        if (deferUntil) return { deferUntil };
       }
       const row = await trx
         .insertInto('ums_attempts')
@@ -315,6 +303,49 @@ export class DeliveryWorker {
         .executeTakeFirstOrThrow();
       return { attemptId: row.id };
     });
+  }
+
+  /**
+   * When this message's slot comes, given the `ahead` messages that take the free ones first; null when
+   * it is free now. A robot counts a message when it arrives, by its own clock, and the arrival can be
+   * anywhere between the attempt's start and its answer: so an attempt stays in a window until a window
+   * (plus a margin for the service's own rounding, PACE_MARGIN) after its answer, and an attempt still
+   * in flight counts until it is answered. Pacing by the start of attempts let a robot see its 21st
+   * message 59.3 s after the first, when the first left late.
+   */
+  private async nextSlot(
+    trx: Transaction<DB>,
+    paceKey: string,
+    windows: PaceWindow[],
+    ahead: number,
+  ): Promise<Date | null> {
+    const now = this.clock().getTime();
+    const lease = this.leaseMs();
+    const longest = Math.max(...windows.map((w) => w.ms + paceMargin(w)));
+    // An attempt is answered within its lease (or its message is taken over): older ones are out.
+    const rows = await trx
+      .selectFrom('ums_attempts')
+      .select(['at', 'done_at'])
+      .where('pace_key', '=', paceKey)
+      .where('at', '>', new Date(now - longest - lease))
+      .execute();
+    let until = 0;
+    for (const w of windows) {
+      const span = w.ms + paceMargin(w);
+      // In the window: answered less than a span ago, or not answered yet. Counted from its answer,
+      // or, still in flight, from now at the earliest (it is looked at again when its slot comes).
+      const counted = rows
+        .filter((r) => (r.done_at ?? new Date(r.at.getTime() + lease)).getTime() + span > now)
+        .map((r) => (r.done_at ? r.done_at.getTime() : now))
+        .sort((a, b) => a - b);
+      const free = w.max - counted.length;
+      if (ahead < free) continue;
+      // The free slots go to the messages ahead; this one's comes when the k-th oldest attempt leaves
+      // the window (or, when that attempt is one a message ahead has still to make, a span after now).
+      const k = ahead + 1 - free;
+      until = Math.max(until, (k <= counted.length ? counted[k - 1] : now) + span);
+    }
+    return until > 0 ? new Date(until) : null;
   }
 
   /**
@@ -408,6 +439,7 @@ export class DeliveryWorker {
           detail: r.detail,
           duration_ms: r.durationMs,
           outcome: r.outcome,
+          done_at: now,
         })
         .where('id', '=', attemptId)
         .execute();

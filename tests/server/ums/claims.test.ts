@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { postgresOnly, startTestApp, untilLockWaiters, type TestContext } from '../helpers';
-import { message, sendUi, startUmsRig, userWithChannel, type UmsRig } from './helpers';
+import { message, sendUi, startUmsRig, until, userWithChannel, type UmsRig } from './helpers';
 
 const TIMEOUT_MS = 30_000;
 const LEASE_MS = TIMEOUT_MS + 5_000;
@@ -26,14 +26,6 @@ afterAll(async () => {
   await other?.close();
   await rig?.close();
 });
-
-/** Polls (bounded) until the condition holds. */
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 20_000; !(await check());) {
-    if (Date.now() > deadline) throw new Error(`not within 20 s: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const sending = async (uid: number) =>
   Number(

@@ -116,6 +116,14 @@ export async function startKindsRig(env: Record<string, string> = {}): Promise<K
   };
 }
 
+/** Polls (bounded: 20 s) until the condition holds: for what happens in real time, such as requests in flight. */
+export async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 20_000; !(await check());) {
+    if (Date.now() > deadline) throw new Error(`not within 20 s: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** Adds a channel for the client; throws with the answer when it is refused. */
 export async function addChannel(client: Client, body: Record<string, unknown>): Promise<number> {
   const res = await client.post('/api/ums/channels', body);

@@ -4,7 +4,7 @@
  */
 import { syncPaceKeys } from '../../../server/modules/ums/channels';
 import { loggedInClient } from '../helpers';
-import { addChannel, message, sendUi, startKindsRig, type KindsRig } from './helpers';
+import { addChannel, message, sendUi, startKindsRig, until, type KindsRig } from './helpers';
 
 let rig: KindsRig;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ const unique = (prefix: string) => `${prefix}${process.pid}x${++n}`;
 
 /** A user with a webhook channel paced at one message a minute; the texts its receiver got. */
 async function hookAtOnePerMinute() {
-  const { client } = await loggedInClient(rig.ctx);
+  const { client, uid } = await loggedInClient(rig.ctx);
   const name = unique('h');
   const channel = await addChannel(client, {
     kind: 'webhook',
@@ -29,7 +29,7 @@ async function hookAtOnePerMinute() {
     perMinute: 1,
   });
   const texts = () => rig.hook.deliveredTo(name).map((r) => (r.json as { content: string }).content);
-  return { client, name, channel, texts };
+  return { client, uid, name, channel, texts };
 }
 
 describe('priority on a paced channel', () => {
@@ -54,7 +54,7 @@ describe('priority on a paced channel', () => {
   });
 
   test('another instance has claimed the high one and not yet taken the slot: the low one leaves it free', async () => {
-    const { client, channel, texts } = await hookAtOnePerMinute();
+    const { client, uid, channel, texts } = await hookAtOnePerMinute();
     const low = await sendUi(client, { content: '低', channel, priority: 'low' });
     const high = await sendUi(client, { content: '高', channel, priority: 'high' });
     // What the other instance's claim does to the row; its worker has yet to reach the slot.
@@ -76,39 +76,48 @@ describe('priority on a paced channel', () => {
     rig.clock.advance(15_001);
     await run();
     expect(texts()).toEqual(['高']);
-    rig.clock.advance(60_001); // the low one's slot: a minute after the high one's
-    await run();
+    await drain(uid); // the low one's slot: a minute (and its margin) after the high one's
     expect(texts()).toEqual(['高', '低']);
   });
 });
 
-describe('pacing per robot, whichever channel sends', () => {
-  /** A fresh robot of the kind on its fake: its webhook, what it let through and what it refused. */
-  const robotOf = (kind: 'dingtalk' | 'wecom' | 'feishu') => {
-    const id = unique('robot');
-    if (kind === 'dingtalk')
-      return { url: rig.fake.robot(id), got: () => rig.fake.deliveredTo(id), refused: () => rig.fake.refusedBy(id) };
-    if (kind === 'wecom')
-      return { url: rig.wecom.robot(id), got: () => rig.wecom.deliveredTo(id), refused: () => rig.wecom.refusedBy(id) };
-    return { url: rig.feishu.bot(id), got: () => rig.feishu.deliveredTo(id), refused: () => rig.feishu.refusedBy(id) };
+/** A fresh robot of the kind on its fake: its webhook, what it let through and what it refused. */
+const robotOf = (kind: 'dingtalk' | 'wecom' | 'feishu') => {
+  const id = unique('robot');
+  if (kind === 'dingtalk')
+    return { id, url: rig.fake.robot(id), got: () => rig.fake.deliveredTo(id), refused: () => rig.fake.refusedBy(id) };
+  if (kind === 'wecom')
+    return {
+      id,
+      url: rig.wecom.robot(id),
+      got: () => rig.wecom.deliveredTo(id),
+      refused: () => rig.wecom.refusedBy(id),
+    };
+  return {
+    id,
+    url: rig.feishu.bot(id),
+    got: () => rig.feishu.deliveredTo(id),
+    refused: () => rig.feishu.refusedBy(id),
   };
+};
 
-  /** Delivery rounds, each at the moment the next waiting message is due, until nothing waits. */
-  async function drain(uid: number): Promise<void> {
-    for (let round = 0; round < 100; round++) {
-      await run();
-      const next = await rig.ctx.db
-        .selectFrom('ums_messages')
-        .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-        .where('user_id', '=', uid)
-        .where('status', 'in', ['queued', 'retrying'])
-        .executeTakeFirstOrThrow();
-      if (!next.at) return;
-      rig.clock.t = Math.max(rig.clock.t, new Date(next.at).getTime());
-    }
-    throw new Error('still waiting after 100 rounds');
+/** Delivery rounds, each at the moment the next waiting message is due, until nothing waits. */
+async function drain(uid: number): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    await run();
+    const next = await rig.ctx.db
+      .selectFrom('ums_messages')
+      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+      .where('user_id', '=', uid)
+      .where('status', 'in', ['queued', 'retrying'])
+      .executeTakeFirstOrThrow();
+    if (!next.at) return;
+    rig.clock.t = Math.max(rig.clock.t, new Date(next.at).getTime());
   }
+  throw new Error('still waiting after 100 rounds');
+}
 
+describe('pacing per robot, whichever channel sends', () => {
   test.each(['dingtalk', 'wecom', 'feishu'] as const)(
     '%s: two channels on one robot, 15 messages each: all 30 delivered, the robot refuses none',
     async (kind) => {
@@ -160,4 +169,23 @@ test('channels saved before a kind paced by its robot get the robot’s key when
   await rig.ctx.db.updateTable('ums_channels').set({ pace_key: null }).where('id', '=', ids[1]).execute();
   expect(await syncPaceKeys(rig.ctx.db, rig.ctx.secrets)).toBeGreaterThanOrEqual(2);
   expect(await keys()).toEqual(saved);
+});
+
+describe('pacing with a margin for when a robot counts', () => {
+  test('messages that reached the robot late: its 21st never arrives within a minute of them', async () => {
+    const robot = robotOf('dingtalk');
+    const { client, uid } = await loggedInClient(rig.ctx);
+    const channel = await addChannel(client, { kind: 'dingtalk', name: '群', webhook: robot.url });
+    for (let i = 0; i < 21; i++) await sendUi(client, { content: `消息 ${i}`, channel });
+    rig.fake.hold(robot.id);
+    const round = run();
+    await until('8 requests in flight', () => rig.fake.held(robot.id) === 8);
+    rig.clock.advance(700); // on a loaded server, they reach the robot 0.7 s after their attempts began
+    rig.fake.release(robot.id);
+    await round;
+    await drain(uid);
+    expect({ delivered: robot.got().length, refused: robot.refused() }).toEqual({ delivered: 21, refused: 0 });
+    const at = robot.got().map((r) => r.at);
+    expect(at[20] - at[0]).toBeGreaterThan(60_000);
+  });
 });
