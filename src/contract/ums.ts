@@ -493,8 +493,11 @@ export const MessageAttempt = z.object({
   /** The channel of this attempt (a fallback chain moves from channel to channel). */
   channelId: z.number().int().nullable(),
   channelKind: ChannelKind.nullable(),
-  /** pending: the attempt was under way when its server stopped. */
-  outcome: z.enum(['pending', 'delivered', 'permanent', 'rate_limited', 'transient']),
+  /**
+   * pending: under way; interrupted: its server stopped during it (the message was taken over and sent
+   * again), so whether it arrived is unknown.
+   */
+  outcome: z.enum(['pending', 'interrupted', 'delivered', 'permanent', 'rate_limited', 'transient']),
 });
 export type MessageAttempt = z.infer<typeof MessageAttempt>;
 

@@ -61,6 +61,9 @@ interface Claimed {
 
 const URGENT = 3;
 
+/** What an attempt cut short by its server's end says (its outcome `interrupted`). */
+export const INTERRUPTED = '服务器在发送途中停止，不知道对方是否已收到；消息已重新排队发送';
+
 /**
  * What a window is widened by: a second a minute (about 1.7 %), for a service that rounds the times it
  * counts (to the second, say) or measures its minute a little longer than ours.
@@ -116,36 +119,59 @@ export class DeliveryWorker {
       .where('claim_id', '=', m.claim_id);
   }
 
-  /** After a crash of the only instance (embedded database), every `sending` row is an orphan. */
+  /**
+   * After a crash of the only instance (embedded database), every `sending` row is an orphan, and every
+   * attempt still pending was cut short.
+   */
   async recoverOrphans(): Promise<number> {
-    const res = await this.o.db
-      .updateTable('ums_messages')
-      .set({ status: 'retrying', next_attempt_at: this.clock(), locked_until: null })
-      .where('status', '=', 'sending')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
+    const now = this.clock();
+    return this.o.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('ums_attempts')
+        .set({ outcome: 'interrupted', done_at: now, errmsg: INTERRUPTED })
+        .where('outcome', '=', 'pending')
+        .execute();
+      const res = await trx
+        .updateTable('ums_messages')
+        .set({ status: 'retrying', next_attempt_at: now, locked_until: null })
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows);
+    });
   }
 
   /**
    * Takes the most urgent due message (or one whose lease ran out: its instance died) for this worker
-   * alone, under a fresh claim id, leased for one attempt.
+   * alone, under a fresh claim id, leased for one attempt. Taking one over marks the attempt its dead
+   * instance left pending as interrupted, in the same statement.
    */
   private async claim(): Promise<Claimed | null> {
     const now = this.clock();
     const lease = new Date(now.getTime() + this.leaseMs());
     const res = await sql<Claimed>`
-      update ums_messages m
-         set status = 'sending', locked_until = ${lease}, attempts = m.attempts + 1, claim_id = gen_random_uuid(),
-             updated_at = now()
-        from (select id from ums_messages
-               where (status in ('queued', 'retrying') and next_attempt_at <= ${now})
-                  or (status = 'sending' and locked_until < ${now})
-               order by priority desc, next_attempt_at, id
-               limit 1
-               for update skip locked) due
-       where m.id = due.id
-   returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
-             m.next_attempt_at, m.priority, m.fallback, m.source, m.claim_id`.execute(this.o.db);
+      with due as (
+        select id, status as was from ums_messages
+         where (status in ('queued', 'retrying') and next_attempt_at <= ${now})
+            or (status = 'sending' and locked_until < ${now})
+         order by priority desc, next_attempt_at, id
+         limit 1
+         for update skip locked),
+      claimed as (
+        update ums_messages m
+           set status = 'sending', locked_until = ${lease}, attempts = m.attempts + 1, claim_id = gen_random_uuid(),
+               updated_at = now()
+          from due
+         where m.id = due.id
+     returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
+               m.next_attempt_at, m.priority, m.fallback, m.source, m.claim_id, due.was),
+      interrupted as (
+        update ums_attempts a
+           set outcome = 'interrupted', done_at = ${now}, errmsg = ${INTERRUPTED}
+          from claimed
+         where claimed.was = 'sending' and a.message_id = claimed.id and a.outcome = 'pending')
+      select id, channel_id, type, title, content, extra, attempts, created_at, next_attempt_at, priority, fallback,
+             source, claim_id
+        from claimed`.execute(this.o.db);
     return res.rows[0] ?? null;
   }
 

@@ -105,3 +105,54 @@ postgresOnly('on PostgreSQL', () => {
     expect(m.attemptLog).toHaveLength(1);
   });
 });
+
+describe('attempts cut short by a server that died', () => {
+  /** What a dead instance leaves: the message claimed, its lease run out, its attempt pending. */
+  async function leftByDeadInstance() {
+    const { client, robotToken, channelId } = await userWithChannel(rig);
+    const id = await sendUi(client, { content: '接着发' });
+    await rig.ctx.db
+      .updateTable('ums_messages')
+      .set({
+        status: 'sending',
+        claim_id: sql`gen_random_uuid()`,
+        attempts: 1,
+        locked_until: new Date(rig.clock.t - 1),
+      })
+      .where('id', '=', id)
+      .execute();
+    await rig.ctx.db
+      .insertInto('ums_attempts')
+      .values({
+        message_id: id,
+        channel_id: channelId,
+        pace_key: `channel:${channelId}`,
+        at: new Date(rig.clock.t - LEASE_MS),
+        duration_ms: 0,
+        outcome: 'pending',
+      })
+      .execute();
+    return { client, robotToken, id };
+  }
+
+  test('taken over by another instance: the pending attempt shows as interrupted, then the new one', async () => {
+    const { client, robotToken, id } = await leftByDeadInstance();
+    await other.app.umsWorker.runOnce();
+    const m = await message(client, id);
+    expect(m.status).toBe('delivered');
+    expect(m.attemptLog.map((a: { outcome: string }) => a.outcome)).toEqual(['interrupted', 'delivered']);
+    expect(m.attemptLog[0].errmsg).toMatch(/服务器在发送途中停止/);
+    expect(rig.fake.deliveredTo(robotToken)).toHaveLength(1);
+  });
+
+  test('the only instance, restarted: what it left pending shows as interrupted', async () => {
+    const { client, id } = await leftByDeadInstance();
+    await rig.ctx.app.umsWorker.recoverOrphans();
+    expect((await message(client, id)).attemptLog.map((a: { outcome: string }) => a.outcome)).toEqual(['interrupted']);
+    await rig.ctx.app.umsWorker.runOnce();
+    expect((await message(client, id)).attemptLog.map((a: { outcome: string }) => a.outcome)).toEqual([
+      'interrupted',
+      'delivered',
+    ]);
+  });
+});
