@@ -148,6 +148,7 @@ async function main() {
     UMS_ROBOT_PER_MINUTE: '0',
     UMS_TOKEN_PER_MINUTE: '100000',
     UMS_TOKEN_BURST: '0',
+    UMS_USER_PER_MINUTE: '0',
     NJIT_QUERY_RATE_LIMIT: '0',
     REGISTER_RATE_LIMIT: '0',
     UI_DIR: '/nonexistent-ui',

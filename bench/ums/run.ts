@@ -44,6 +44,7 @@ async function main() {
     UMS_FEISHU_PER_MINUTE: '0',
     UMS_TOKEN_PER_MINUTE: '100000',
     UMS_TOKEN_BURST: '0',
+    UMS_USER_PER_MINUTE: '0',
   });
   const { url, proc } = await server.ready;
   // Stop keeping the request log in memory for the rest of the run.

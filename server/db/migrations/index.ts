@@ -40,6 +40,7 @@ import * as m0025 from './0025_ocs_charge_checks_users';
 import * as m0027a from './0027_a_ums_pace_keys';
 import * as m0027b from './0027_b_ums_claims';
 import * as m0027c from './0027_c_ums_attempt_done';
+import * as m0027d from './0027_d_ums_scheduled';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0027_a_ums_pace_keys': m0027a,
   '0027_b_ums_claims': m0027b,
   '0027_c_ums_attempt_done': m0027c,
+  '0027_d_ums_scheduled': m0027d,
 };

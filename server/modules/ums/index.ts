@@ -15,7 +15,7 @@ import { pruneMessages } from './messages';
 import { umsMetrics } from './metrics';
 import compatRoutes from './compat-routes';
 import umsRoutes from './routes';
-import { sendLimit } from './send-limit';
+import { sendLimit, userQuota } from './send-limit';
 
 const DAY_MS = 86_400_000;
 /** How often the worker looks for due messages when nothing wakes it. */
@@ -69,7 +69,13 @@ export default fp(
       app.scheduler.every('ums.prune', DAY_MS, () => pruneMessages(db, config.UMS_RETENTION_DAYS));
     }
 
-    const routeDeps = { ...deps, ums, wake: () => wake(), limit: sendLimit(app, config) };
+    const routeDeps = {
+      ...deps,
+      ums,
+      wake: () => wake(),
+      limit: sendLimit(app, config),
+      quota: userQuota(app, config),
+    };
     await app.register(umsRoutes, routeDeps);
     // ServerChan's /<sendkey>.send and PushPlus's /send, outside /api at the paths those services fixed.
     await app.register(compatRoutes, routeDeps);

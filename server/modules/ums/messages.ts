@@ -2,7 +2,7 @@
  * The outbox: every message is written first (status queued) and delivered by the worker.
  * Creation validates size, schedule and channel; nothing invalid is ever stored.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   UMS_MAX_MESSAGE_BYTES,
   UMS_MAX_SCHEDULE_DAYS,
@@ -15,7 +15,7 @@ import {
   type UmsStats,
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../errors';
+import { badRequest, conflict, notFound, tooMany } from '../../errors';
 import { escapeLike } from '../../lib/sql';
 import { callbackDue, validateCallbackUrl } from './callbacks';
 import { channelHealth } from './channels';
@@ -132,13 +132,49 @@ async function existing(db: Kysely<DB>, userId: number, key: string): Promise<Cr
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
+/** A user's allowance of new messages (send-limit.ts): what keeps one session from flooding the outbox. */
+export interface SendQuota {
+  /** Takes `deliveries` from the user's allowance (429 past it); the function gives them back. */
+  take(userId: number, deliveries: number): Promise<() => Promise<void>>;
+  /** At most this many scheduled messages waiting per user; 0: no limit. */
+  maxScheduled: number;
+}
+
+export interface CreateOptions {
+  now?: Date;
+  /** UMS_WEBHOOK_ALLOWLIST, for the callback URL. */
+  allowlist?: string[];
+  quota?: SendQuota;
+}
+
+/**
+ * Refuses (429) a scheduled send that would leave the user more than `max` scheduled messages waiting;
+ * Retry-After is when the first of them falls due. Holds a per-user lock to the end of the transaction,
+ * so concurrent sends (on any instance) count one after another.
+ */
+async function checkScheduled(trx: Transaction<DB>, userId: number, adding: number, max: number, now: Date) {
+  await sql`select pg_advisory_xact_lock(hashtext(${`ums-scheduled:${userId}`}))`.execute(trx);
+  const row = await trx
+    .selectFrom('ums_messages')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('send_at').as('first')])
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['queued', 'retrying'])
+    .where('send_at', '>', now)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) + adding <= max) return;
+  const first = row.first ? new Date(row.first).getTime() : now.getTime() + 60_000;
+  throw tooMany(
+    `定时消息过多：每人最多同时保留 ${max} 条待发送的定时消息（现有 ${row.n} 条），请等其中一些发出或取消后再试`,
+    (first - now.getTime()) / 1000,
+  );
+}
+
 export async function createMessage(
   db: Kysely<DB>,
   userId: number,
   input: NewMessage,
   source: 'ui' | 'api',
-  now = new Date(),
-  allowlist: string[] = [],
+  { now = new Date(), allowlist = [], quota }: CreateOptions = {},
 ): Promise<Created> {
   if (input.template) {
     const filled = await renderTemplate(db, userId, input.template, input.vars ?? {});
@@ -178,8 +214,11 @@ export async function createMessage(
     fallback,
     callback_url: callbackUrl,
   });
+  const giveBack = (await quota?.take(userId, route.deliveries.length)) ?? (async () => undefined);
   try {
     return await db.transaction().execute(async (trx) => {
+      if (sendAt && quota?.maxScheduled)
+        await checkScheduled(trx, userId, route.deliveries.length, quota.maxScheduled, now);
       const [head, ...rest] = route.deliveries;
       const first = await trx
         .insertInto('ums_messages')
@@ -202,6 +241,8 @@ export async function createMessage(
       return created;
     });
   } catch (err) {
+    // Nothing was queued: what this send took from the allowance is the user's again.
+    await giveBack();
     // The same key sent twice at once: the other request's message is the one.
     if (input.idempotencyKey && isUniqueViolation(err)) {
       const seen = await existing(db, userId, input.idempotencyKey);
@@ -385,8 +426,9 @@ export async function markRead(db: Kysely<DB>, userId: number, id: number | 'all
   return { updated: Number(res.numUpdatedRows), unread: await unreadCount(db, userId) };
 }
 
-/** Failed messages go back to the queue for a fresh round of attempts. */
-export async function resendMessage(db: Kysely<DB>, userId: number, id: number, now = new Date()) {
+/** Failed messages go back to the queue for a fresh round of attempts (one message of the allowance). */
+export async function resendMessage(db: Kysely<DB>, userId: number, id: number, now = new Date(), quota?: SendQuota) {
+  const giveBack = (await quota?.take(userId, 1)) ?? (async () => undefined);
   const row = await db
     .updateTable('ums_messages')
     .set({
@@ -409,6 +451,7 @@ export async function resendMessage(db: Kysely<DB>, userId: number, id: number, 
     .returning(['id', 'status', 'source'])
     .executeTakeFirst();
   if (!row) {
+    await giveBack();
     await getMessage(db, userId, id); // 404 when it is not ours
     throw conflict('只有发送失败的消息可以重新发送');
   }

@@ -11,6 +11,7 @@ import * as channels from './channels';
 import type { UmsContext } from './channels';
 import * as messages from './messages';
 import type { SendLimit } from './send-limit';
+import type { SendQuota } from './messages';
 import * as templates from './templates';
 
 export interface UmsRouteDeps extends AppDeps {
@@ -19,11 +20,27 @@ export interface UmsRouteDeps extends AppDeps {
   wake: () => void;
   /** The per-token limit of the script APIs. */
   limit: SendLimit;
+  /** The per-user allowance of new messages, whichever way they come. */
+  quota: SendQuota;
+}
+
+/** Queues a message through the outbox with the sender's allowance, and wakes the worker. */
+export function createWith(deps: UmsRouteDeps) {
+  return async (userId: number, input: messages.NewMessage, source: 'ui' | 'api') => {
+    const created = await messages.createMessage(deps.db, userId, input, source, {
+      now: deps.clock?.() ?? new Date(),
+      allowlist: deps.ums.allowlist,
+      quota: deps.quota,
+    });
+    deps.wake();
+    return created;
+  };
 }
 
 export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps): Promise<void> {
   const { db, config, ums: ctx, wake } = deps;
   const now = () => deps.clock?.() ?? new Date();
+  const create = createWith(deps);
 
   // ---------- channels ----------
   route(app, api.listChannels, async (request) => success(await channels.listChannels(db, ctx, request.user!.id)));
@@ -47,9 +64,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
 
   // ---------- messages ----------
   route(app, api.createMessage, async (request) => {
-    const created = await messages.createMessage(db, request.user!.id, request.body, 'ui', now(), ctx.allowlist);
-    wake();
-    return success(created);
+    return success(await create(request.user!.id, request.body, 'ui'));
   });
   route(app, api.listMessages, async (request) =>
     paged(await messages.listMessages(db, request.user!.id, request.query), request.query),
@@ -63,7 +78,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   );
   route(app, api.markAllRead, async (request) => success(await messages.markRead(db, request.user!.id, 'all', now())));
   route(app, api.resendMessage, async (request) => {
-    const data = await messages.resendMessage(db, request.user!.id, request.params.id, now());
+    const data = await messages.resendMessage(db, request.user!.id, request.params.id, now(), deps.quota);
     wake();
     return success(data);
   });
@@ -103,9 +118,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
       ...(request.query as object),
       ...((request.body as object) ?? {}),
     });
-    const created = await messages.createMessage(db, auth.userId, input, 'api', now(), ctx.allowlist);
-    wake();
-    return success(created);
+    return success(await create(auth.userId, input, 'api'));
   };
   route(app, api.sendGet, send);
   route(app, api.sendPost, send);

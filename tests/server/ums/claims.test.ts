@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { postgresOnly, startTestApp, untilLockWaiters, type TestContext } from '../helpers';
-import { message, sendUi, startUmsRig, until, userWithChannel, type UmsRig } from './helpers';
+import { message, messageCount, sendUi, startUmsRig, until, userWithChannel, type UmsRig } from './helpers';
 
 const TIMEOUT_MS = 30_000;
 const LEASE_MS = TIMEOUT_MS + 5_000;
@@ -27,17 +27,7 @@ afterAll(async () => {
   await rig?.close();
 });
 
-const sending = async (uid: number) =>
-  Number(
-    (
-      await rig.ctx.db
-        .selectFrom('ums_messages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', uid)
-        .where('status', '=', 'sending')
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const sending = (uid: number) => messageCount(rig, uid, 'sending');
 
 test('a worker claims only the messages it is sending; another instance takes the rest meanwhile', async () => {
   const { client, uid, robotToken } = await userWithChannel(rig);

@@ -22,6 +22,7 @@ const env = (fake: FakeDingTalk) => ({
   UMS_ROBOT_PER_MINUTE: '0',
   UMS_TOKEN_PER_MINUTE: '100000',
   UMS_TOKEN_BURST: '0',
+  UMS_USER_PER_MINUTE: '0',
   UMS_SEND_TIMEOUT_MS: '3000',
   REGISTER_RATE_LIMIT: '0',
   ADMIN_PASSWORD: 'admin-password-1',

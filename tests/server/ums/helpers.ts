@@ -116,6 +116,17 @@ export async function startKindsRig(env: Record<string, string> = {}): Promise<K
   };
 }
 
+/** How many messages the user has (in that status). */
+export async function messageCount(rig: UmsRig, userId: number, status?: string): Promise<number> {
+  const row = await rig.ctx.db
+    .selectFrom('ums_messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .$if(status !== undefined, (q) => q.where('status', '=', status!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Polls (bounded: 20 s) until the condition holds: for what happens in real time, such as requests in flight. */
 export async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
   for (const deadline = Date.now() + 20_000; !(await check());) {

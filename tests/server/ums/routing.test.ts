@@ -6,7 +6,7 @@
  */
 import type { InjectOptions } from 'fastify';
 import { loggedInClient, type Client } from '../helpers';
-import { addChannel, message, sendUi, startKindsRig, type KindsRig } from './helpers';
+import { addChannel, message, messageCount, sendUi, startKindsRig, type KindsRig } from './helpers';
 
 let rig: KindsRig;
 beforeAll(async () => {
@@ -17,16 +17,7 @@ afterAll(async () => {
 });
 const run = () => rig.ctx.app.umsWorker.runOnce();
 const inject = (opts: InjectOptions) => rig.ctx.app.inject(opts);
-const countOf = async (userId: number) =>
-  Number(
-    (
-      await rig.ctx.db
-        .selectFrom('ums_messages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const countOf = (userId: number) => messageCount(rig, userId);
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}${process.pid}x${++n}`;
