@@ -73,6 +73,8 @@ export const ConfigSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** Sender of UMS e-mail (`统一门户 <portal@example.edu>`); default: the SMTP user, or portal@localhost. */
   SMTP_FROM: z.string().max(320).optional(),
+  /** Different addresses a user may have sent e-mail channel confirmation mails to in a day (PORTAL_TZ). */
+  UMS_EMAIL_NEW_ADDRESSES_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(5),
   UMS_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   UMS_TOKEN_BURST: z.coerce.number().int().min(0).max(100_000).default(20),
   /**

@@ -200,6 +200,20 @@ export interface UmsChannelsTable {
   digest_after_seconds: number | null;
   /** What its attempts are paced under (the adapter's paceKey); null until filled in at start (0027). */
   pace_key: string | null;
+  /** kind email: when the address's owner agreed to receive messages; null: not yet (0027). */
+  confirmed_at: Date | null;
+}
+
+/** Confirmation mails of e-mail channels, each link known by its hash (0027). */
+export interface UmsEmailConfirmationsTable {
+  id: Generated<number>;
+  user_id: number;
+  channel_id: number;
+  address_hash: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 export interface UmsMessagesTable {
@@ -613,6 +627,7 @@ export interface DB {
   ums_attempts: UmsAttemptsTable;
   ums_callback_secrets: UmsCallbackSecretsTable;
   ums_templates: UmsTemplatesTable;
+  ums_email_confirmations: UmsEmailConfirmationsTable;
   ocs_questions: OcsQuestionsTable;
   ocs_question_hits: OcsQuestionHitsTable;
   ocs_bank_generation: OcsBankGenerationTable;

@@ -41,6 +41,7 @@ import * as m0027a from './0027_a_ums_pace_keys';
 import * as m0027b from './0027_b_ums_claims';
 import * as m0027c from './0027_c_ums_attempt_done';
 import * as m0027d from './0027_d_ums_scheduled';
+import * as m0027e from './0027_e_ums_email_consent';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0027_b_ums_claims': m0027b,
   '0027_c_ums_attempt_done': m0027c,
   '0027_d_ums_scheduled': m0027d,
+  '0027_e_ums_email_consent': m0027e,
 };

@@ -66,7 +66,7 @@ export default async function compatRoutes(app: FastifyInstance, deps: UmsRouteD
     const auth = request.tokenAuth!;
     await limit(auth.tokenId);
     const input = serverChanMessage(fieldsOf(request.query, request.body));
-    const created = await create(auth.userId, input, 'api');
+    const created = await create(auth.userId, input, 'api', request.host);
     return {
       code: 0,
       message: '',
@@ -80,7 +80,7 @@ export default async function compatRoutes(app: FastifyInstance, deps: UmsRouteD
     const auth = request.tokenAuth!;
     await limit(auth.tokenId);
     const input = await pushPlusMessage(db, auth.userId, fieldsOf(request.query, request.body));
-    const created = await create(auth.userId, input, 'api');
+    const created = await create(auth.userId, input, 'api', request.host);
     return { code: 200, msg: '请求成功', data: String(created.id) };
   };
   route(app, api.pushPlusGet, pushPlus, pushPlusPolicy);

@@ -22,7 +22,7 @@ export const THROTTLE_MS = DINGTALK_THROTTLE_MS;
 const MAX_THROTTLE_MS = 60 * 60_000;
 
 /** What became of one claimed message in a round (metrics): DingTalk's answer, or why none was asked. */
-export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'lost' | 'error';
+export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'unconfirmed' | 'lost' | 'error';
 
 export interface DeliveryOptions {
   db: Kysely<DB>;
@@ -206,6 +206,7 @@ export class DeliveryWorker {
       db: this.o.db,
       secrets: this.o.ums.secrets,
       allowlist: this.o.ums.allowlist,
+      ownHosts: this.o.ums.ownHosts,
       timeoutMs: this.o.ums.timeoutMs,
       maxAttempts: this.o.maxAttempts,
       backoffMs: (n: number) => this.backoffMs(n),
@@ -412,6 +413,11 @@ export class DeliveryWorker {
       if (!target) {
         if (!(await this.fallBack(m, '渠道已被删除'))) await this.fail(m, '渠道已被删除');
         return count('channel_deleted');
+      }
+      if (target.unconfirmed) {
+        const reason = '收件邮箱尚未确认，未发送：收件人打开确认邮件中的链接后，可重新发送这条消息';
+        if (!(await this.fallBack(m, reason))) await this.fail(m, reason);
+        return count('unconfirmed');
       }
       const adapter = adapterOf(target.kind);
       const slot = await this.reserve(m, target, adapter);

@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps';
 import { parseAllowlist, syncPaceKeys, type UmsContext } from './channels';
 import { DeliveryWorker } from './delivery';
 import { createMailer } from './kinds/email';
+import { ownHostsOf } from './kinds/webhook';
 import { pruneMessages } from './messages';
 import { umsMetrics } from './metrics';
 import compatRoutes from './compat-routes';
@@ -34,6 +35,17 @@ export default fp(
     const ums: UmsContext = {
       secrets: deps.secrets,
       allowlist: parseAllowlist(config.UMS_WEBHOOK_ALLOWLIST),
+      // Read when used: the port is known once the server listens (PORT 0 picks one).
+      get ownHosts() {
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : null;
+        return ownHostsOf(config.PUBLIC_URL, config.HOST, port);
+      },
+      consent: {
+        baseUrl: config.PUBLIC_URL ?? null,
+        newAddressesPerDay: config.UMS_EMAIL_NEW_ADDRESSES_PER_DAY,
+        timeZone: config.PORTAL_TZ,
+      },
       timeoutMs: config.UMS_SEND_TIMEOUT_MS,
       mailer: config.SMTP_URL ? createMailer(config.SMTP_URL, config.SMTP_FROM, config.UMS_SEND_TIMEOUT_MS) : null,
       pacing: {

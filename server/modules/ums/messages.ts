@@ -74,6 +74,14 @@ interface Route {
   deliveries: { channel: number; fallback: number[] }[];
 }
 
+/** An e-mail address that has not agreed (consent.ts) is not sent to: 409, naming the channel. */
+function refuseUnconfirmed(channels: { name: string; kind: string; confirmed_at: Date | null }[], field: string) {
+  const pending = channels.find((c) => c.kind === 'email' && c.confirmed_at === null);
+  if (!pending) return;
+  const message = `渠道「${pending.name}」的邮箱尚未确认：收件人打开确认邮件中的链接后才能向它发送`;
+  throw conflict(message, { [field]: [message] });
+}
+
 /** Checks that every channel named is the sender's; the default channel when none is named. */
 async function resolveRoute(db: Kysely<DB>, userId: number, input: NewMessage): Promise<Route> {
   const named = input.channels ?? input.fallback ?? (input.channel !== undefined ? [input.channel] : null);
@@ -81,22 +89,24 @@ async function resolveRoute(db: Kysely<DB>, userId: number, input: NewMessage): 
   if (!named) {
     const def = await db
       .selectFrom('ums_channels')
-      .select('id')
+      .select(['id', 'name', 'kind', 'confirmed_at'])
       .where('user_id', '=', userId)
       .where('is_default', '=', true)
       .executeTakeFirst();
     if (!def) {
       throw badRequest('还没有推送渠道，请先在“我的推送”中添加渠道', { channel: ['请先添加渠道'] });
     }
+    refuseUnconfirmed([def], 'channel');
     return { deliveries: [{ channel: def.id, fallback: [] }] };
   }
   const owned = await db
     .selectFrom('ums_channels')
-    .select('id')
+    .select(['id', 'name', 'kind', 'confirmed_at'])
     .where('user_id', '=', userId)
     .where('id', 'in', named)
     .execute();
   if (owned.length !== named.length) throw badRequest('渠道不存在', { [field]: ['渠道不存在'] });
+  refuseUnconfirmed(owned, field);
   if (input.channels) return { deliveries: named.map((channel) => ({ channel, fallback: [] })) };
   return { deliveries: [{ channel: named[0], fallback: named.slice(1) }] };
 }
@@ -144,6 +154,8 @@ export interface CreateOptions {
   now?: Date;
   /** UMS_WEBHOOK_ALLOWLIST, for the callback URL. */
   allowlist?: string[];
+  /** The portal's own host names, which a callback URL may not name. */
+  ownHosts?: string[];
   quota?: SendQuota;
 }
 
@@ -174,7 +186,7 @@ export async function createMessage(
   userId: number,
   input: NewMessage,
   source: 'ui' | 'api',
-  { now = new Date(), allowlist = [], quota }: CreateOptions = {},
+  { now = new Date(), allowlist = [], ownHosts = [], quota }: CreateOptions = {},
 ): Promise<Created> {
   if (input.template) {
     const filled = await renderTemplate(db, userId, input.template, input.vars ?? {});
@@ -183,7 +195,7 @@ export async function createMessage(
   if (!input.content) throw badRequest('缺少 content', { content: ['缺少 content'] });
   const content = input.content;
   const bytes = messageBytes(input.title, content);
-  const callbackUrl = input.callbackUrl ? validateCallbackUrl(input.callbackUrl, allowlist) : null;
+  const callbackUrl = input.callbackUrl ? validateCallbackUrl(input.callbackUrl, allowlist, ownHosts) : null;
   if (bytes > UMS_MAX_MESSAGE_BYTES) {
     throw badRequest(`消息过大：${bytes} 字节，最多 ${UMS_MAX_MESSAGE_BYTES} 字节（UTF-8）`, {
       content: [`消息最多 ${UMS_MAX_MESSAGE_BYTES} 字节`],

@@ -11,7 +11,7 @@ import { FakeFeishu } from '../../fixtures/fake-feishu';
 import { FakeSmtp } from '../../fixtures/fake-smtp';
 import { FakeWebhook } from '../../fixtures/fake-webhook';
 import { FakeWeCom } from '../../fixtures/fake-wecom';
-import { call, enqueue, umsUser, waitFor } from '../../fixtures/ums-client';
+import { call, confirmByMail, enqueue, pushedTo, umsUser, waitFor } from '../../fixtures/ums-client';
 import { openTestDatabase, pgliteOnly, postgresOnly } from '../helpers';
 import { spawnServer } from '../process';
 import { TEST_SERVER_ENV } from '../test-database';
@@ -97,6 +97,7 @@ pgliteOnly('SIGKILL with messages queued on every channel kind', () => {
         `${hook.url}/hook/`,
       ].join(','),
       SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://portal.example.edu',
       UMS_FEISHU_PER_MINUTE: '0',
       UMS_EMAIL_PER_MINUTE: '0',
       DATA_DIR: dataDir,
@@ -126,12 +127,13 @@ pgliteOnly('SIGKILL with messages queued on every channel kind', () => {
       ]);
       const channels = (await call(session, 'GET', '/api/ums/channels')).data as { id: number; kind: string }[];
       expect(created.every((c) => c.success)).toBe(true);
+      await confirmByMail(first.url, smtp, 'durable@example.edu');
       const texts: Record<string, () => string[]> = {
         dingtalk: () => dingtalk.deliveredTo('durable-kinds').map((r) => r.text),
         wecom: () => wecom.deliveredTo('durable-key').map((r) => r.text),
         feishu: () => feishu.deliveredTo('durable-tok').map((r) => r.text),
         webhook: () => hook.deliveredTo('durable').map((r) => (r.json as { content: string }).content),
-        email: () => smtp.deliveredTo('durable@example.edu').map((m) => m.text),
+        email: () => pushedTo(smtp, 'durable@example.edu').map((m) => m.text),
       };
       const delivered = () => Object.values(texts).reduce((n, t) => n + t().length, 0);
       const N = 100;

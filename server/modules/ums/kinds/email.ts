@@ -27,7 +27,7 @@ export function createMailer(smtpUrl: string, from: string | undefined, timeoutM
   return { transport, from: from || (user.includes('@') ? user : 'portal@localhost') };
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function emailContent(m: OutgoingMessage): { subject: string; text: string; html: string } {
@@ -173,6 +173,11 @@ export const email: ChannelAdapter = {
   address: (raw, ctx) => {
     if (!ctx.mailer) {
       throw badRequest('服务器没有配置 SMTP_URL，暂不能添加邮件渠道', { email: ['服务器未配置 SMTP_URL'] });
+    }
+    if (!ctx.consent.baseUrl) {
+      throw badRequest('服务器没有配置 PUBLIC_URL，无法生成邮箱确认链接，暂不能添加邮件渠道', {
+        email: ['服务器未配置 PUBLIC_URL'],
+      });
     }
     const r = EmailAddress.safeParse(raw);
     if (!r.success) throw badRequest('邮箱地址格式不正确', { email: ['邮箱地址格式不正确'] });
