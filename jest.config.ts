@@ -4,6 +4,7 @@
  * Run one side with `npx jest --selectProjects ui` or `--selectProjects server`.
  */
 import { configUmiAlias, createConfig } from '@umijs/max/test';
+import { cleanupConfig } from './tests/cleanup/config';
 
 export default async () => {
   // testTimeout is a global option in jest 29 (a project-level one only warns), so it
@@ -61,6 +62,7 @@ export default async () => {
           ...(nodeBase.testPathIgnorePatterns ?? ['/node_modules/']),
           ...(process.env.TEST_DATABASE_URL ? databaseFree : []),
         ],
+        ...cleanupConfig,
         globalSetup: '<rootDir>/tests/server/global-setup.ts',
         globalTeardown: '<rootDir>/tests/server/global-teardown.ts',
       },

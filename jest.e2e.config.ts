@@ -3,6 +3,7 @@
  * DATA_DIR and a free port. Run with `npm run test:e2e` (needs /usr/bin/chromium: .ci/chromium.sh).
  */
 import { createConfig } from '@umijs/max/test';
+import { cleanupConfig } from './tests/cleanup/config';
 
 const { testTimeout: _ignored, ...nodeBase } = createConfig({ target: 'node' });
 
@@ -16,6 +17,7 @@ export default {
     '^@contract/(.*)$': '<rootDir>/src/contract/$1',
   },
   testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+  ...cleanupConfig,
   globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
   globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
   maxWorkers: 1,

@@ -3,6 +3,7 @@
  * HTTP on loopback. Run with `npm run test:multi` (it starts a throwaway PostgreSQL: .ci/postgres.sh).
  */
 import { createConfig } from '@umijs/max/test';
+import { cleanupConfig } from './tests/cleanup/config';
 
 const { testTimeout: _ignored, ...nodeBase } = createConfig({ target: 'node' });
 
@@ -16,6 +17,7 @@ export default {
     '^@contract/(.*)$': '<rootDir>/src/contract/$1',
   },
   testMatch: ['<rootDir>/tests/multi/**/*.test.ts'],
+  ...cleanupConfig,
   maxWorkers: 1,
   testTimeout: 120_000,
 };

@@ -42,6 +42,14 @@ const routes: PortalRoute[] = [
   { path: '/user/verifyEmail', name: '验证邮箱', layout: false, hideInMenu: true, component: './user/verifyEmail' },
   { path: '/user/loginLink', name: '链接登录', layout: false, hideInMenu: true, component: './user/loginLink' },
   { path: '/user/ssoBind', name: '关联账号', layout: false, hideInMenu: true, component: './user/ssoBind' },
+  // The link of an e-mail channel's confirmation mail: its reader may have no account.
+  {
+    path: '/UMS/confirmEmail',
+    name: '确认接收推送',
+    layout: false,
+    hideInMenu: true,
+    component: './UMS/confirmEmail',
+  },
   {
     path: '/user',
     name: '用户中心',

@@ -19,7 +19,10 @@ import {
   TemplatePatchBody,
   NewMessageBody,
   SendApiInput,
+  UMS_EMAIL_CONFIRM_HOURS,
   UMS_MAX_MESSAGE_BYTES,
+  EmailConfirmBody,
+  type EmailConfirmResponse,
   type Channel,
   type ChannelKindListResponse,
   type ChannelListResponse,
@@ -76,6 +79,7 @@ let channels: Channel[] = [
     health: { attempts: 25, delivered: 24, successRate: 0.96 },
     quietHours: null,
     digestAfterSeconds: null,
+    emailConsent: null,
   },
   {
     id: 2,
@@ -95,9 +99,31 @@ let channels: Channel[] = [
     health: { attempts: 1, delivered: 0, successRate: 0 },
     quietHours: { start: '22:00', end: '07:00' },
     digestAfterSeconds: 120,
+    emailConsent: null,
   },
 ];
 let nextChannelId = 3;
+
+/**
+ * An e-mail channel's confirmation link: the mock sends no mail, so it logs the link a developer
+ * opens to play the address's owner. Tokens are predictable (`mockconfirm` + the channel's id,
+ * padded) so that tests/mock can open one.
+ */
+const confirmToken = (id: number) => `mockconfirm${id}`.padEnd(20, '0');
+const confirmLinks = new Map<string, number>();
+function pendingConsent(id: number): Channel['emailConsent'] {
+  const token = confirmToken(id);
+  confirmLinks.set(token, id);
+  console.log(`[mock] 确认邮件链接：/UMS/confirmEmail#token=${token}`);
+  const now = Date.now();
+  return {
+    confirmed: false,
+    confirmedAt: null,
+    sentAt: iso(now),
+    expiresAt: iso(now + UMS_EMAIL_CONFIRM_HOURS * 3600_000),
+  };
+}
+const unconfirmed = (c: Channel | undefined) => Boolean(c?.emailConsent && !c.emailConsent.confirmed);
 
 const attempt = (
   id: number,
@@ -332,6 +358,15 @@ function enqueue(
   if (sendAt && Number.isNaN(sendAt.getTime()))
     return fail(res, 400, 'BAD_REQUEST', '定时发送时间格式不正确', { sendAt: ['时间格式不正确'] });
   const targets = input.channels ? input.channels.map((id) => channels.find((c) => c.id === id)!) : [channel];
+  const pending = [...targets, ...(input.fallback ?? []).map((id) => channels.find((c) => c.id === id))].find(
+    unconfirmed,
+  );
+  if (pending) {
+    const why = `渠道「${pending.name}」的邮箱尚未确认：收件人打开确认邮件中的链接后才能向它发送`;
+    return fail(res, 409, 'CONFLICT', why, {
+      [input.channels ? 'channels' : input.fallback ? 'fallback' : 'channel']: [why],
+    });
+  }
   const groupId = targets.length > 1 ? nextMessageId : null;
   const created = targets.map((c) =>
     seed(
@@ -469,7 +504,9 @@ export default defineMocks(
       health: NO_HEALTH,
       quietHours: b.quietStart && b.quietEnd ? { start: b.quietStart, end: b.quietEnd } : null,
       digestAfterSeconds: b.digestAfterSeconds ?? null,
+      emailConsent: null,
     };
+    if (b.kind === 'email') ch.emailConsent = pendingConsent(ch.id);
     channels = [...channels, ch];
     const body: z.infer<typeof ChannelResponse> = { success: true, data: ch };
     res.json(body);
@@ -512,10 +549,42 @@ export default defineMocks(
         perMinute: b.perMinute ?? w.perMinute,
       };
     }
+    if (ch.kind === 'email' && b.email !== undefined && b.email.toLowerCase() !== ch.webhookMasked.toLowerCase())
+      next.emailConsent = pendingConsent(ch.id);
     if (b.isDefault) channels = channels.map((c) => ({ ...c, isDefault: false }));
     if (b.isDefault) next.isDefault = true;
     channels = channels.map((c) => (c.id === ch.id ? next : c));
     const body: z.infer<typeof ChannelResponse> = { success: true, data: channels.find((c) => c.id === ch.id)! };
+    res.json(body);
+  }),
+  on(umsApi.resendConfirmation, (req, res) => {
+    const ch = channelOf(req);
+    if (!ch) return fail(res, 404, 'NOT_FOUND', '渠道不存在');
+    if (ch.kind !== 'email') return fail(res, 409, 'CONFLICT', '只有邮件渠道需要确认');
+    if (!unconfirmed(ch)) return fail(res, 409, 'CONFLICT', '该邮箱已确认，无需再次发送');
+    const next: Channel = { ...ch, emailConsent: pendingConsent(ch.id) };
+    channels = channels.map((c) => (c.id === ch.id ? next : c));
+    const body: z.infer<typeof ChannelResponse> = { success: true, data: next };
+    res.json(body);
+  }),
+  on(umsApi.confirmEmail, (req, res) => {
+    const b = parse(EmailConfirmBody, req.body, res);
+    if (!b) return;
+    const ch = channels.find((c) => c.id === confirmLinks.get(b.token));
+    if (!ch?.emailConsent)
+      return fail(res, 400, 'BAD_REQUEST', '确认链接无效：请从邮件中完整复制链接（渠道被删除后，链接也不再有效）', {
+        token: ['链接无效'],
+      });
+    if (ch.emailConsent.confirmed)
+      return fail(res, 409, 'ALREADY_CONFIRMED', '这个链接已经用过了：该邮箱已确认接收推送，无需再次确认');
+    const at = iso(Date.now());
+    channels = channels.map((c) =>
+      c.id === ch.id ? { ...c, emailConsent: { ...ch.emailConsent!, confirmed: true, confirmedAt: at } } : c,
+    );
+    const body: z.infer<typeof EmailConfirmResponse> = {
+      success: true,
+      data: { email: ch.webhookMasked, channelName: ch.name, owner: '演示用户' },
+    };
     res.json(body);
   }),
   on(umsApi.deleteChannel, (req, res) => {
@@ -534,6 +603,8 @@ export default defineMocks(
   on(umsApi.testChannel, (req, res) => {
     const ch = channelOf(req);
     if (!ch) return fail(res, 404, 'NOT_FOUND', '渠道不存在');
+    if (unconfirmed(ch))
+      return fail(res, 409, 'CONFLICT', '该邮箱尚未确认，不能发送测试消息：收件人打开确认邮件中的链接后才能发送');
     const ok = ch.id !== 2;
     const at = iso(Date.now());
     channels = channels.map((c) =>

@@ -101,8 +101,21 @@ export const ConfigSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** Sender of UMS e-mail (`统一门户 <portal@example.edu>`); default: the SMTP user, or portal@localhost. */
   SMTP_FROM: z.string().max(320).optional(),
+  /** Different addresses a user may have sent e-mail channel confirmation mails to in a day (PORTAL_TZ). */
+  UMS_EMAIL_NEW_ADDRESSES_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(5),
   UMS_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   UMS_TOKEN_BURST: z.coerce.number().int().min(0).max(100_000).default(20),
+  /**
+   * Messages a user may queue a minute, however sent (UI, token API, ServerChan/PushPlus), one per channel
+   * of a fan-out; at least 10 (the widest fan-out), 0 turns it off.
+   */
+  UMS_USER_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || (n >= 10 && n <= 100_000), 'must be 0 or 10 to 100000')
+    .default(120),
+  /** Scheduled messages (sendAt in the future) a user may have waiting at once; 0 turns it off. */
+  UMS_USER_MAX_SCHEDULED: z.coerce.number().int().min(0).max(1_000_000).default(500),
   /** Run the delivery worker in this instance. */
   UMS_WORKER: bool.default(true),
   /**

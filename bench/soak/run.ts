@@ -148,6 +148,7 @@ async function main() {
     UMS_ROBOT_PER_MINUTE: '0',
     UMS_TOKEN_PER_MINUTE: '100000',
     UMS_TOKEN_BURST: '0',
+    UMS_USER_PER_MINUTE: '0',
     NJIT_QUERY_RATE_LIMIT: '0',
     REGISTER_RATE_LIMIT: '0',
     UI_DIR: '/nonexistent-ui',
@@ -211,7 +212,10 @@ async function main() {
         scopes: ['ums:send'],
         expiresInDays: null,
       });
-      await api(a, 'POST', '/api/ums/channels', cookie, { name: '压测', webhook: fake.robot(`soak${i}`) });
+      await api(a, 'POST', '/api/ums/channels', cookie, {
+        name: '压测',
+        webhook: fake.robot(`soak${i}`, { perMinute: 0 }),
+      });
       actors.push({ username, cookie, uid, ocsToken: ocs.body.data.token, umsToken: ums.body.data.token });
     }
     // The njit searcher is the administrator (who has the role).

@@ -44,13 +44,14 @@ async function main() {
     UMS_FEISHU_PER_MINUTE: '0',
     UMS_TOKEN_PER_MINUTE: '100000',
     UMS_TOKEN_BURST: '0',
+    UMS_USER_PER_MINUTE: '0',
   });
   const { url, proc } = await server.ready;
   // Stop keeping the request log in memory for the rest of the run.
   proc.stdout!.removeAllListeners('data');
   proc.stdout!.resume();
   try {
-    const { session, token } = await umsUser(url, fake, 'bench');
+    const { session, token } = await umsUser(url, fake, 'bench', { perMinute: 0 });
     const health = await cannon(`${url}/api/health`);
 
     const t0 = performance.now();
@@ -69,11 +70,11 @@ async function main() {
     const throughput = delivered / seconds;
 
     // ---- fan-out: every send is three messages, to DingTalk, WeCom and Feishu ----
-    const fan = await umsUser(url, fake, 'benchfan');
+    const fan = await umsUser(url, fake, 'benchfan', { perMinute: 0 });
     const ids = [(await call(fan.session, 'GET', '/api/ums/channels')).data[0].id as number];
     for (const body of [
-      { kind: 'wecom', name: 'w', webhook: wecom.robot('benchfan') },
-      { kind: 'feishu', name: 'f', webhook: feishu.bot('benchfan') },
+      { kind: 'wecom', name: 'w', webhook: wecom.robot('benchfan', { perMinute: 0 }) },
+      { kind: 'feishu', name: 'f', webhook: feishu.bot('benchfan', { perMinute: 0 }) },
     ])
       ids.push((await call(fan.session, 'POST', '/api/ums/channels', body)).data.id);
     const atFakes = () =>

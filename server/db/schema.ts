@@ -199,6 +199,22 @@ export interface UmsChannelsTable {
   quiet_end: number | null;
   /** Merge what pacing would hold longer than this into one digest; null: off (migration 0013f). */
   digest_after_seconds: number | null;
+  /** What its attempts are paced under (the adapter's paceKey); null until filled in at start (0027). */
+  pace_key: string | null;
+  /** kind email: when the address's owner agreed to receive messages; null: not yet (0027). */
+  confirmed_at: Date | null;
+}
+
+/** Confirmation mails of e-mail channels, each link known by its hash (0027). */
+export interface UmsEmailConfirmationsTable {
+  id: Generated<number>;
+  user_id: number;
+  channel_id: number;
+  address_hash: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 export interface UmsMessagesTable {
@@ -237,6 +253,8 @@ export interface UmsMessagesTable {
   read_at: Date | null;
   /** The digest this message was merged into (status `merged`, migration 0013f). */
   digest_id: number | null;
+  /** The claim of the worker attempting it (status sending); its writes check it is still theirs (0027). */
+  claim_id: string | null;
 }
 
 /** Message templates with {{variables}} (migration 0013d). */
@@ -270,8 +288,10 @@ export interface UmsAttemptsTable {
   detail: string | null;
   duration_ms: number;
   outcome: string;
-  /** What the attempt counts against for pacing: `channel:<id>`, or `mail:<hash>` per address (0013). */
+  /** What the attempt counts against for pacing: a robot's, an address's or a channel's key (0013, 0027). */
   pace_key: string | null;
+  /** When it was answered (or given up on); null while in flight (0027). */
+  done_at: Date | null;
 }
 
 export type NjitStudentStatus = '在读' | '休学' | '毕业' | '退学';
@@ -608,6 +628,7 @@ export interface DB {
   ums_attempts: UmsAttemptsTable;
   ums_callback_secrets: UmsCallbackSecretsTable;
   ums_templates: UmsTemplatesTable;
+  ums_email_confirmations: UmsEmailConfirmationsTable;
   ocs_questions: OcsQuestionsTable;
   ocs_question_hits: OcsQuestionHitsTable;
   ocs_bank_generation: OcsBankGenerationTable;

@@ -11,6 +11,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
 import { Readable } from 'node:stream';
 
 // Two lists: Node's BlockList checks an IPv4 address against IPv6 rules as ::ffff:a.b.c.d, so one list
@@ -55,6 +56,22 @@ export function isPrivateAddress(address: string): boolean {
   return version === 6 ? PRIVATE_V6.check(plain, 'ipv6') : PRIVATE_V4.check(plain, 'ipv4');
 }
 
+let interfaceAddresses: Set<string> | null = null;
+
+/** The addresses of this server's network interfaces (public ones too): the server itself. */
+export function ownInterfaceAddresses(): string[] {
+  interfaceAddresses ??= new Set(
+    Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.toLowerCase())),
+  );
+  return [...interfaceAddresses];
+}
+
+/** An address of one of this server's network interfaces. */
+export function isOwnInterfaceAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return ownInterfaceAddresses().includes((mapped ? mapped[1] : address).toLowerCase());
+}
+
 /** A URL's host that points inward as written: a private address, or localhost in any spelling. */
 export function isInwardHost(url: URL): boolean {
   const host = url.hostname
@@ -86,12 +103,15 @@ export class PrivateAddressError extends Error {
   readonly code = 'EPRIVATE';
 }
 
-/** dns.lookup that refuses names resolving to a private address (the check happens at connect time). */
+/**
+ * dns.lookup that refuses names resolving to a private address or one of the server's own (the check
+ * happens at connect time).
+ */
 export const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 4);
     const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
+    const bad = list.find((a) => isPrivateAddress(a.address) || isOwnInterfaceAddress(a.address));
     if (bad || list.length === 0) {
       return callback(new PrivateAddressError(`${hostname} resolves to a private address`), '', 4);
     }

@@ -244,6 +244,31 @@ export const WebhookSettings = z.object({
 });
 export type WebhookSettings = z.infer<typeof WebhookSettings>;
 
+/** How long the link of an e-mail channel's confirmation mail works. */
+export const UMS_EMAIL_CONFIRM_HOURS = 72;
+
+/**
+ * An e-mail channel's consent: the address receives nothing until its owner opened the link of the
+ * confirmation mail. `sentAt`/`expiresAt`: the last confirmation mail and when its link stops working.
+ */
+export const EmailConsent = z.object({
+  confirmed: z.boolean(),
+  confirmedAt: Iso.nullable(),
+  sentAt: Iso.nullable(),
+  expiresAt: Iso.nullable(),
+});
+export type EmailConsent = z.infer<typeof EmailConsent>;
+
+/** The secret of a confirmation link (it travels in the page's #fragment). */
+export const EmailConfirmBody = z.object({
+  token: z.string({ error: '链接无效' }).trim().min(16, '链接无效').max(128, '链接无效'),
+});
+export type EmailConfirmBody = z.infer<typeof EmailConfirmBody>;
+/** What the address's owner agreed to: whose messages, through which channel. */
+export const EmailConfirmResult = z.object({ email: z.string(), channelName: z.string(), owner: z.string() });
+export type EmailConfirmResult = z.infer<typeof EmailConfirmResult>;
+export const EmailConfirmResponse = ok(EmailConfirmResult);
+
 /** Delivery attempts of the last 7 days: how many, how many delivered, and the rate (null: none yet). */
 export const ChannelHealth = z.object({
   attempts: z.number().int(),
@@ -274,6 +299,8 @@ export const Channel = z.object({
   quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
   /** Overflow digest after this many seconds of pacing delay; null: off. */
   digestAfterSeconds: z.number().int().nullable(),
+  /** kind email only: whether the address's owner has agreed to receive messages. */
+  emailConsent: EmailConsent.nullable(),
 });
 export type Channel = z.infer<typeof Channel>;
 export const ChannelResponse = ok(Channel);
@@ -486,8 +513,11 @@ export const MessageAttempt = z.object({
   /** The channel of this attempt (a fallback chain moves from channel to channel). */
   channelId: z.number().int().nullable(),
   channelKind: ChannelKind.nullable(),
-  /** pending: the attempt was under way when its server stopped. */
-  outcome: z.enum(['pending', 'delivered', 'permanent', 'rate_limited', 'transient']),
+  /**
+   * pending: under way; interrupted: its server stopped during it (the message was taken over and sent
+   * again), so whether it arrived is unknown.
+   */
+  outcome: z.enum(['pending', 'interrupted', 'delivered', 'permanent', 'rate_limited', 'transient']),
 });
 export type MessageAttempt = z.infer<typeof MessageAttempt>;
 

@@ -56,6 +56,14 @@ export const deleteChannel = (id: number, options?: RequestOptions) =>
 
 export const testChannel = (id: number, options?: RequestOptions) => call(api.testChannel, { params: { id } }, options);
 
+/** An e-mail channel not yet confirmed: its confirmation mail again. */
+export const resendConfirmation = (id: number, options?: RequestOptions) =>
+  call(api.resendConfirmation, { params: { id } }, options);
+
+/** The link of a confirmation mail, opened by the address's owner (no session needed). */
+export const confirmEmail = (token: string, options?: RequestOptions) =>
+  call(api.confirmEmail, { body: { token } }, options);
+
 // ---------- messages ----------
 
 export const createMessage = (body: NewMessageBody, options?: RequestOptions) =>

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { track } from '../fixtures/tracked';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const BASE = () => {
@@ -10,8 +11,9 @@ export const BASE = () => {
   return url;
 };
 
+/** Chromium, closed with the test (or file) that launched it even when that fails (tests/fixtures/tracked.ts). */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: [
@@ -25,6 +27,9 @@ export async function launch(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+  const tracked = track('chromium', () => browser.close());
+  browser.on('disconnected', () => tracked.forget());
+  return browser;
 }
 
 export async function newPage(browser: Browser, width = 1440): Promise<{ context: BrowserContext; page: Page }> {

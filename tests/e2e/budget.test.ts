@@ -4,8 +4,8 @@
  * starts pulling a heavy library (or an admin page into umi.js) fails here, not in a user's browser.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { listenOnLoopback } from '../fixtures/tracked';
 import budget from './budget.json';
 import { BASE, launch, newPage } from './browser';
 import { firstVisit, HOME_VISIBLE, LOGIN_FORM_VISIBLE } from './firstVisit';
@@ -73,9 +73,8 @@ test('a first visit is ready when its check passes, not at the load event', asyn
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><input id="form"><img src="/held.svg">');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port, close } = await listenOnLoopback(server, 'held page');
   try {
-    const { port } = server.address() as AddressInfo;
     const visit = await firstVisit(
       browser,
       `http://127.0.0.1:${port}/`,
@@ -91,8 +90,7 @@ test('a first visit is ready when its check passes, not at the load event', asyn
     expect(visit.downloads.map((d) => d.path)).toContain('/held.svg'); // loaded after the check passed
   } finally {
     release();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await close();
   }
 });
 

@@ -15,6 +15,8 @@ export default async function globalSetup(): Promise<void> {
   const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD, REGISTER_RATE_LIMIT: '0', DATABASE_URL: '' }, [
     path.resolve(__dirname, '../../scripts/start.mjs'),
   ]);
+  // jest runs the teardown when the run ends; a run that is interrupted must not leave the portal behind.
+  process.once('exit', () => server.proc.kill('SIGKILL'));
   const ready = await server.ready;
   process.env.E2E_BASE_URL = ready.url;
   process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;

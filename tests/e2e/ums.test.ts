@@ -15,7 +15,7 @@ import { FakeFeishu } from '../fixtures/fake-feishu';
 import { FakeSmtp } from '../fixtures/fake-smtp';
 import { FakeWebhook } from '../fixtures/fake-webhook';
 import { FakeWeCom } from '../fixtures/fake-wecom';
-import { call, waitFor, type Session } from '../fixtures/ums-client';
+import { call, confirmByMail, pushedTo, waitFor, type Session } from '../fixtures/ums-client';
 import { spawnServer, type ServerProcess } from '../server/process';
 import { fillLogin, launch, withPage } from './browser';
 
@@ -46,6 +46,7 @@ beforeAll(async () => {
       `${hook.url}/hook/`,
     ].join(','),
     SMTP_URL: smtp.url,
+    PUBLIC_URL: 'https://portal.example.edu',
   }).ready;
 }, 120_000);
 
@@ -78,6 +79,7 @@ test('a message written in the UI fans out to five kinds of channel, and a Serve
   for (const [i, body] of channels.entries()) {
     const ch = await call(session, 'POST', '/api/ums/channels', { ...body, isDefault: i === 0 });
     expect(ch.success).toBe(true);
+    if (body.email) await confirmByMail(portal, smtp, body.email);
   }
   const token = (
     await call(session, 'POST', '/api/user/tokens', { name: 'e2e', scopes: ['ums:send'], expiresInDays: null })
@@ -88,7 +90,7 @@ test('a message written in the UI fans out to five kinds of channel, and a Serve
     wecom: wecom.deliveredTo('e2e-key-0001').map((r) => r.text),
     feishu: feishu.deliveredTo('e2e-token-01').map((r) => r.text),
     webhook: hook.deliveredTo('e2e').map((r) => (r.json as { content: string }).content),
-    email: smtp.deliveredTo('e2e@example.edu').map((m) => m.text),
+    email: pushedTo(smtp, 'e2e@example.edu').map((m) => m.text),
   });
 
   await withPage(browser, 'ums-fanout', async (page) => {

@@ -45,6 +45,7 @@ import {
   ChannelResponse as UmsChannelResponse,
   ChannelTestResponse as UmsChannelTestResponse,
   DeleteChannelResponse as UmsDeleteChannelResponse,
+  EmailConfirmResponse as UmsEmailConfirmResponse,
   MessageActionResponse as UmsMessageActionResponse,
   MessageCreatedResponse as UmsMessageCreatedResponse,
   MessageDetailResponse as UmsMessageDetailResponse,
@@ -571,7 +572,26 @@ const CASES: Record<string, Case> = {
     calls: [
       { params: { id: '1' }, status: 200 },
       { params: { id: '2' }, status: 200 },
+      { params: { id: '5' }, status: 409, error: true },
       { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  // Channel 5 is the e-mail channel added above: pending until its link (mock token) is opened.
+  'POST /api/ums/channels/:id/confirmation': {
+    schema: UmsChannelResponse,
+    calls: [
+      { params: { id: '5' }, status: 200 },
+      { params: { id: '1' }, status: 409, error: true },
+      { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/ums/email/confirm': {
+    schema: UmsEmailConfirmResponse,
+    calls: [
+      { body: { token: 'x'.repeat(43) }, status: 400, error: true },
+      { body: { token: '' }, status: 400, error: true },
+      { body: { token: 'mockconfirm500000000' }, status: 200 },
+      { body: { token: 'mockconfirm500000000' }, status: 409, error: true },
     ],
   },
   'DELETE /api/ums/channels/:id': {

@@ -298,3 +298,39 @@ test("a token's UMS send limit holds across both instances, and every message is
   expect(list.json.total).toBe(20);
   expect(fake.deliveredTo(robot)).toHaveLength(20);
 });
+
+test('a robot answering in 8 s, 20 messages due at once: both instances send, each message reaches it once', async () => {
+  const { browser } = await newUser(a);
+  const robot = `slow${process.pid}`;
+  const channel = await browser.call(a, 'POST', '/api/ums/channels', {
+    name: '慢机器人',
+    webhook: fake.robot(robot, { delayMs: 8_000 }),
+  });
+  expect(channel.status).toBe(200);
+  const token = await tokenOf(browser, a, 'ums:send');
+  // Scheduled for one instant, so that all 20 are due at once, whoever polls first.
+  const sendAt = Date.now() + 10_000;
+  const sends = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      fetch(`${(i % 2 ? b : a).url}/api/ums/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `慢机器人消息 ${i}`, sendAt }),
+      }),
+    ),
+  );
+  expect(sends.map((r) => r.status)).toEqual(new Array(20).fill(200));
+  const delivered = async () => {
+    const l = await browser.call(b, 'GET', '/api/ums/messages?pageSize=50');
+    return l.json.data.filter((m: { status: string }) => m.status === 'delivered').length === 20;
+  };
+  await until('20 delivered', delivered, 90_000);
+  const texts = fake.deliveredTo(robot).map((r) => r.text);
+  expect(texts).toHaveLength(20);
+  expect(new Set(texts).size).toBe(20);
+  const list = await browser.call(a, 'GET', '/api/ums/messages?pageSize=50');
+  for (const m of list.json.data as { id: number }[]) {
+    const detail = await browser.call(a, 'GET', `/api/ums/messages/${m.id}`);
+    expect(detail.json.data.attemptLog.map((t: { outcome: string }) => t.outcome)).toEqual(['delivered']);
+  }
+}, 120_000);

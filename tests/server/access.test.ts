@@ -41,6 +41,8 @@ test('the public routes are exactly the ones meant to be public', () => {
     'GET /api/user/sso/cas/callback',
     'GET /api/user/sso/oidc/callback',
     'GET /api/user/sso/pending',
+    // the link of an e-mail channel's confirmation mail: the address's owner may have no account
+    'POST /api/ums/email/confirm',
     'POST /api/user/email/verify',
     'POST /api/user/login',
     'POST /api/user/login/link',

@@ -11,7 +11,6 @@
  * database) runs, instead of the embedded part, when TEST_DATABASE_URL is set:
  * `bash .ci/postgres.sh npx jest tests/server/backup.test.ts`.
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,7 +37,7 @@ import {
   type TestDatabase,
 } from './helpers';
 import { csv, importFile, PEOPLE } from './njit/fixtures';
-import { spawnServer } from './process';
+import { spawnServer, spawnTracked } from './process';
 import { TEST_SERVER_ENV, TEST_SHARED_BUFFERS } from './test-database';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -61,22 +60,26 @@ interface Run {
 
 /** Runs scripts/<name>.ts as `npm run <name>` does (tsx), with only the given database settings. */
 function script(name: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<Run> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', `${name}.ts`), ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      PORTAL_SECRET: '',
-      BACKUP_DIR: '',
-      PGLITE_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
-      ...env,
+  const { proc } = spawnTracked(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'scripts', `${name}.ts`), ...args],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORTAL_SECRET: '',
+        BACKUP_DIR: '',
+        PGLITE_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let stdout = '';
   let stderr = '';
-  proc.stdout.on('data', (d) => (stdout += String(d)));
-  proc.stderr.on('data', (d) => (stderr += String(d)));
+  proc.stdout!.on('data', (d) => (stdout += String(d)));
+  proc.stderr!.on('data', (d) => (stderr += String(d)));
   return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 

@@ -15,6 +15,7 @@ import { SecretBox } from '../../server/lib/secretbox';
 import { loggerOptions } from '../../server/logger';
 import { createUser } from '../../server/modules/user/service';
 import type { Role } from '../../src/contract';
+import { track } from '../fixtures/tracked';
 import { TEST_SHARED_BUFFERS } from './test-database';
 
 /**
@@ -124,13 +125,16 @@ export interface TestContext {
   config: Config;
   /** Every log line the app wrote, for redaction checks. */
   logs: string[];
+  /** What its stored secrets are sealed with. */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
 export async function startTestApp(
   env: Record<string, string> = {},
   database?: TestDatabase,
-  extra: { clock?: () => Date } = {},
+  /** `secrets`: another app's, for a second instance on the same database. */
+  extra: { clock?: () => Date; secrets?: SecretBox } = {},
 ): Promise<TestContext> {
   const owned = !database;
   const tdb = database ?? (await openTestDatabase());
@@ -143,20 +147,15 @@ export async function startTestApp(
     },
   });
   const logger = { ...(loggerOptions('info') as object), stream };
-  const secrets = SecretBox.fromSecret(crypto.randomBytes(16).toString('hex'));
+  const secrets = extra.secrets ?? SecretBox.fromSecret(crypto.randomBytes(16).toString('hex'));
   const app = await buildApp({ db: tdb.db, config, secrets, clock: extra.clock }, { logger });
   await app.ready();
   await app.ocs.bank.loaded;
-  return {
-    app,
-    db: tdb.db,
-    config,
-    logs,
-    async close() {
-      await app.close();
-      if (owned) await tdb.close();
-    },
-  };
+  const tracked = track('test app', async () => {
+    await app.close();
+    if (owned) await tdb.close();
+  });
+  return { app, db: tdb.db, config, secrets, logs, close: tracked.stop };
 }
 
 /** A browser-like client: keeps cookies, sends JSON, remembers nothing else. */

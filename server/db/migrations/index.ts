@@ -38,6 +38,11 @@ import * as m0023 from './0023_ocs_user_check_per_statement';
 import * as m0024 from './0024_ocs_user_check_advisory';
 import * as m0025 from './0025_ocs_charge_checks_users';
 import * as m0026 from './0026_ocs_answer_pieces';
+import * as m0027a from './0027_a_ums_pace_keys';
+import * as m0027b from './0027_b_ums_claims';
+import * as m0027c from './0027_c_ums_attempt_done';
+import * as m0027d from './0027_d_ums_scheduled';
+import * as m0027e from './0027_e_ums_email_consent';
 import * as m0028 from './0028_identity_subject_case';
 import * as m0028b from './0028_login_links';
 import * as m0030 from './0030_ocs_charge_in_full';
@@ -78,6 +83,11 @@ export const migrations: Record<string, Migration> = {
   '0024_ocs_user_check_advisory': m0024,
   '0025_ocs_charge_checks_users': m0025,
   '0026_ocs_answer_pieces': m0026,
+  '0027_a_ums_pace_keys': m0027a,
+  '0027_b_ums_claims': m0027b,
+  '0027_c_ums_attempt_done': m0027c,
+  '0027_d_ums_scheduled': m0027d,
+  '0027_e_ums_email_consent': m0027e,
   '0028_identity_subject_case': m0028,
   '0028_login_links': m0028b,
   '0030_ocs_charge_in_full': m0030,

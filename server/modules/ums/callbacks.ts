@@ -4,7 +4,7 @@
  * `X-Portal-Signature: sha256=<hex of HMAC-SHA256(secret, timestamp + "." + body)>` with the
  * `X-Portal-Timestamp` it covers — and retried with the messages' backoff until a 2xx answer or
  * UMS_MAX_ATTEMPTS. The URL obeys the generic webhook's rule: no loopback, private or link-local address
- * unless allow-listed, checked when given and at every connection.
+ * unless allow-listed, checked when given and at every connection, and never the portal's own host.
  */
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -14,7 +14,7 @@ import { badRequest } from '../../errors';
 import type { SecretBox } from '../../lib/secretbox';
 import { describeFetchError } from './dingtalk';
 import { allowListed } from './kinds/http';
-import { isPrivateAddress, PrivateAddressError, requestOnce } from './kinds/webhook';
+import { isOwnHost, isPrivateAddress, OwnAddressError, PrivateAddressError, requestOnce } from './kinds/webhook';
 
 const newSecret = () => `whsec_${crypto.randomBytes(24).toString('base64url')}`;
 
@@ -54,14 +54,17 @@ export function signCallback(secret: string, timestamp: number, body: string): s
   return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-/** 400 unless an http(s) URL that does not point inward (or is allow-listed). */
-export function validateCallbackUrl(raw: string, allowlist: string[]): string {
+/** 400 unless an http(s) URL that does not point inward (or is allow-listed), nor at the portal itself. */
+export function validateCallbackUrl(raw: string, allowlist: string[], ownHosts: string[] = []): string {
   let url: URL;
   try {
     url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
   } catch {
     throw badRequest('回调地址应为 http:// 或 https:// 开头的完整地址', { callbackUrl: ['回调地址格式不正确'] });
+  }
+  if (isOwnHost(url, ownHosts)) {
+    throw badRequest('回调地址不能是门户自己的地址', { callbackUrl: ['不能是门户自己的地址'] });
   }
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (!allowListed(raw, allowlist) && (host === 'localhost' || host.endsWith('.localhost') || isPrivateAddress(host))) {
@@ -98,6 +101,8 @@ export interface CallbackOptions {
   db: Kysely<DB>;
   secrets: SecretBox;
   allowlist: string[];
+  /** The portal's own host names: never called back. */
+  ownHosts: string[];
   timeoutMs: number;
   maxAttempts: number;
   backoffMs: (failedAttempts: number) => number;
@@ -162,13 +167,16 @@ async function sendOne(o: CallbackOptions, c: DueCallback): Promise<void> {
       Buffer.from(body, 'utf8'),
       o.timeoutMs,
       !allowListed(c.callback_url, o.allowlist),
+      o.ownHosts,
     );
     if (answer.status < 200 || answer.status >= 300) error = `回调地址返回 HTTP ${answer.status}`;
   } catch (err) {
     error =
-      err instanceof PrivateAddressError
-        ? '回调地址解析到内网或本机地址，已拒绝发送'
-        : describeFetchError(err, o.timeoutMs, '回调').message;
+      err instanceof OwnAddressError
+        ? '回调地址是门户自己的地址，已拒绝发送'
+        : err instanceof PrivateAddressError
+          ? '回调地址解析到内网或本机地址，已拒绝发送'
+          : describeFetchError(err, o.timeoutMs, '回调').message;
   }
   const now = o.now();
   const update = o.db.updateTable('ums_messages').where('id', '=', c.id).where('callback_status', '=', 'pending');

@@ -1,7 +1,9 @@
 /**
  * Channels of every kind (DingTalk, WeCom, Feishu, generic webhook, e-mail). Addresses and secrets
  * (webhooks, signing secrets, a webhook's headers) are stored encrypted and only ever leave the server
- * masked; each kind's adapter (./kinds) checks its own address and settings.
+ * masked; each kind's adapter (./kinds) checks its own address and settings. An e-mail channel is
+ * saved unconfirmed and its address mailed a confirmation link (consent.ts): nothing is sent to it,
+ * not even a test, until that link is opened.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
@@ -14,11 +16,13 @@ import {
   type ChannelKindInfo,
   type ChannelPatchBody,
   type ChannelTestResult,
+  type EmailConsent,
   type WebhookHeader,
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
-import { maskSecret } from '../../lib/secretbox';
+import { maskSecret, type SecretBox } from '../../lib/secretbox';
+import { consentOf, mailConfirmation, reserveConfirmation } from './consent';
 import { adapterOf, type ChannelTarget, type UmsContext, type WebhookConfig } from './kinds';
 import { maskHeaders, webhookConfig } from './kinds/webhook';
 
@@ -56,6 +60,7 @@ function selectChannels(db: Kysely<DB> | Transaction<DB>, userId: number) {
       'quiet_start',
       'quiet_end',
       'digest_after_seconds',
+      'confirmed_at',
     ])
     .where('user_id', '=', userId)
     .orderBy('id')
@@ -101,7 +106,7 @@ export async function channelHealth(db: Kysely<DB> | Transaction<DB>, ids: numbe
   return out;
 }
 
-function toChannel(r: Row, health: Health | undefined, ctx: UmsContext): Channel {
+function toChannel(r: Row, health: Health | undefined, consent: EmailConsent | undefined, ctx: UmsContext): Channel {
   const cfg = r.config as WebhookConfig | null;
   const headers: WebhookHeader[] = r.config_enc ? JSON.parse(ctx.secrets.decrypt(r.config_enc)) : [];
   return {
@@ -136,6 +141,7 @@ function toChannel(r: Row, health: Health | undefined, ctx: UmsContext): Channel
         ? { start: fromMinutes(r.quiet_start), end: fromMinutes(r.quiet_end) }
         : null,
     digestAfterSeconds: r.digest_after_seconds,
+    emailConsent: consent ?? null,
   };
 }
 
@@ -145,10 +151,11 @@ export async function listChannels(db: Kysely<DB>, ctx: UmsContext, userId: numb
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toChannel(r, health.get(r.id), ctx));
+  const consent = await consentOf(db, rows);
+  return rows.map((r) => toChannel(r, health.get(r.id), consent.get(r.id), ctx));
 }
 
-async function getChannel(
+export async function getChannel(
   db: Kysely<DB> | Transaction<DB>,
   ctx: UmsContext,
   userId: number,
@@ -156,7 +163,7 @@ async function getChannel(
 ): Promise<Channel> {
   const row = (await selectChannels(db, userId)).find((r) => r.id === id);
   if (!row) throw notFound('渠道不存在');
-  return toChannel(row, (await channelHealth(db, [id])).get(id), ctx);
+  return toChannel(row, (await channelHealth(db, [id])).get(id), (await consentOf(db, [row])).get(id), ctx);
 }
 
 /** Per kind: offered on this server or not, and the pacing the worker keeps. */
@@ -175,8 +182,15 @@ export function channelKinds(ctx: UmsContext): ChannelKindInfo[] {
   return CHANNEL_KINDS.map((kind) => ({
     kind,
     label: CHANNEL_KIND_LABELS[kind],
-    available: kind !== 'email' || ctx.mailer !== null,
-    reason: kind === 'email' && !ctx.mailer ? '服务器没有配置 SMTP_URL，管理员配置后才能使用邮件渠道' : null,
+    available: kind !== 'email' || (ctx.mailer !== null && ctx.consent.baseUrl !== null),
+    reason:
+      kind !== 'email'
+        ? null
+        : !ctx.mailer
+          ? '服务器没有配置 SMTP_URL，管理员配置后才能使用邮件渠道'
+          : !ctx.consent.baseUrl
+            ? '服务器没有配置 PUBLIC_URL（邮箱确认链接需要它），管理员配置后才能使用邮件渠道'
+            : null,
     pacing: pacing[kind],
   }));
 }
@@ -191,6 +205,8 @@ function checkFields(kind: ChannelKind, body: ChannelPatchBody, mode: 'create' |
 }
 
 interface Stored {
+  /** The address as checked by the kind (not stored as such: it is sealed into webhook_enc). */
+  address: string;
   webhook_enc: string;
   webhook_masked: string;
   config: string | null;
@@ -209,6 +225,7 @@ function sealed(
   const raw = kind === 'email' ? body.email : body.webhook;
   if (raw !== undefined) {
     const address = adapter.address(raw, ctx);
+    out.address = address;
     out.webhook_enc = ctx.secrets.encrypt(address);
     out.webhook_masked = adapter.mask(address);
   }
@@ -222,16 +239,36 @@ function sealed(
   return out;
 }
 
+/**
+ * The address (by its pace key: a hash of it) already agreed to this user's messages, through another
+ * of their channels: the channel is confirmed as well, and nothing is mailed.
+ */
+async function agreed(trx: Transaction<DB>, userId: number, paceKey: string, id: number, now: Date): Promise<boolean> {
+  const other = await trx
+    .selectFrom('ums_channels')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'email')
+    .where('pace_key', '=', paceKey)
+    .where('id', '<>', id)
+    .where('confirmed_at', 'is not', null)
+    .executeTakeFirst();
+  if (!other) return false;
+  await trx.updateTable('ums_channels').set({ confirmed_at: now }).where('id', '=', id).execute();
+  return true;
+}
+
 export async function createChannel(
   db: Kysely<DB>,
   ctx: UmsContext,
   userId: number,
   body: ChannelBody,
+  now = new Date(),
 ): Promise<Channel> {
   const kind = body.kind ?? 'dingtalk';
   checkFields(kind, body, 'create');
   const stored = sealed(kind, ctx, body, null) as Stored;
-  return db.transaction().execute(async (trx) => {
+  const { id, mail } = await db.transaction().execute(async (trx) => {
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     const existing = await trx.selectFrom('ums_channels').select(['id']).where('user_id', '=', userId).execute();
     if (existing.length >= MAX_CHANNELS) throw conflict(`最多绑定 ${MAX_CHANNELS} 个渠道`);
@@ -257,8 +294,17 @@ export async function createChannel(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return getChannel(trx, ctx, userId, id);
+    const paceKey = adapterOf(kind).paceKey({ id, address: stored.address });
+    await trx.updateTable('ums_channels').set({ pace_key: paceKey }).where('id', '=', id).execute();
+    // Past the day's cap of new addresses, the channel is not made at all.
+    const mail =
+      kind === 'email' && !(await agreed(trx, userId, paceKey, id, now))
+        ? await reserveConfirmation(trx, ctx, userId, id, stored.address, now)
+        : null;
+    return { id, mail };
   });
+  if (mail) await mailConfirmation(db, ctx, mail);
+  return getChannel(db, ctx, userId, id);
 }
 
 export async function updateChannel(
@@ -267,11 +313,12 @@ export async function updateChannel(
   userId: number,
   id: number,
   body: ChannelPatchBody,
+  now = new Date(),
 ): Promise<Channel> {
-  return db.transaction().execute(async (trx) => {
+  const mail = await db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('ums_channels')
-      .select(['kind', 'config', 'config_enc'])
+      .select(['kind', 'config', 'config_enc', 'webhook_enc'])
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .forUpdate()
@@ -283,9 +330,11 @@ export async function updateChannel(
       config: current.config as WebhookConfig | null,
       headers: current.config_enc ? (JSON.parse(ctx.secrets.decrypt(current.config_enc)) as WebhookHeader[]) : [],
     };
+    const { address, ...stored } = sealed(kind, ctx, body, previous);
     const set: Record<string, unknown> = {
       updated_at: sql`now()`,
-      ...sealed(kind, ctx, body, previous),
+      ...stored,
+      ...(address !== undefined ? { pace_key: adapterOf(kind).paceKey({ id, address }) } : {}),
       ...(quietColumns(body) ?? {}),
       ...(body.digestAfterSeconds !== undefined ? { digest_after_seconds: body.digestAfterSeconds } : {}),
     };
@@ -299,9 +348,17 @@ export async function updateChannel(
       await trx.updateTable('ums_channels').set({ is_default: false }).where('user_id', '=', userId).execute();
       set.is_default = true;
     }
+    // A new address has agreed to nothing (unless to another of the user's channels): unconfirmed
+    // again, and mailed.
+    const readdressed =
+      kind === 'email' && address !== undefined && address !== ctx.secrets.decrypt(current.webhook_enc);
+    if (readdressed) set.confirmed_at = null;
     await trx.updateTable('ums_channels').set(set).where('id', '=', id).execute();
-    return getChannel(trx, ctx, userId, id);
+    if (!readdressed || (await agreed(trx, userId, set.pace_key as string, id, now))) return null;
+    return reserveConfirmation(trx, ctx, userId, id, address, now);
   });
+  if (mail) await mailConfirmation(db, ctx, mail);
+  return getChannel(db, ctx, userId, id);
 }
 
 export async function deleteChannel(db: Kysely<DB>, userId: number, id: number): Promise<void> {
@@ -338,10 +395,21 @@ export async function loadTarget(
   db: Kysely<DB>,
   ctx: UmsContext,
   channelId: number,
-): Promise<(ChannelTarget & { name: string; throttledUntil: Date | null }) | null> {
+): Promise<(ChannelTarget & { name: string; throttledUntil: Date | null; unconfirmed: boolean }) | null> {
   const row = await db
     .selectFrom('ums_channels')
-    .select(['id', 'kind', 'name', 'webhook_enc', 'secret_enc', 'keyword', 'throttled_until', 'config', 'config_enc'])
+    .select([
+      'id',
+      'kind',
+      'name',
+      'webhook_enc',
+      'secret_enc',
+      'keyword',
+      'throttled_until',
+      'config',
+      'config_enc',
+      'confirmed_at',
+    ])
     .where('id', '=', channelId)
     .executeTakeFirst();
   if (!row) return null;
@@ -355,7 +423,39 @@ export async function loadTarget(
     webhook: row.kind === 'webhook' ? (row.config as WebhookConfig | null) : null,
     headers: row.config_enc ? JSON.parse(ctx.secrets.decrypt(row.config_enc)) : [],
     throttledUntil: row.throttled_until,
+    // An e-mail address whose owner has not agreed (consent.ts) is never sent to.
+    unconfirmed: row.kind === 'email' && row.confirmed_at === null,
   };
+}
+
+/**
+ * Fills in (or corrects, after the way a kind paces has changed) each channel's pace key, which only
+ * the decrypted address gives; run at start. A channel saved meanwhile is left as it was saved.
+ */
+export async function syncPaceKeys(db: Kysely<DB>, secrets: SecretBox): Promise<number> {
+  let changed = 0;
+  for (let after = 0; ;) {
+    const rows = await db
+      .selectFrom('ums_channels')
+      .select(['id', 'kind', 'webhook_enc', 'pace_key'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    if (rows.length === 0) return changed;
+    after = rows[rows.length - 1].id;
+    for (const r of rows) {
+      const key = adapterOf(r.kind).paceKey({ id: r.id, address: secrets.decrypt(r.webhook_enc) });
+      if (key === r.pace_key) continue;
+      const res = await db
+        .updateTable('ums_channels')
+        .set({ pace_key: key })
+        .where('id', '=', r.id)
+        .where('webhook_enc', '=', r.webhook_enc)
+        .executeTakeFirst();
+      changed += Number(res.numUpdatedRows);
+    }
+  }
 }
 
 /** "Send test message": one synchronous attempt, answered with the service's own code and message. */
@@ -368,6 +468,9 @@ export async function testChannel(
 ): Promise<ChannelTestResult> {
   const ch = await getChannel(db, ctx, userId, id);
   const target = (await loadTarget(db, ctx, id))!;
+  if (target.unconfirmed) {
+    throw conflict('该邮箱尚未确认，不能发送测试消息：收件人打开确认邮件中的链接后才能发送');
+  }
   const r = await adapterOf(ch.kind).send(
     target,
     {

@@ -11,8 +11,7 @@ import * as api from '@contract/api/ums';
 import { HttpError } from '../../errors';
 import { route, type RoutePolicy } from '../../http/route';
 import { fieldsOf, pushPlusMessage, serverChanMessage } from './compat';
-import * as messages from './messages';
-import type { UmsRouteDeps } from './routes';
+import { createWith, type UmsRouteDeps } from './routes';
 
 interface Refusal {
   status: number;
@@ -60,15 +59,14 @@ function pushPlusCode(status: number): number {
 const pushPlusPolicy = answerWith((r) => ({ code: pushPlusCode(r.status), msg: r.message, data: null }));
 
 export default async function compatRoutes(app: FastifyInstance, deps: UmsRouteDeps): Promise<void> {
-  const { db, wake, limit, ums } = deps;
-  const now = () => deps.clock?.() ?? new Date();
+  const { db, limit } = deps;
+  const create = createWith(deps);
 
   const serverChan = async (request: FastifyRequest) => {
     const auth = request.tokenAuth!;
     await limit(auth.tokenId);
     const input = serverChanMessage(fieldsOf(request.query, request.body));
-    const created = await messages.createMessage(db, auth.userId, input, 'api', now(), ums.allowlist);
-    wake();
+    const created = await create(auth.userId, input, 'api', request.host);
     return {
       code: 0,
       message: '',
@@ -82,8 +80,7 @@ export default async function compatRoutes(app: FastifyInstance, deps: UmsRouteD
     const auth = request.tokenAuth!;
     await limit(auth.tokenId);
     const input = await pushPlusMessage(db, auth.userId, fieldsOf(request.query, request.body));
-    const created = await messages.createMessage(db, auth.userId, input, 'api', now(), ums.allowlist);
-    wake();
+    const created = await create(auth.userId, input, 'api', request.host);
     return { code: 200, msg: '请求成功', data: String(created.id) };
   };
   route(app, api.pushPlusGet, pushPlus, pushPlusPolicy);

@@ -13,7 +13,7 @@ import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
 import type { Outcome, RobotMessage, SendResult } from './dingtalk';
-import { adapterOf, type ChannelAdapter, type ChannelTarget } from './kinds';
+import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
 
 /** DingTalk's pause after a rate-limit errcode (each kind has its own, see ./kinds). */
@@ -22,7 +22,7 @@ export const THROTTLE_MS = DINGTALK_THROTTLE_MS;
 const MAX_THROTTLE_MS = 60 * 60_000;
 
 /** What became of one claimed message in a round (metrics): DingTalk's answer, or why none was asked. */
-export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'error';
+export type DeliveryOutcome = Outcome | 'deferred' | 'channel_deleted' | 'unconfirmed' | 'lost' | 'error';
 
 export interface DeliveryOptions {
   db: Kysely<DB>;
@@ -34,7 +34,6 @@ export interface DeliveryOptions {
   timeZone: string;
   clock?: () => Date;
   random?: () => number;
-  batchSize?: number;
   concurrency?: number;
   /** Told the outcome of every claimed message (metrics). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
@@ -49,14 +48,27 @@ interface Claimed {
   extra: RobotMessage['extra'];
   attempts: number;
   created_at: Date;
+  /** When it became due: with the priority, its place in line for a paced channel's slots. */
+  next_attempt_at: Date;
   priority: number;
   /** Channels still to try after this one. */
   fallback: number[];
   /** 'digest' for a merge of held-back messages (digest.ts). */
   source: string;
+  /** This worker's claim: what it writes about the message is written only while the claim is still its. */
+  claim_id: string;
 }
 
 const URGENT = 3;
+
+/** What an attempt cut short by its server's end says (its outcome `interrupted`). */
+export const INTERRUPTED = '服务器在发送途中停止，不知道对方是否已收到；消息已重新排队发送';
+
+/**
+ * What a window is widened by: a second a minute (about 1.7 %), for a service that rounds the times it
+ * counts (to the second, say) or measures its minute a little longer than ours.
+ */
+export const paceMargin = (w: PaceWindow) => Math.ceil(w.ms / 60);
 
 /** Minutes after midnight of `at` in `timeZone`. */
 export function localMinutes(at: Date, timeZone: string): number {
@@ -95,55 +107,97 @@ export class DeliveryWorker {
     return this.o.ums.timeoutMs + 5_000;
   }
 
-  /** After a crash of the only instance (embedded database), every `sending` row is an orphan. */
-  async recoverOrphans(): Promise<number> {
-    const res = await this.o.db
+  /**
+   * An update of a message this worker still holds: claimed by it and not taken over since (its lease
+   * ran out and another worker claimed it). Every change after the claim goes through it.
+   */
+  private owned(m: Claimed, db: Kysely<DB> | Transaction<DB> = this.o.db) {
+    return db
       .updateTable('ums_messages')
-      .set({ status: 'retrying', next_attempt_at: this.clock(), locked_until: null })
+      .where('id', '=', m.id)
       .where('status', '=', 'sending')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
-  }
-
-  private async claim(limit: number): Promise<Claimed[]> {
-    const now = this.clock();
-    const lease = new Date(now.getTime() + this.leaseMs());
-    const res = await sql<Claimed>`
-      update ums_messages m
-         set status = 'sending', locked_until = ${lease}, attempts = m.attempts + 1, updated_at = now()
-        from (select id from ums_messages
-               where (status in ('queued', 'retrying') and next_attempt_at <= ${now})
-                  or (status = 'sending' and locked_until < ${now})
-               order by priority desc, next_attempt_at, id
-               limit ${limit}
-               for update skip locked) due
-       where m.id = due.id
-   returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at, m.priority,
-             m.fallback, m.source`.execute(this.o.db);
-    return res.rows;
+      .where('claim_id', '=', m.claim_id);
   }
 
   /**
-   * Processes every message due now (in batches); returns how many were attempted or deferred. Tests
-   * pass `{ batchSize: 1, concurrency: 1 }` to watch the claim order one message at a time.
+   * After a crash of the only instance (embedded database), every `sending` row is an orphan, and every
+   * attempt still pending was cut short.
    */
-  async runOnce(opts: { batchSize?: number; concurrency?: number } = {}): Promise<number> {
+  async recoverOrphans(): Promise<number> {
+    const now = this.clock();
+    return this.o.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('ums_attempts')
+        .set({ outcome: 'interrupted', done_at: now, errmsg: INTERRUPTED })
+        .where('outcome', '=', 'pending')
+        .execute();
+      const res = await trx
+        .updateTable('ums_messages')
+        .set({ status: 'retrying', next_attempt_at: now, locked_until: null })
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows);
+    });
+  }
+
+  /**
+   * Takes the most urgent due message (or one whose lease ran out: its instance died) for this worker
+   * alone, under a fresh claim id, leased for one attempt. Taking one over marks the attempt its dead
+   * instance left pending as interrupted, in the same statement.
+   */
+  private async claim(): Promise<Claimed | null> {
+    const now = this.clock();
+    const lease = new Date(now.getTime() + this.leaseMs());
+    const res = await sql<Claimed>`
+      with due as (
+        select id, status as was from ums_messages
+         where (status in ('queued', 'retrying') and next_attempt_at <= ${now})
+            or (status = 'sending' and locked_until < ${now})
+         order by priority desc, next_attempt_at, id
+         limit 1
+         for update skip locked),
+      claimed as (
+        update ums_messages m
+           set status = 'sending', locked_until = ${lease}, attempts = m.attempts + 1, claim_id = gen_random_uuid(),
+               updated_at = now()
+          from due
+         where m.id = due.id
+     returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
+               m.next_attempt_at, m.priority, m.fallback, m.source, m.claim_id, due.was),
+      interrupted as (
+        update ums_attempts a
+           set outcome = 'interrupted', done_at = ${now}, errmsg = ${INTERRUPTED}
+          from claimed
+         where claimed.was = 'sending' and a.message_id = claimed.id and a.outcome = 'pending')
+      select id, channel_id, type, title, content, extra, attempts, created_at, next_attempt_at, priority, fallback,
+             source, claim_id
+        from claimed`.execute(this.o.db);
+    return res.rows[0] ?? null;
+  }
+
+  /**
+   * Processes every message due now; returns how many were attempted or deferred. Up to `concurrency`
+   * workers each claim one message just before attempting it, so a claim (and its lease) only ever
+   * covers a message being attempted: another instance takes over nothing that merely waits here.
+   * Tests pass `{ concurrency: 1 }` to watch the claim order one message at a time.
+   */
+  async runOnce(opts: { concurrency?: number } = {}): Promise<number> {
     let total = 0;
-    for (;;) {
-      const batch = await this.claim(opts.batchSize ?? this.o.batchSize ?? 50);
-      if (batch.length === 0) {
-        await sweepDigests(this.o.db, this.clock(), this.o.timeZone);
-        await this.callbacks();
-        return total;
+    const work = async (claimed: Claimed | null) => {
+      for (let m = claimed; m; m = await this.claim()) {
+        total += 1;
+        await this.deliver(m);
       }
-      total += batch.length;
-      const queue = [...batch];
-      const concurrency = opts.concurrency ?? this.o.concurrency ?? 8;
-      const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-        for (let m = queue.shift(); m; m = queue.shift()) await this.deliver(m);
-      });
-      await Promise.all(workers);
+    };
+    // One claim first: an idle round costs one statement, not one per worker.
+    const first = await this.claim();
+    if (first) {
+      const others = (opts.concurrency ?? this.o.concurrency ?? 8) - 1;
+      await Promise.all([work(first), ...Array.from({ length: others }, async () => work(await this.claim()))]);
     }
+    await sweepDigests(this.o.db, this.clock(), this.o.timeZone);
+    await this.callbacks();
+    return total;
   }
 
   /** Sends the callbacks of messages that reached their final state (callbacks.ts). */
@@ -152,6 +206,7 @@ export class DeliveryWorker {
       db: this.o.db,
       secrets: this.o.ums.secrets,
       allowlist: this.o.ums.allowlist,
+      ownHosts: this.o.ums.ownHosts,
       timeoutMs: this.o.ums.timeoutMs,
       maxAttempts: this.o.maxAttempts,
       backoffMs: (n: number) => this.backoffMs(n),
@@ -164,8 +219,7 @@ export class DeliveryWorker {
 
   /** Not now (pacing, a pause, quiet hours): back in line at `until`, the attempt not counted. */
   private async defer(m: Claimed, until: Date, note?: string): Promise<void> {
-    await this.o.db
-      .updateTable('ums_messages')
+    await this.owned(m)
       .set({
         status: note ? 'queued' : 'retrying',
         next_attempt_at: until,
@@ -173,8 +227,6 @@ export class DeliveryWorker {
         attempts: m.attempts - 1,
         ...(note ? { last_error: note } : {}),
       })
-      .where('id', '=', m.id)
-      .where('status', '=', 'sending')
       .execute();
   }
 
@@ -193,8 +245,7 @@ export class DeliveryWorker {
     if (at < 0) return false;
     const next = m.fallback[at];
     const rest = m.fallback.slice(at + 1);
-    await db
-      .updateTable('ums_messages')
+    await this.owned(m, db)
       .set({
         status: 'queued',
         channel_id: next,
@@ -204,15 +255,12 @@ export class DeliveryWorker {
         locked_until: null,
         last_error: `${reason}（改用下一个渠道）`,
       })
-      .where('id', '=', m.id)
-      .where('status', '=', 'sending')
       .execute();
     return true;
   }
 
   private async fail(m: Claimed, reason: string): Promise<void> {
-    await this.o.db
-      .updateTable('ums_messages')
+    const res = await this.owned(m)
       .set({
         status: 'failed',
         last_error: reason,
@@ -220,8 +268,8 @@ export class DeliveryWorker {
         next_attempt_at: null,
         ...callbackDue(this.clock()),
       })
-      .where('id', '=', m.id)
-      .execute();
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return;
     if (m.source === 'digest') await settleMerged(this.o.db, m.id, { status: 'failed', reason }, this.clock());
   }
 
@@ -237,7 +285,7 @@ export class DeliveryWorker {
     m: Claimed,
     target: ChannelTarget,
     adapter: ChannelAdapter,
-  ): Promise<{ attemptId: number } | { deferUntil: Date; quiet?: boolean }> {
+  ): Promise<{ attemptId: number } | { deferUntil: Date; quiet?: boolean } | { lost: true }> {
     const now = this.clock();
     const paceKey = adapter.paceKey(target);
     const windows = adapter.windows(target, this.o.ums);
@@ -248,6 +296,13 @@ export class DeliveryWorker {
         .where('id', '=', target.id)
         .forNoKeyUpdate()
         .executeTakeFirst();
+      // Still ours? (Waiting for the locks may have outlasted the lease, and another worker may have
+      // taken the message over.) Then the lease starts again here, for the whole attempt: nobody can
+      // take the message over while it is being sent.
+      const held = await this.owned(m, trx)
+        .set({ locked_until: new Date(now.getTime() + this.leaseMs()) })
+        .executeTakeFirst();
+      if (Number(held.numUpdatedRows) === 0) return { lost: true as const };
       if (ch?.throttled_until && ch.throttled_until.getTime() > now.getTime())
         return { deferUntil: ch.throttled_until };
       // Quiet hours: the message waits them out, unless it is urgent.
@@ -257,19 +312,9 @@ export class DeliveryWorker {
       }
       if (windows.length > 0) {
         await sql`select pg_advisory_xact_lock(hashtext(${paceKey}))`.execute(trx);
-        let deferUntil = 0;
-        for (const w of windows) {
-          const recent = await trx
-            .selectFrom('ums_attempts')
-            .select('at')
-            .where('pace_key', '=', paceKey)
-            .where('at', '>', new Date(now.getTime() - w.ms))
-            .orderBy('at', 'desc')
-            .limit(w.max)
-            .execute();
-          if (recent.length >= w.max) deferUntil = Math.max(deferUntil, recent[recent.length - 1].at.getTime() + w.ms);
-        }
-        if (deferUntil > 0) return { deferUntil: new Date(deferUntil) };
+        const ahead = await this.ahead(trx, m, target.id, paceKey, Math.max(...windows.map((w) => w.max)));
+        const deferUntil = await this.nextSlot(trx, paceKey, windows, ahead);
+        if (deferUntil) return { deferUntil };
       }
       const row = await trx
         .insertInto('ums_attempts')
@@ -287,6 +332,80 @@ export class DeliveryWorker {
     });
   }
 
+  /**
+   * When this message's slot comes, given the `ahead` messages that take the free ones first; null when
+   * it is free now. A robot counts a message when it arrives, by its own clock, and the arrival can be
+   * anywhere between the attempt's start and its answer: so an attempt stays in a window until a window
+   * (plus a margin for the service's own rounding, PACE_MARGIN) after its answer, and an attempt still
+   * in flight counts until it is answered. Pacing by the start of attempts let a robot see its 21st
+   * message 59.3 s after the first, when the first left late.
+   */
+  private async nextSlot(
+    trx: Transaction<DB>,
+    paceKey: string,
+    windows: PaceWindow[],
+    ahead: number,
+  ): Promise<Date | null> {
+    const now = this.clock().getTime();
+    const lease = this.leaseMs();
+    const longest = Math.max(...windows.map((w) => w.ms + paceMargin(w)));
+    // An attempt is answered within its lease (or its message is taken over): older ones are out.
+    const rows = await trx
+      .selectFrom('ums_attempts')
+      .select(['at', 'done_at'])
+      .where('pace_key', '=', paceKey)
+      .where('at', '>', new Date(now - longest - lease))
+      .execute();
+    let until = 0;
+    for (const w of windows) {
+      const span = w.ms + paceMargin(w);
+      // In the window: answered less than a span ago, or not answered yet. Counted from its answer,
+      // or, still in flight, from now at the earliest (it is looked at again when its slot comes).
+      const counted = rows
+        .filter((r) => (r.done_at ?? new Date(r.at.getTime() + lease)).getTime() + span > now)
+        .map((r) => (r.done_at ? r.done_at.getTime() : now))
+        .sort((a, b) => a - b);
+      const free = w.max - counted.length;
+      if (ahead < free) continue;
+      // The free slots go to the messages ahead; this one's comes when the k-th oldest attempt leaves
+      // the window (or, when that attempt is one a message ahead has still to make, a span after now).
+      const k = ahead + 1 - free;
+      until = Math.max(until, (k <= counted.length ? counted[k - 1] : now) + span);
+    }
+    return until > 0 ? new Date(until) : null;
+  }
+
+  /**
+   * How many messages (up to `limit`) are due on the same pace key — on this channel or another to the
+   * same robot or address — that come before this one in line (more urgent, or as urgent and due
+   * earlier) and have not taken their slot yet: one claimed by another worker or instance that has not
+   * reached its reservation, or one waiting. The free slots are theirs first.
+   */
+  private async ahead(
+    trx: Transaction<DB>,
+    m: Claimed,
+    channelId: number,
+    paceKey: string,
+    limit: number,
+  ): Promise<number> {
+    const now = this.clock();
+    const r = await sql<{ n: number }>`
+      select count(*)::int as n from (
+        select 1
+          from ums_messages o join ums_channels c on c.id = o.channel_id
+         where (c.pace_key = ${paceKey} or c.id = ${channelId})
+           and o.id <> ${m.id}
+           and o.status in ('queued', 'retrying', 'sending')
+           and o.next_attempt_at <= ${now}
+           and (o.priority > ${m.priority}
+                or (o.priority = ${m.priority}
+                    and (o.next_attempt_at < ${m.next_attempt_at}
+                         or (o.next_attempt_at = ${m.next_attempt_at} and o.id < ${m.id}))))
+           and not exists (select 1 from ums_attempts a where a.message_id = o.id and a.outcome = 'pending')
+         limit ${limit}) x`.execute(trx);
+    return r.rows[0].n;
+  }
+
   private async deliver(m: Claimed): Promise<void> {
     const count = (outcome: DeliveryOutcome) => this.o.onOutcome?.(outcome);
     try {
@@ -295,8 +414,17 @@ export class DeliveryWorker {
         if (!(await this.fallBack(m, '渠道已被删除'))) await this.fail(m, '渠道已被删除');
         return count('channel_deleted');
       }
+      if (target.unconfirmed) {
+        const reason = '收件邮箱尚未确认，未发送：收件人打开确认邮件中的链接后，可重新发送这条消息';
+        if (!(await this.fallBack(m, reason))) await this.fail(m, reason);
+        return count('unconfirmed');
+      }
       const adapter = adapterOf(target.kind);
       const slot = await this.reserve(m, target, adapter);
+      if ('lost' in slot) {
+        this.o.log.info({ messageId: m.id }, 'ums message taken over by another worker before its attempt');
+        return count('lost');
+      }
       if ('deferUntil' in slot) {
         const at = new Intl.DateTimeFormat('zh-CN', {
           timeZone: this.o.timeZone,
@@ -313,7 +441,7 @@ export class DeliveryWorker {
         { id: m.id, type: m.type, title: m.title, content: m.content, extra: m.extra, createdAt: m.created_at },
         this.o.ums,
       );
-      await this.record(m, target.id, adapter, slot.attemptId, result);
+      await this.record(m, target.id, adapter.paceKey(target), adapter, slot.attemptId, result);
       count(result.outcome);
     } catch (err) {
       // A database or decryption problem: leave the message to be retried after its lease.
@@ -325,13 +453,15 @@ export class DeliveryWorker {
   private async record(
     m: Claimed,
     channelId: number,
+    paceKey: string,
     adapter: ChannelAdapter,
     attemptId: number,
     r: SendResult,
   ): Promise<void> {
     const now = this.clock();
+    let throttledUntil: Date | null = null;
     const reason = [r.hint, r.errcode !== null ? `errcode ${r.errcode}` : null, r.errmsg].filter(Boolean).join('；');
-    await this.o.db.transaction().execute(async (trx) => {
+    const kept = await this.o.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('ums_attempts')
         .set({
@@ -341,10 +471,33 @@ export class DeliveryWorker {
           detail: r.detail,
           duration_ms: r.durationMs,
           outcome: r.outcome,
+          done_at: now,
         })
         .where('id', '=', attemptId)
         .execute();
-      const base = trx.updateTable('ums_messages').where('id', '=', m.id).where('status', '=', 'sending');
+      if (r.outcome === 'rate_limited') {
+        // The pause is the robot's (or address's): every channel to it waits, whoever holds the message now.
+        const pause = Math.min(MAX_THROTTLE_MS, Math.max(1000, r.retryAfterMs ?? adapter.throttleMs));
+        throttledUntil = new Date(now.getTime() + pause);
+        await trx
+          .updateTable('ums_channels')
+          .set({ throttled_until: throttledUntil })
+          .where((eb) => eb.or([eb('id', '=', channelId), eb('pace_key', '=', paceKey)]))
+          .execute();
+      }
+      // The attempt happened and is recorded as it went; the message's state is this worker's to
+      // change only while its claim holds (the lease covers an attempt, so only a worker that stalled
+      // past it can lose the message to another).
+      const mine = await trx
+        .selectFrom('ums_messages')
+        .select('id')
+        .where('id', '=', m.id)
+        .where('status', '=', 'sending')
+        .where('claim_id', '=', m.claim_id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!mine) return false;
+      const base = this.owned(m, trx);
       if (r.outcome === 'delivered') {
         await base
           .set({
@@ -371,14 +524,11 @@ export class DeliveryWorker {
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason }, now);
       } else if (r.outcome === 'rate_limited') {
-        const pause = Math.min(MAX_THROTTLE_MS, Math.max(1000, r.retryAfterMs ?? adapter.throttleMs));
-        const until = new Date(now.getTime() + pause);
-        await trx.updateTable('ums_channels').set({ throttled_until: until }).where('id', '=', channelId).execute();
         // A throttled attempt does not count against the message's retry budget.
         await base
           .set({
             status: 'retrying',
-            next_attempt_at: until,
+            next_attempt_at: throttledUntil!,
             locked_until: null,
             attempts: m.attempts - 1,
             last_error: reason,
@@ -402,7 +552,14 @@ export class DeliveryWorker {
         const next = new Date(now.getTime() + this.backoffMs(m.attempts));
         await base.set({ status: 'retrying', next_attempt_at: next, locked_until: null, last_error: reason }).execute();
       }
+      return true;
     });
+    if (!kept) {
+      this.o.log.warn(
+        { messageId: m.id, channelId, outcome: r.outcome },
+        'ums attempt ended after another worker had taken the message over',
+      );
+    }
     await recordChannelHealth(this.o.db, channelId, r.outcome === 'delivered', reason);
     if (r.outcome !== 'delivered') {
       this.o.log.warn(

@@ -8,14 +8,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
-import { parseAllowlist, type UmsContext } from './channels';
+import { parseAllowlist, syncPaceKeys, type UmsContext } from './channels';
 import { DeliveryWorker } from './delivery';
 import { createMailer } from './kinds/email';
+import { ownHostsOf } from './kinds/webhook';
 import { pruneMessages } from './messages';
 import { umsMetrics } from './metrics';
 import compatRoutes from './compat-routes';
 import umsRoutes from './routes';
-import { sendLimit } from './send-limit';
+import { sendLimit, userQuota } from './send-limit';
 
 const DAY_MS = 86_400_000;
 /** How often the worker looks for due messages when nothing wakes it. */
@@ -34,6 +35,17 @@ export default fp(
     const ums: UmsContext = {
       secrets: deps.secrets,
       allowlist: parseAllowlist(config.UMS_WEBHOOK_ALLOWLIST),
+      // Read when used: the port is known once the server listens (PORT 0 picks one).
+      get ownHosts() {
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : null;
+        return ownHostsOf(config.PUBLIC_URL, config.HOST, port);
+      },
+      consent: {
+        baseUrl: config.PUBLIC_URL ?? null,
+        newAddressesPerDay: config.UMS_EMAIL_NEW_ADDRESSES_PER_DAY,
+        timeZone: config.PORTAL_TZ,
+      },
       timeoutMs: config.UMS_SEND_TIMEOUT_MS,
       mailer: config.SMTP_URL ? createMailer(config.SMTP_URL, config.SMTP_FROM, config.UMS_SEND_TIMEOUT_MS) : null,
       pacing: {
@@ -59,14 +71,23 @@ export default fp(
     let wake = () => undefined as void;
     if (config.UMS_WORKER) {
       const delivery = app.scheduler.every('ums.delivery', POLL_MS, () => worker.runOnce(), {
-        // Alone on the database, whatever was being sent when the process died is this instance's to retry.
-        setup: deps.soleInstance ? () => worker.recoverOrphans() : undefined,
+        setup: async () => {
+          await syncPaceKeys(db, ums.secrets);
+          // Alone on the database, whatever was being sent when the process died is this instance's to retry.
+          if (deps.soleInstance) await worker.recoverOrphans();
+        },
       });
       wake = () => delivery.wake();
       app.scheduler.every('ums.prune', DAY_MS, () => pruneMessages(db, config.UMS_RETENTION_DAYS));
     }
 
-    const routeDeps = { ...deps, ums, wake: () => wake(), limit: sendLimit(app, config) };
+    const routeDeps = {
+      ...deps,
+      ums,
+      wake: () => wake(),
+      limit: sendLimit(app, config),
+      quota: userQuota(app, config),
+    };
     await app.register(umsRoutes, routeDeps);
     // ServerChan's /<sendkey>.send and PushPlus's /send, outside /api at the paths those services fixed.
     await app.register(compatRoutes, routeDeps);

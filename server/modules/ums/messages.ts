@@ -2,7 +2,7 @@
  * The outbox: every message is written first (status queued) and delivered by the worker.
  * Creation validates size, schedule and channel; nothing invalid is ever stored.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   UMS_MAX_MESSAGE_BYTES,
   UMS_MAX_SCHEDULE_DAYS,
@@ -15,7 +15,7 @@ import {
   type UmsStats,
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../errors';
+import { badRequest, conflict, notFound, tooMany } from '../../errors';
 import { escapeLike } from '../../lib/sql';
 import { callbackDue, validateCallbackUrl } from './callbacks';
 import { channelHealth } from './channels';
@@ -74,6 +74,14 @@ interface Route {
   deliveries: { channel: number; fallback: number[] }[];
 }
 
+/** An e-mail address that has not agreed (consent.ts) is not sent to: 409, naming the channel. */
+function refuseUnconfirmed(channels: { name: string; kind: string; confirmed_at: Date | null }[], field: string) {
+  const pending = channels.find((c) => c.kind === 'email' && c.confirmed_at === null);
+  if (!pending) return;
+  const message = `渠道「${pending.name}」的邮箱尚未确认：收件人打开确认邮件中的链接后才能向它发送`;
+  throw conflict(message, { [field]: [message] });
+}
+
 /** Checks that every channel named is the sender's; the default channel when none is named. */
 async function resolveRoute(db: Kysely<DB>, userId: number, input: NewMessage): Promise<Route> {
   const named = input.channels ?? input.fallback ?? (input.channel !== undefined ? [input.channel] : null);
@@ -81,22 +89,24 @@ async function resolveRoute(db: Kysely<DB>, userId: number, input: NewMessage): 
   if (!named) {
     const def = await db
       .selectFrom('ums_channels')
-      .select('id')
+      .select(['id', 'name', 'kind', 'confirmed_at'])
       .where('user_id', '=', userId)
       .where('is_default', '=', true)
       .executeTakeFirst();
     if (!def) {
       throw badRequest('还没有推送渠道，请先在“我的推送”中添加渠道', { channel: ['请先添加渠道'] });
     }
+    refuseUnconfirmed([def], 'channel');
     return { deliveries: [{ channel: def.id, fallback: [] }] };
   }
   const owned = await db
     .selectFrom('ums_channels')
-    .select('id')
+    .select(['id', 'name', 'kind', 'confirmed_at'])
     .where('user_id', '=', userId)
     .where('id', 'in', named)
     .execute();
   if (owned.length !== named.length) throw badRequest('渠道不存在', { [field]: ['渠道不存在'] });
+  refuseUnconfirmed(owned, field);
   if (input.channels) return { deliveries: named.map((channel) => ({ channel, fallback: [] })) };
   return { deliveries: [{ channel: named[0], fallback: named.slice(1) }] };
 }
@@ -132,13 +142,51 @@ async function existing(db: Kysely<DB>, userId: number, key: string): Promise<Cr
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
+/** A user's allowance of new messages (send-limit.ts): what keeps one session from flooding the outbox. */
+export interface SendQuota {
+  /** Takes `deliveries` from the user's allowance (429 past it); the function gives them back. */
+  take(userId: number, deliveries: number): Promise<() => Promise<void>>;
+  /** At most this many scheduled messages waiting per user; 0: no limit. */
+  maxScheduled: number;
+}
+
+export interface CreateOptions {
+  now?: Date;
+  /** UMS_WEBHOOK_ALLOWLIST, for the callback URL. */
+  allowlist?: string[];
+  /** The portal's own host names, which a callback URL may not name. */
+  ownHosts?: string[];
+  quota?: SendQuota;
+}
+
+/**
+ * Refuses (429) a scheduled send that would leave the user more than `max` scheduled messages waiting;
+ * Retry-After is when the first of them falls due. Holds a per-user lock to the end of the transaction,
+ * so concurrent sends (on any instance) count one after another.
+ */
+async function checkScheduled(trx: Transaction<DB>, userId: number, adding: number, max: number, now: Date) {
+  await sql`select pg_advisory_xact_lock(hashtext(${`ums-scheduled:${userId}`}))`.execute(trx);
+  const row = await trx
+    .selectFrom('ums_messages')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('send_at').as('first')])
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['queued', 'retrying'])
+    .where('send_at', '>', now)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) + adding <= max) return;
+  const first = row.first ? new Date(row.first).getTime() : now.getTime() + 60_000;
+  throw tooMany(
+    `定时消息过多：每人最多同时保留 ${max} 条待发送的定时消息（现有 ${row.n} 条），请等其中一些发出或取消后再试`,
+    (first - now.getTime()) / 1000,
+  );
+}
+
 export async function createMessage(
   db: Kysely<DB>,
   userId: number,
   input: NewMessage,
   source: 'ui' | 'api',
-  now = new Date(),
-  allowlist: string[] = [],
+  { now = new Date(), allowlist = [], ownHosts = [], quota }: CreateOptions = {},
 ): Promise<Created> {
   if (input.template) {
     const filled = await renderTemplate(db, userId, input.template, input.vars ?? {});
@@ -147,7 +195,7 @@ export async function createMessage(
   if (!input.content) throw badRequest('缺少 content', { content: ['缺少 content'] });
   const content = input.content;
   const bytes = messageBytes(input.title, content);
-  const callbackUrl = input.callbackUrl ? validateCallbackUrl(input.callbackUrl, allowlist) : null;
+  const callbackUrl = input.callbackUrl ? validateCallbackUrl(input.callbackUrl, allowlist, ownHosts) : null;
   if (bytes > UMS_MAX_MESSAGE_BYTES) {
     throw badRequest(`消息过大：${bytes} 字节，最多 ${UMS_MAX_MESSAGE_BYTES} 字节（UTF-8）`, {
       content: [`消息最多 ${UMS_MAX_MESSAGE_BYTES} 字节`],
@@ -178,8 +226,11 @@ export async function createMessage(
     fallback,
     callback_url: callbackUrl,
   });
+  const giveBack = (await quota?.take(userId, route.deliveries.length)) ?? (async () => undefined);
   try {
     return await db.transaction().execute(async (trx) => {
+      if (sendAt && quota?.maxScheduled)
+        await checkScheduled(trx, userId, route.deliveries.length, quota.maxScheduled, now);
       const [head, ...rest] = route.deliveries;
       const first = await trx
         .insertInto('ums_messages')
@@ -202,6 +253,8 @@ export async function createMessage(
       return created;
     });
   } catch (err) {
+    // Nothing was queued: what this send took from the allowance is the user's again.
+    await giveBack();
     // The same key sent twice at once: the other request's message is the one.
     if (input.idempotencyKey && isUniqueViolation(err)) {
       const seen = await existing(db, userId, input.idempotencyKey);
@@ -385,8 +438,9 @@ export async function markRead(db: Kysely<DB>, userId: number, id: number | 'all
   return { updated: Number(res.numUpdatedRows), unread: await unreadCount(db, userId) };
 }
 
-/** Failed messages go back to the queue for a fresh round of attempts. */
-export async function resendMessage(db: Kysely<DB>, userId: number, id: number, now = new Date()) {
+/** Failed messages go back to the queue for a fresh round of attempts (one message of the allowance). */
+export async function resendMessage(db: Kysely<DB>, userId: number, id: number, now = new Date(), quota?: SendQuota) {
+  const giveBack = (await quota?.take(userId, 1)) ?? (async () => undefined);
   const row = await db
     .updateTable('ums_messages')
     .set({
@@ -409,6 +463,7 @@ export async function resendMessage(db: Kysely<DB>, userId: number, id: number, 
     .returning(['id', 'status', 'source'])
     .executeTakeFirst();
   if (!row) {
+    await giveBack();
     await getMessage(db, userId, id); // 404 when it is not ours
     throw conflict('只有发送失败的消息可以重新发送');
   }

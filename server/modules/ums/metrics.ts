@@ -41,7 +41,8 @@ export function umsMetrics(
     name: 'portal_ums_deliveries_total',
     help:
       'Delivery attempts by outcome: delivered, transient, rate_limited, permanent (as DingTalk answered), ' +
-      'deferred (robot limit or throttle), channel_deleted, error (database or decryption).',
+      'deferred (robot limit or throttle), channel_deleted, unconfirmed (an e-mail address not yet agreed), lost (taken over by another worker before its attempt), ' +
+      'error (database or decryption).',
     labelNames: ['outcome'],
     registers: [registry],
   });

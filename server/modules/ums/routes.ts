@@ -1,5 +1,5 @@
 /** HTTP layer of UMS: channels, messages, statistics, and the curl-friendly token API (compat-routes.ts: ServerChan, PushPlus). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SendApiInput } from '@contract';
 import * as api from '@contract/api/ums';
 import type { AppDeps } from '../../deps';
@@ -8,9 +8,11 @@ import { success, SUCCESS, paged } from '../../http/reply';
 import { route, type EndpointRequest } from '../../http/route';
 import * as callbacks from './callbacks';
 import * as channels from './channels';
+import * as consent from './consent';
 import type { UmsContext } from './channels';
 import * as messages from './messages';
 import type { SendLimit } from './send-limit';
+import type { SendQuota } from './messages';
 import * as templates from './templates';
 
 export interface UmsRouteDeps extends AppDeps {
@@ -19,20 +21,59 @@ export interface UmsRouteDeps extends AppDeps {
   wake: () => void;
   /** The per-token limit of the script APIs. */
   limit: SendLimit;
+  /** The per-user allowance of new messages, whichever way they come. */
+  quota: SendQuota;
+}
+
+/** Queues a message through the outbox with the sender's allowance, and wakes the worker. */
+export function createWith(deps: UmsRouteDeps) {
+  return async (userId: number, input: messages.NewMessage, source: 'ui' | 'api', requestHost: string) => {
+    const created = await messages.createMessage(deps.db, userId, input, source, {
+      now: deps.clock?.() ?? new Date(),
+      allowlist: deps.ums.allowlist,
+      ownHosts: [...deps.ums.ownHosts, requestHost],
+      quota: deps.quota,
+    });
+    deps.wake();
+    return created;
+  };
 }
 
 export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps): Promise<void> {
   const { db, config, ums: ctx, wake } = deps;
   const now = () => deps.clock?.() ?? new Date();
+  const create = createWith(deps);
+  /** The context with the host this request reached the portal by: webhooks may not point there either. */
+  const reached = (request: FastifyRequest): UmsContext => ({ ...ctx, ownHosts: [...ctx.ownHosts, request.host] });
 
   // ---------- channels ----------
   route(app, api.listChannels, async (request) => success(await channels.listChannels(db, ctx, request.user!.id)));
   route(app, api.channelKinds, async () => success(channels.channelKinds(ctx)));
   route(app, api.createChannel, async (request) =>
-    success(await channels.createChannel(db, ctx, request.user!.id, request.body)),
+    success(await channels.createChannel(db, reached(request), request.user!.id, request.body, now())),
   );
   route(app, api.updateChannel, async (request) =>
-    success(await channels.updateChannel(db, ctx, request.user!.id, request.params.id, request.body)),
+    success(
+      await channels.updateChannel(db, reached(request), request.user!.id, request.params.id, request.body, now()),
+    ),
+  );
+  route(
+    app,
+    api.resendConfirmation,
+    async (request) => {
+      await consent.resendConfirmation(db, ctx, request.user!.id, request.params.id, now());
+      return success(await channels.getChannel(db, ctx, request.user!.id, request.params.id));
+    },
+    { rateLimit: { max: 10, timeWindow: '1 minute' } },
+  );
+  // Public: the secret in the link is the credential (the address's owner may have no account).
+  route(
+    app,
+    api.confirmEmail,
+    async (request) => success(await consent.confirmEmail(db, ctx, request.body.token, now())),
+    {
+      rateLimit: { max: 30, timeWindow: '1 minute' },
+    },
   );
   route(app, api.deleteChannel, async (request) => {
     await channels.deleteChannel(db, request.user!.id, request.params.id);
@@ -41,15 +82,14 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   route(
     app,
     api.testChannel,
-    async (request) => success(await channels.testChannel(db, ctx, request.user!.id, request.params.id, now())),
+    async (request) =>
+      success(await channels.testChannel(db, reached(request), request.user!.id, request.params.id, now())),
     { rateLimit: { max: 10, timeWindow: '1 minute' } },
   );
 
   // ---------- messages ----------
   route(app, api.createMessage, async (request) => {
-    const created = await messages.createMessage(db, request.user!.id, request.body, 'ui', now(), ctx.allowlist);
-    wake();
-    return success(created);
+    return success(await create(request.user!.id, request.body, 'ui', request.host));
   });
   route(app, api.listMessages, async (request) =>
     paged(await messages.listMessages(db, request.user!.id, request.query), request.query),
@@ -63,7 +103,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   );
   route(app, api.markAllRead, async (request) => success(await messages.markRead(db, request.user!.id, 'all', now())));
   route(app, api.resendMessage, async (request) => {
-    const data = await messages.resendMessage(db, request.user!.id, request.params.id, now());
+    const data = await messages.resendMessage(db, request.user!.id, request.params.id, now(), deps.quota);
     wake();
     return success(data);
   });
@@ -103,9 +143,7 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
       ...(request.query as object),
       ...((request.body as object) ?? {}),
     });
-    const created = await messages.createMessage(db, auth.userId, input, 'api', now(), ctx.allowlist);
-    wake();
-    return success(created);
+    return success(await create(auth.userId, input, 'api', request.host));
   };
   route(app, api.sendGet, send);
   route(app, api.sendPost, send);

@@ -67,6 +67,26 @@ export const testChannel = endpoint({
   schema: (c) => ({ params: c.IdParams, response: c.ChannelTestResponse }),
 });
 
+/** An e-mail channel not yet confirmed: its confirmation mail again (at most once a minute). */
+export const resendConfirmation = endpoint({
+  method: 'POST',
+  path: '/api/ums/channels/:id/confirmation',
+  access: 'user',
+  tags,
+  summary: '重新发送邮箱确认邮件',
+  schema: (c) => ({ params: c.IdParams, response: c.ChannelResponse }),
+});
+
+/** The link of a confirmation mail: its secret is the credential, so the address's owner needs no account. */
+export const confirmEmail = endpoint({
+  method: 'POST',
+  path: '/api/ums/email/confirm',
+  access: 'public',
+  tags,
+  summary: '确认接收邮件推送（确认邮件中的链接）',
+  schema: (c) => ({ body: c.EmailConfirmBody, response: c.EmailConfirmResponse }),
+});
+
 // ---------- messages ----------
 
 /** Written to the outbox and answered at once with its id. */

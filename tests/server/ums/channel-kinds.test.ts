@@ -8,7 +8,8 @@ import dns from 'node:dns/promises';
 import os from 'node:os';
 import { isPrivateAddress } from '../../../server/modules/ums/kinds/webhook';
 import { loggedInClient, type Client } from '../helpers';
-import { addChannel, message, sendUi, startKindsRig, startUmsRig, type KindsRig } from './helpers';
+import { addChannel, confirmAddress, message, sendUi, startKindsRig, startUmsRig, type KindsRig } from './helpers';
+import { pushedTo } from '../../fixtures/ums-client';
 
 let rig: KindsRig;
 beforeAll(async () => {
@@ -302,12 +303,13 @@ describe('health and the test message', () => {
       { kind: 'email', name: 'e', email: address },
     ]) {
       const id = await addChannel(client, body);
+      if (body.kind === 'email') await confirmAddress(rig, address);
       results.push((await client.post(`/api/ums/channels/${id}/test`)).json().data);
     }
     expect(results[0]).toMatchObject({ ok: false, errcode: 93000, hint: expect.stringMatching(/移出群聊/) });
     expect(results[1]).toMatchObject({ ok: false, errcode: 19021, hint: expect.stringMatching(/签名校验失败/) });
     expect(results[2]).toMatchObject({ ok: true, httpStatus: 200 });
     expect(results[3]).toMatchObject({ ok: true, httpStatus: null, errcode: 250 });
-    expect(rig.smtp.deliveredTo(address)[0].subject).toBe('统一门户测试消息');
+    expect(pushedTo(rig.smtp, address)[0].subject).toBe('统一门户测试消息');
   });
 });

@@ -14,7 +14,7 @@ import { FakeFeishu } from '../../fixtures/fake-feishu';
 import { FakeSmtp } from '../../fixtures/fake-smtp';
 import { FakeWebhook } from '../../fixtures/fake-webhook';
 import { FakeWeCom } from '../../fixtures/fake-wecom';
-import { call, waitFor, type Session } from '../../fixtures/ums-client';
+import { call, confirmByMail, pushedTo, waitFor, type Session } from '../../fixtures/ums-client';
 import { openTestDatabase, type TestDatabase } from '../helpers';
 import { spawnServer } from '../process';
 
@@ -44,6 +44,7 @@ test('a UI message and a curl through /<sendkey>.send reach every kind of channe
       `${hook.url}/hook/`,
     ].join(','),
     SMTP_URL: smtp.url,
+    PUBLIC_URL: 'https://portal.example.edu',
     REGISTER_RATE_LIMIT: '0',
     ADMIN_PASSWORD: 'admin-password-1',
   }).ready;
@@ -75,12 +76,14 @@ test('a UI message and a curl through /<sendkey>.send reach every kind of channe
       wecom: () => wecom.deliveredTo('curl-key-0001').map((r) => r.text),
       feishu: () => feishu.deliveredTo('curl-token-01').map((r) => r.text),
       webhook: () => hook.deliveredTo('curl').map((r) => (r.json as { content: string }).content),
-      email: () => smtp.deliveredTo('curl@example.edu').map((m) => m.text),
+      email: () => pushedTo(smtp, 'curl@example.edu').map((m) => m.text),
     };
     const sent: { kind: string; id: number; text: string }[] = [];
     for (const body of kinds) {
       const ch = await call(session, 'POST', '/api/ums/channels', { ...body, isDefault: true });
       expect(ch.success).toBe(true);
+      // An e-mail address receives once its owner has opened the link the portal mailed.
+      if (body.email) await confirmByMail(server.url, smtp, body.email);
       const ui = await call(session, 'POST', '/api/ums/messages', {
         content: `网页-${body.kind}`,
         channel: ch.data.id,

@@ -11,7 +11,7 @@ import { FakeFeishu } from '../../fixtures/fake-feishu';
 import { FakeSmtp } from '../../fixtures/fake-smtp';
 import { FakeWebhook } from '../../fixtures/fake-webhook';
 import { FakeWeCom } from '../../fixtures/fake-wecom';
-import { call, enqueue, umsUser, waitFor } from '../../fixtures/ums-client';
+import { call, confirmByMail, enqueue, pushedTo, umsUser, waitFor } from '../../fixtures/ums-client';
 import { openTestDatabase, pgliteOnly, postgresOnly } from '../helpers';
 import { spawnServer } from '../process';
 import { TEST_SERVER_ENV } from '../test-database';
@@ -22,6 +22,7 @@ const env = (fake: FakeDingTalk) => ({
   UMS_ROBOT_PER_MINUTE: '0',
   UMS_TOKEN_PER_MINUTE: '100000',
   UMS_TOKEN_BURST: '0',
+  UMS_USER_PER_MINUTE: '0',
   UMS_SEND_TIMEOUT_MS: '3000',
   REGISTER_RATE_LIMIT: '0',
   ADMIN_PASSWORD: 'admin-password-1',
@@ -40,7 +41,7 @@ pgliteOnly('SIGKILL with 500 messages queued', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ums-'));
     try {
       const first = await spawnServer({ ...env(fake), DATA_DIR: dataDir, DATABASE_URL: '' }).ready;
-      const { session, token } = await umsUser(first.url, fake, 'durable', { delayMs: 30 });
+      const { session, token } = await umsUser(first.url, fake, 'durable', { delayMs: 30, perMinute: 0 });
       const N = 500;
       for (let i = 0; i < N; i += 25) {
         await Promise.all(Array.from({ length: 25 }, (_, j) => enqueue(first.url, token, `msg-${i + j}`)));
@@ -96,6 +97,7 @@ pgliteOnly('SIGKILL with messages queued on every channel kind', () => {
         `${hook.url}/hook/`,
       ].join(','),
       SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://portal.example.edu',
       UMS_FEISHU_PER_MINUTE: '0',
       UMS_EMAIL_PER_MINUTE: '0',
       DATA_DIR: dataDir,
@@ -103,10 +105,18 @@ pgliteOnly('SIGKILL with messages queued on every channel kind', () => {
     };
     try {
       const first = await spawnServer(kindsEnv).ready;
-      const { session, token } = await umsUser(first.url, dingtalk, 'durable-kinds', { delayMs: 30 });
+      const { session, token } = await umsUser(first.url, dingtalk, 'durable-kinds', { delayMs: 30, perMinute: 0 });
       const created = await Promise.all([
-        call(session, 'POST', '/api/ums/channels', { kind: 'wecom', name: 'w', webhook: wecom.robot('durable-key') }),
-        call(session, 'POST', '/api/ums/channels', { kind: 'feishu', name: 'f', webhook: feishu.bot('durable-tok') }),
+        call(session, 'POST', '/api/ums/channels', {
+          kind: 'wecom',
+          name: 'w',
+          webhook: wecom.robot('durable-key', { perMinute: 0 }),
+        }),
+        call(session, 'POST', '/api/ums/channels', {
+          kind: 'feishu',
+          name: 'f',
+          webhook: feishu.bot('durable-tok', { perMinute: 0 }),
+        }),
         call(session, 'POST', '/api/ums/channels', {
           kind: 'webhook',
           name: 'h',
@@ -117,12 +127,13 @@ pgliteOnly('SIGKILL with messages queued on every channel kind', () => {
       ]);
       const channels = (await call(session, 'GET', '/api/ums/channels')).data as { id: number; kind: string }[];
       expect(created.every((c) => c.success)).toBe(true);
+      await confirmByMail(first.url, smtp, 'durable@example.edu');
       const texts: Record<string, () => string[]> = {
         dingtalk: () => dingtalk.deliveredTo('durable-kinds').map((r) => r.text),
         wecom: () => wecom.deliveredTo('durable-key').map((r) => r.text),
         feishu: () => feishu.deliveredTo('durable-tok').map((r) => r.text),
         webhook: () => hook.deliveredTo('durable').map((r) => (r.json as { content: string }).content),
-        email: () => smtp.deliveredTo('durable@example.edu').map((m) => m.text),
+        email: () => pushedTo(smtp, 'durable@example.edu').map((m) => m.text),
       };
       const delivered = () => Object.values(texts).reduce((n, t) => n + t().length, 0);
       const N = 100;
@@ -180,7 +191,7 @@ postgresOnly('two instances on one PostgreSQL', () => {
     const a = await spawnServer({ ...shared, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-a-')) }).ready;
     const b = await spawnServer({ ...shared, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-b-')) }).ready;
     try {
-      const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30 });
+      const { session, token } = await umsUser(a.url, fake, 'twin', { delayMs: 30, perMinute: 0 });
       const N = 1000;
       try {
         for (let i = 0; i < N; i += 50) {

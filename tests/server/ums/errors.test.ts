@@ -6,6 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describeFetchError } from '../../../server/modules/ums/dingtalk';
+import { listenOnLoopback } from '../../fixtures/tracked';
 import { loggedInClient, type Client } from '../helpers';
 import { message, sendUi, startUmsRig, userWithChannel, type UmsRig } from './helpers';
 
@@ -22,17 +23,19 @@ let rig: UmsRig;
 let closed: string;
 let plainAsHttps: string;
 // Speaks plain HTTP: an https:// webhook to it fails in the TLS handshake.
-const plain = http.createServer((_req, res) => res.end('plain http'));
+let plain: Awaited<ReturnType<typeof listenOnLoopback>>;
 beforeAll(async () => {
   closed = `http://127.0.0.1:${await closedPort()}/robot/send`;
-  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
-  plainAsHttps = `https://127.0.0.1:${(plain.address() as AddressInfo).port}/robot/send`;
+  plain = await listenOnLoopback(
+    http.createServer((_req, res) => res.end('plain http')),
+    'plain HTTP',
+  );
+  plainAsHttps = `https://127.0.0.1:${plain.port}/robot/send`;
   rig = await startUmsRig({ UMS_WEBHOOK_ALLOWLIST: [closed, plainAsHttps].join(',') });
 });
 afterAll(async () => {
   await rig.close();
-  plain.closeAllConnections();
-  await new Promise<void>((resolve) => plain.close(() => resolve()));
+  await plain?.close();
 });
 const run = () => rig.ctx.app.umsWorker.runOnce();
 

@@ -8,6 +8,7 @@ import { FakeFeishu } from '../../fixtures/fake-feishu';
 import { FakeSmtp } from '../../fixtures/fake-smtp';
 import { FakeWebhook } from '../../fixtures/fake-webhook';
 import { FakeWeCom } from '../../fixtures/fake-wecom';
+import { confirmationToken } from '../../fixtures/ums-client';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 
 export class TestClock {
@@ -79,6 +80,9 @@ export interface KindsRig extends UmsRig {
   smtp: FakeSmtp;
 }
 
+/** The kinds rig's PUBLIC_URL: where confirmation links point. */
+export const PORTAL_URL = 'https://portal.example.edu';
+
 /** Every fake on loopback, allow-listed, SMTP_URL pointing at the fake SMTP server; one clock for all. */
 export async function startKindsRig(env: Record<string, string> = {}): Promise<KindsRig> {
   const [fake, wecom, feishu, hook, smtp] = await Promise.all([
@@ -97,7 +101,13 @@ export async function startKindsRig(env: Record<string, string> = {}): Promise<K
     `${hook.url}/hook/`,
   ].join(',');
   const ctx = await startTestApp(
-    { UMS_SEND_TIMEOUT_MS: '500', UMS_WEBHOOK_ALLOWLIST: allowlist, SMTP_URL: smtp.url, ...env },
+    {
+      UMS_SEND_TIMEOUT_MS: '500',
+      UMS_WEBHOOK_ALLOWLIST: allowlist,
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: PORTAL_URL,
+      ...env,
+    },
     undefined,
     { clock: clock.now },
   );
@@ -114,6 +124,39 @@ export async function startKindsRig(env: Record<string, string> = {}): Promise<K
       await Promise.all([fake.stop(), wecom.stop(), feishu.stop(), hook.stop(), smtp.stop()]);
     },
   };
+}
+
+/** How many messages the user has (in that status). */
+export async function messageCount(rig: UmsRig, userId: number, status?: string): Promise<number> {
+  const row = await rig.ctx.db
+    .selectFrom('ums_messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .$if(status !== undefined, (q) => q.where('status', '=', status!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Polls (bounded: 20 s) until the condition holds: for what happens in real time, such as requests in flight. */
+export async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 20_000; !(await check());) {
+    if (Date.now() > deadline) throw new Error(`not within 20 s: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Opens the last confirmation link mailed to the address (no session: its owner need not be a user). */
+export async function confirmAddress(rig: KindsRig, address: string): Promise<void> {
+  const token = confirmationToken(rig.smtp, address.toLowerCase());
+  const res = await rig.ctx.app.inject({ method: 'POST', url: '/api/ums/email/confirm', payload: { token } });
+  if (res.statusCode !== 200) throw new Error(`confirm: ${res.body}`);
+}
+
+/** An e-mail channel whose address's owner has agreed, by the link the portal mailed. */
+export async function addConfirmedEmail(rig: KindsRig, client: Client, body: Record<string, unknown>): Promise<number> {
+  const id = await addChannel(client, { kind: 'email', ...body });
+  await confirmAddress(rig, String(body.email));
+  return id;
 }
 
 /** Adds a channel for the client; throws with the answer when it is refused. */

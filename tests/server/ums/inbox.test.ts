@@ -3,7 +3,7 @@
  * every channel down nothing is lost — and only its owner can mark it read.
  */
 import { loggedInClient } from '../helpers';
-import { addChannel, startKindsRig, type KindsRig } from './helpers';
+import { addChannel, addConfirmedEmail, startKindsRig, type KindsRig } from './helpers';
 
 let rig: KindsRig;
 beforeAll(async () => {
@@ -55,7 +55,7 @@ test('messages arrive unread; opening one reads it; read-all reads the rest; oth
 
 test('reading through a token does not mark a message read', async () => {
   const { client } = await loggedInClient(rig.ctx);
-  await addChannel(client, { kind: 'email', name: 'e', email: `inbox${process.pid}@example.edu` });
+  await addConfirmedEmail(rig, client, { name: 'e', email: `inbox${process.pid}@example.edu` });
   const token = (await client.post('/api/user/tokens', { name: 't', scopes: ['ums:send'], expiresInDays: null })).json()
     .data.token;
   const id = (await rig.ctx.app.inject({ method: 'GET', url: `/api/ums/send?token=${token}&content=x` })).json().data

@@ -4,7 +4,7 @@
  * variable or template is refused by name with nothing queued.
  */
 import { loggedInClient } from '../helpers';
-import { addChannel, message, startKindsRig, type KindsRig } from './helpers';
+import { addChannel, message, messageCount, startKindsRig, type KindsRig } from './helpers';
 
 let rig: KindsRig;
 beforeAll(async () => {
@@ -22,16 +22,7 @@ async function user() {
   await addChannel(client, { kind: 'wecom', name: 'w', webhook: rig.wecom.robot(key) });
   return { client, uid, key };
 }
-const count = async (uid: number) =>
-  Number(
-    (
-      await rig.ctx.db
-        .selectFrom('ums_messages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', uid)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const count = (uid: number) => messageCount(rig, uid);
 
 test('create, list with variables, rename, delete; names are unique per user', async () => {
   const u = await user();

@@ -129,6 +129,28 @@ it('offers e-mail only when the server has SMTP, and checks the address', async 
     email: 'me@njit.edu.cn',
     isDefault: false,
   });
+  // The address receives nothing before its owner confirms: the notice says where the mail went.
+  expect(
+    await screen.findByText(/确认邮件已发送到 me@njit\.edu\.cn：收件人打开邮件中的链接后，才会收到推送/),
+  ).toBeInTheDocument();
+});
+
+it('an e-mail channel saved whose confirmation mail failed (502) is listed, and the reason shown', async () => {
+  createMock.mockRejectedValue({
+    response: {
+      status: 502,
+      data: { success: false, errorCode: 'MAIL_FAILED', errorMessage: '确认邮件发送失败：渠道已保存但尚未确认' },
+    },
+  });
+  renderAt('/UMS/self', <SelfPage />);
+  await openAdd();
+  await pickKind('电子邮件');
+  fireEvent.change(within(modal()).getByLabelText('名称'), { target: { value: '邮箱' } });
+  fireEvent.change(within(modal()).getByLabelText('邮箱地址'), { target: { value: 'me@njit.edu.cn' } });
+  const before = jest.mocked(fetchChannels).mock.calls.length;
+  await submit(/^添\s?加$/);
+  expect(await screen.findByText(/确认邮件发送失败/)).toBeInTheDocument();
+  await waitFor(() => expect(jest.mocked(fetchChannels).mock.calls.length).toBeGreaterThan(before));
 });
 
 it('adds a generic webhook with a header and a JSON-path condition', async () => {

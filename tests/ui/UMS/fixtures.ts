@@ -19,6 +19,7 @@ export const defaultChannel: Channel = {
   health: { attempts: 25, delivered: 24, successRate: 0.96 },
   quietHours: null,
   digestAfterSeconds: null,
+  emailConsent: null,
 };
 export const dutyChannel: Channel = {
   ...defaultChannel,
@@ -68,6 +69,27 @@ export const emailChannel: Channel = {
   secretMasked: null,
   isDefault: false,
   health: { attempts: 4, delivered: 3, successRate: 0.75 },
+  emailConsent: {
+    confirmed: true,
+    confirmedAt: '2025-01-01T01:00:00.000Z',
+    sentAt: '2025-01-01T00:30:00.000Z',
+    expiresAt: '2025-01-04T00:30:00.000Z',
+  },
+};
+
+/** An e-mail channel whose address's owner has not opened the confirmation link yet. */
+export const pendingEmailChannel: Channel = {
+  ...emailChannel,
+  id: 5,
+  name: '家人邮箱',
+  webhookMasked: 'family@example.org',
+  health: { attempts: 0, delivered: 0, successRate: null },
+  emailConsent: {
+    confirmed: false,
+    confirmedAt: null,
+    sentAt: '2025-01-01T00:30:00.000Z',
+    expiresAt: '2025-01-04T00:30:00.000Z',
+  },
 };
 
 export const hookChannel: Channel = {

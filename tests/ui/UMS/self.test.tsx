@@ -5,12 +5,13 @@ import {
   fetchChannelKinds,
   fetchChannels,
   fetchUmsStats,
+  resendConfirmation,
   testChannel,
   updateChannel,
 } from '@/services/ums';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
-import { channelKinds, channelList, defaultChannel, dutyChannel } from './fixtures';
+import { channelKinds, channelList, defaultChannel, dutyChannel, emailChannel, pendingEmailChannel } from './fixtures';
 
 jest.mock('@/services/ums', () => ({
   fetchChannels: jest.fn(),
@@ -19,6 +20,7 @@ jest.mock('@/services/ums', () => ({
   updateChannel: jest.fn(),
   deleteChannel: jest.fn(),
   testChannel: jest.fn(),
+  resendConfirmation: jest.fn(),
   fetchUmsStats: jest.fn(),
   fetchCallbackSecret: jest.fn(() => Promise.resolve({ success: true, data: { secret: 'whsec_x', createdAt: '' } })),
   rotateCallbackSecret: jest.fn(),
@@ -150,6 +152,22 @@ describe('channel list', () => {
     );
     fireEvent.click(within(result).getByText('收起详情'));
     expect(within(result).queryByTestId('error-detail')).not.toBeInTheDocument();
+  });
+
+  it('marks an e-mail channel not yet confirmed 待确认, offers 重新发送确认邮件 instead of a test, and resends', async () => {
+    jest.mocked(fetchChannels).mockResolvedValue(channelList([defaultChannel, emailChannel, pendingEmailChannel]));
+    jest.mocked(resendConfirmation).mockResolvedValue({ success: true, data: pendingEmailChannel });
+    renderAt('/UMS/self', <SelfPage />);
+    await screen.findByText('家人邮箱');
+    expect(within(row('家人邮箱')).getByText('待确认')).toBeInTheDocument();
+    expect(within(row('家人邮箱')).queryByText('发送测试消息')).not.toBeInTheDocument();
+    expect(within(row('工作邮箱')).queryByText('待确认')).not.toBeInTheDocument();
+    expect(within(row('工作邮箱')).queryByText('重新发送确认邮件')).not.toBeInTheDocument();
+    expect(within(row('工作邮箱')).getByText('发送测试消息')).toBeInTheDocument();
+    await act(async () => fireEvent.click(within(row('家人邮箱')).getByText('重新发送确认邮件')));
+    expect(resendConfirmation).toHaveBeenCalledWith(5);
+    expect(await screen.findByText(/确认邮件已发送到 family@example\.org/)).toBeInTheDocument();
+    await waitFor(() => expect(fetchChannels).toHaveBeenCalledTimes(2));
   });
 
   it('deletes only after confirmation', async () => {

@@ -6,7 +6,7 @@
 import { badRequest } from '../../../errors';
 import { maskSecret } from '../../../lib/secretbox';
 import { robotBody, sendToRobot } from '../dingtalk';
-import { allowListed } from './http';
+import { allowListed, robotPaceKey } from './http';
 import type { ChannelAdapter } from './types';
 
 export const DINGTALK_WEBHOOK = 'https://oapi.dingtalk.com/robot/send';
@@ -48,7 +48,7 @@ export const dingtalk: ChannelAdapter = {
   kind: 'dingtalk',
   address: (raw, ctx) => validateDingTalkWebhook(raw, ctx.allowlist),
   mask: (address) => maskQueryToken(address, ['access_token']),
-  paceKey: (t) => `channel:${t.id}`,
+  paceKey: (t) => robotPaceKey(t.address),
   windows: (_t, ctx) => (ctx.pacing.robotPerMinute > 0 ? [{ ms: 60_000, max: ctx.pacing.robotPerMinute }] : []),
   throttleMs: DINGTALK_THROTTLE_MS,
   send: (t, m, ctx) => sendToRobot(t.address, t.secret, robotBody(m, t.keyword), ctx.timeoutMs),

@@ -27,7 +27,7 @@ export function createMailer(smtpUrl: string, from: string | undefined, timeoutM
   return { transport, from: from || (user.includes('@') ? user : 'portal@localhost') };
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function emailContent(m: OutgoingMessage): { subject: string; text: string; html: string } {
@@ -100,6 +100,15 @@ export function classifySmtpError(err: unknown, timeoutMs: number): Omit<SendRes
   return { ...base, outcome: 'transient', errmsg: failure.message, hint: null };
 }
 
+/** Rejects as a timeout after `ms`. */
+function timedOut(ms: number): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    AbortSignal.timeout(ms).addEventListener('abort', () =>
+      reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'ETIMEDOUT' })),
+    );
+  });
+}
+
 export async function sendEmail(
   mailer: Mailer | null,
   to: string,
@@ -121,12 +130,16 @@ export async function sendEmail(
   }
   const content = emailContent(m);
   try {
-    const info = await mailer.transport.sendMail({
+    const sent = mailer.transport.sendMail({
       from: mailer.from,
       to,
       ...content,
       headers: { 'X-Portal-Message-Id': String(m.id) },
     });
+    sent.catch(() => undefined); // answered below, or too late to matter
+    // nodemailer's timeouts bound each step (connection, greeting, each reply), not the whole: an
+    // attempt must end within UMS_SEND_TIMEOUT_MS, as the lease on its message assumes.
+    const info = await Promise.race([sent, timedOut(timeoutMs)]);
     const response = String(info.response ?? '');
     const replyCode = Number(/^(\d{3})/.exec(response)?.[1] ?? 250);
     const rejected = (info.rejected ?? []).map(String);
@@ -160,6 +173,11 @@ export const email: ChannelAdapter = {
   address: (raw, ctx) => {
     if (!ctx.mailer) {
       throw badRequest('服务器没有配置 SMTP_URL，暂不能添加邮件渠道', { email: ['服务器未配置 SMTP_URL'] });
+    }
+    if (!ctx.consent.baseUrl) {
+      throw badRequest('服务器没有配置 PUBLIC_URL，无法生成邮箱确认链接，暂不能添加邮件渠道', {
+        email: ['服务器未配置 PUBLIC_URL'],
+      });
     }
     const r = EmailAddress.safeParse(raw);
     if (!r.success) throw badRequest('邮箱地址格式不正确', { email: ['邮箱地址格式不正确'] });

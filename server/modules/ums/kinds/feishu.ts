@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { badRequest } from '../../../errors';
 import { maskSecret } from '../../../lib/secretbox';
-import { allowListed, postToRobot, truncateBytes, withKeyword, type RobotCodes } from './http';
+import { allowListed, robotPaceKey, postToRobot, truncateBytes, withKeyword, type RobotCodes } from './http';
 import type { ChannelAdapter, OutgoingMessage } from './types';
 
 const HOSTS = ['https://open.feishu.cn', 'https://open.larksuite.com'];
@@ -96,7 +96,7 @@ export const feishu: ChannelAdapter = {
   kind: 'feishu',
   address: (raw, ctx) => validateFeishuWebhook(raw, ctx.allowlist),
   mask: maskFeishuWebhook,
-  paceKey: (t) => `channel:${t.id}`,
+  paceKey: (t) => robotPaceKey(t.address),
   windows: (_t, ctx) =>
     ctx.pacing.feishuPerMinute > 0
       ? [

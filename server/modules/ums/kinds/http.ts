@@ -3,6 +3,7 @@
  * the way dingtalk.ts does for DingTalk: robots answer HTTP 200 even on failure, so success is code 0
  * and nothing else. Failures before an answer are described per kind in Chinese (describeFetchError).
  */
+import { sha256 } from '../../../lib/tokens';
 import { describeFetchError, type SendResult } from '../dingtalk';
 
 /** A robot service's documented codes. */
@@ -126,6 +127,18 @@ export function truncateBytes(text: string, maxBytes: number, mark = '\n\n…（
 /** The robot's keyword security rejects messages without the keyword: make sure it is there. */
 export function withKeyword(text: string, keyword: string | null): string {
   return keyword && !text.includes(keyword) ? `${text}\n\n${keyword}` : text;
+}
+
+/**
+ * A robot's pace key: its limit is the robot's (DingTalk, WeCom, Feishu count per robot), whichever
+ * channels, of whichever users, post to it. The webhook URL is the robot; it is stored encrypted, so the
+ * key is a hash of it, written one way (no fragment, query parameters in order).
+ */
+export function robotPaceKey(address: string): string {
+  const url = new URL(address);
+  url.hash = '';
+  url.searchParams.sort();
+  return `robot:${sha256(url.toString()).slice(0, 16)}`;
 }
 
 /** An allow-listed base URL (UMS_WEBHOOK_ALLOWLIST) covers this one. */

@@ -53,11 +53,26 @@ export interface PacingLimits {
   emailPerMinute: number;
 }
 
+/** E-mail channels' consent: where links point, and how many new addresses a user may have mailed a day. */
+export interface ConsentSettings {
+  /** PUBLIC_URL: the base of the confirmation links (never a request's Host header); null: no e-mail channels. */
+  baseUrl: string | null;
+  newAddressesPerDay: number;
+  /** PORTAL_TZ: what "a day" is. */
+  timeZone: string;
+}
+
 /** What the UMS module hands its services: the secret box, the allow-list, timeouts, SMTP, pacing. */
 export interface UmsContext {
   secrets: SecretBox;
   /** Extra accepted webhook base URLs (UMS_WEBHOOK_ALLOWLIST). */
   allowlist: string[];
+  /**
+   * Host names the portal is reached by (PUBLIC_URL's; a request handler adds the one its request
+   * came by): webhooks and callbacks may not point there.
+   */
+  ownHosts: string[];
+  consent: ConsentSettings;
   timeoutMs: number;
   /** The SMTP transport of the e-mail channel; null when SMTP_URL is unset. */
   mailer: Mailer | null;
@@ -77,7 +92,7 @@ export interface ChannelAdapter {
   /** The address as the browser may see it. */
   mask(address: string): string;
   /** Attempts sharing a key share the pacing windows (a robot, an address). */
-  paceKey(target: ChannelTarget): string;
+  paceKey(target: Pick<ChannelTarget, 'id' | 'address'>): string;
   windows(target: ChannelTarget, ctx: UmsContext): PaceWindow[];
   /** How long the channel pauses after a rate-limit answer that names no time. */
   throttleMs: number;

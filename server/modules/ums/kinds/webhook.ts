@@ -3,9 +3,12 @@
  * template with ${title} ${content} ${time} ${messageId} (escaped for JSON, form or URL as the
  * Content-Type asks), success decided by the status code and an optional JSON-path condition
  * (jsonpath-plus, its safe evaluator). A user-given URL must not reach the server's own network: unless
- * allow-listed (UMS_WEBHOOK_ALLOWLIST), loopback, private and link-local addresses are refused when the
- * channel is saved and again at every connection (the DNS answer itself is checked, so a name that
- * later resolves inward is refused too).
+ * allow-listed (UMS_WEBHOOK_ALLOWLIST), loopback, private and link-local addresses, and the addresses of
+ * the server's own network interfaces, are refused when the channel is saved and again at every
+ * connection (the DNS answer itself is checked, so a name that later resolves inward is refused too).
+ * Nor may it point at the portal itself (PUBLIC_URL's host, or the host a request reached it by),
+ * allow-listed or not: the portal would post into its own API with the user's words. What a target
+ * answers is never shown back (only its status): the user is not given a way to read other servers.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -14,7 +17,14 @@ import { DEFAULT_SUCCESS_STATUS, DEFAULT_WEBHOOK_TEMPLATE, type WebhookHeader } 
 import { badRequest } from '../../../errors';
 import { maskSecret } from '../../../lib/secretbox';
 import { describeFetchError, type SendResult } from '../dingtalk';
-import { allowListed, guardedLookup, isPrivateAddress, PrivateAddressError } from '../../../lib/outbound';
+import {
+  allowListed,
+  guardedLookup,
+  isOwnInterfaceAddress,
+  isPrivateAddress,
+  ownInterfaceAddresses,
+  PrivateAddressError,
+} from '../../../lib/outbound';
 import { retryAfterMs } from './http';
 import type { ChannelAdapter, OutgoingMessage, WebhookConfig } from './types';
 
@@ -23,8 +33,47 @@ const SERVICE = '目标';
 const MAX_ANSWER_BYTES = 64 * 1024;
 const VARIABLE = /\$\{(title|content|time|messageId)\}/g;
 
-// Addresses the server must not be made to call: one checker for every URL someone typed.
+// Addresses the server must not be made to call: one checker for every URL someone typed, and the
+// server's own interfaces (a public one too), which are the portal itself.
 export { isPrivateAddress, PrivateAddressError };
+const refusedAddress = (address: string) => isPrivateAddress(address) || isOwnInterfaceAddress(address);
+
+/** The URL is the portal's own (PUBLIC_URL's host, or the host a request reached the portal by). */
+export class OwnAddressError extends Error {
+  readonly code = 'EOWN';
+}
+
+const bareHost = (host: string) =>
+  host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+
+/**
+ * Does the URL point at the portal itself? `ownHosts`: host names it is reached by, any port
+ * (`portal.example.edu`), or one port of a host (`127.0.0.1:8000`, `[::1]:8000`).
+ */
+export function isOwnHost(url: URL, ownHosts: string[]): boolean {
+  const host = bareHost(url.hostname);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return ownHosts.some((own) => {
+    const m = /^\[(.+)\]:(\d+)$/.exec(own) ?? /^([^:]+):(\d+)$/.exec(own);
+    return m ? bareHost(m[1]) === host && Number(m[2]) === port : bareHost(own) === host;
+  });
+}
+
+/**
+ * The portal's own addresses: PUBLIC_URL's host, and once it listens, its port on loopback, on
+ * `localhost`, on the address it was told to listen on and on each of the server's interfaces. A
+ * webhook there is refused even when allow-listed (an allow-list entry for a loopback gateway would
+ * otherwise let a user make the portal post into its own API).
+ */
+export function ownHostsOf(publicUrl: string | undefined, listenHost: string, listening: number | null): string[] {
+  const hosts = publicUrl ? [new URL(publicUrl).hostname] : [];
+  if (listening === null) return hosts;
+  const at = ['localhost', '127.0.0.1', '::1', listenHost, ...ownInterfaceAddresses()];
+  return [...hosts, ...at.map((h) => (h.includes(':') ? `[${h}]:${listening}` : `${h}:${listening}`))];
+}
 
 // ---------- templates ----------
 
@@ -85,11 +134,14 @@ function parseUrl(raw: string): URL {
   }
 }
 
-export function validateWebhookUrl(raw: string, allowlist: string[]): string {
+export function validateWebhookUrl(raw: string, allowlist: string[], ownHosts: string[] = []): string {
   const url = parseUrl(raw);
+  if (isOwnHost(url, ownHosts)) {
+    throw badRequest('不能推送到门户自己的地址', { webhook: ['不能推送到门户自己的地址'] });
+  }
   if (allowListed(raw, allowlist)) return raw;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || isPrivateAddress(host)) {
+  const host = bareHost(url.hostname);
+  if (host === 'localhost' || host.endsWith('.localhost') || refusedAddress(host)) {
     throw badRequest('不能推送到内网或本机地址（管理员可将其加入 UMS_WEBHOOK_ALLOWLIST）', {
       webhook: ['不能推送到内网或本机地址'],
     });
@@ -162,8 +214,9 @@ export interface Answer {
 }
 
 /**
- * One HTTP request; with `guard`, an address that is (or resolves to) loopback, private or link-local
- * is refused (PrivateAddressError) before anything is sent. Also used for delivery callbacks.
+ * One HTTP request; with `guard`, an address that is (or resolves to) loopback, private or link-local,
+ * or the server's own, is refused (PrivateAddressError) before anything is sent; a URL on one of
+ * `ownHosts` always is (OwnAddressError). Also used for delivery callbacks.
  */
 export function requestOnce(
   url: URL,
@@ -172,12 +225,17 @@ export function requestOnce(
   body: Buffer | null,
   timeoutMs: number,
   guard: boolean,
+  ownHosts: string[] = [],
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
-    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const host = bareHost(url.hostname);
+    if (isOwnHost(url, ownHosts)) {
+      reject(new OwnAddressError(`${host} is the portal's own host`));
+      return;
+    }
     // A literal IP is never looked up: check it here.
-    if (guard && isPrivateAddress(host)) {
+    if (guard && refusedAddress(host)) {
       reject(new PrivateAddressError(`${host} is a private address`));
       return;
     }
@@ -236,17 +294,18 @@ export function checkCondition(cfg: WebhookConfig, text: string): string | null 
     return `无法在应答中求值 ${cfg.successPath}`;
   }
   const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  // What the answer holds is not shown back: only whether it met the condition.
   if (found.length === 0) return `应答中没有 ${cfg.successPath}`;
   if (cfg.successValue !== null) {
     if (found.some((v) => shown(v) === cfg.successValue)) return null;
-    return `${cfg.successPath} 的值为 ${shown(found[0]).slice(0, 60)}，应为 ${cfg.successValue}`;
+    return `${cfg.successPath} 的值不是 ${cfg.successValue}`;
   }
-  return found.some(Boolean) ? null : `${cfg.successPath} 的值为 ${shown(found[0]).slice(0, 60)}`;
+  return found.some(Boolean) ? null : `${cfg.successPath} 的值为空或为假`;
 }
 
 export function classifyAnswer(cfg: WebhookConfig, a: Answer): Omit<SendResult, 'durationMs'> {
-  const snippet = a.text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  const base = { httpStatus: a.status, errcode: null, errmsg: snippet || `HTTP ${a.status} ${a.statusText}`.trim() };
+  // The status only: the body of an answer from a server the user chose is not echoed back to them.
+  const base = { httpStatus: a.status, errcode: null, errmsg: `HTTP ${a.status} ${a.statusText}`.trim() };
   const ok = statusRanges(cfg.successStatus).some(([lo, hi]) => a.status >= lo && a.status <= hi);
   if (ok) {
     const unmet = checkCondition(cfg, a.text);
@@ -278,6 +337,7 @@ export async function sendWebhook(
   m: OutgoingMessage,
   timeoutMs: number,
   allowlist: string[],
+  ownHosts: string[],
 ): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -289,9 +349,28 @@ export async function sendWebhook(
   const sent: Record<string, string> = { 'user-agent': 'portal-ums', ...(hasBody ? { 'content-type': type } : {}) };
   for (const h of headers) sent[h.name.toLowerCase()] = h.value;
   try {
-    const answer = await requestOnce(url, cfg.method, sent, body, timeoutMs, !allowListed(address, allowlist));
+    const answer = await requestOnce(
+      url,
+      cfg.method,
+      sent,
+      body,
+      timeoutMs,
+      !allowListed(address, allowlist),
+      ownHosts,
+    );
     return { ...classifyAnswer(cfg, answer), durationMs: elapsed() };
   } catch (err) {
+    if (err instanceof OwnAddressError) {
+      return {
+        outcome: 'permanent',
+        httpStatus: null,
+        errcode: null,
+        errmsg: '目标是门户自己的地址，已拒绝发送',
+        hint: '不能推送到门户自己的地址：请改用其他接收地址',
+        detail: null,
+        durationMs: elapsed(),
+      };
+    }
     if (err instanceof PrivateAddressError) {
       return {
         outcome: 'permanent',
@@ -318,10 +397,10 @@ export async function sendWebhook(
 
 export const webhook: ChannelAdapter = {
   kind: 'webhook',
-  address: (raw, ctx) => validateWebhookUrl(raw, ctx.allowlist),
+  address: (raw, ctx) => validateWebhookUrl(raw, ctx.allowlist, ctx.ownHosts),
   mask: maskWebhookUrl,
   paceKey: (t) => `channel:${t.id}`,
   windows: (t) => (t.webhook && t.webhook.perMinute > 0 ? [{ ms: 60_000, max: t.webhook.perMinute }] : []),
   throttleMs: 60_000,
-  send: (t, m, ctx) => sendWebhook(t.address, t.webhook!, t.headers, m, ctx.timeoutMs, ctx.allowlist),
+  send: (t, m, ctx) => sendWebhook(t.address, t.webhook!, t.headers, m, ctx.timeoutMs, ctx.allowlist, ctx.ownHosts),
 };

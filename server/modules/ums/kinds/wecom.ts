@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../../../errors';
 import { maskQueryToken } from './dingtalk';
-import { allowListed, postToRobot, truncateBytes, type RobotCodes } from './http';
+import { allowListed, robotPaceKey, postToRobot, truncateBytes, type RobotCodes } from './http';
 import type { ChannelAdapter, OutgoingMessage } from './types';
 
 export const WECOM_WEBHOOK = 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send';
@@ -72,7 +72,7 @@ export const wecom: ChannelAdapter = {
   kind: 'wecom',
   address: (raw, ctx) => validateWeComWebhook(raw, ctx.allowlist),
   mask: (address) => maskQueryToken(address, ['key']),
-  paceKey: (t) => `channel:${t.id}`,
+  paceKey: (t) => robotPaceKey(t.address),
   windows: (_t, ctx) => (ctx.pacing.robotPerMinute > 0 ? [{ ms: 60_000, max: ctx.pacing.robotPerMinute }] : []),
   // The limit is per minute: a minute's pause is enough.
   throttleMs: 60_000,

@@ -39,7 +39,9 @@ function AttemptItem({ a, showKind }: { a: MessageAttempt; showKind: boolean }) 
       <Answer a={a} />
       {a.errmsg && (
         <span>
-          <Typography.Text type={a.outcome === 'delivered' ? undefined : 'danger'}>
+          <Typography.Text
+            type={a.outcome === 'delivered' ? undefined : a.outcome === 'interrupted' ? 'warning' : 'danger'}
+          >
             {/* Without an answer the text is the server's Chinese description, not the service's own. */}
             {answered ? `${label}：${a.errmsg}` : a.errmsg}
           </Typography.Text>

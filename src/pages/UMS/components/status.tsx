@@ -37,5 +37,6 @@ export const OUTCOME_LABELS: Record<MessageAttempt['outcome'], { text: string; c
   permanent: { text: '永久失败', color: 'red' },
   rate_limited: { text: '被限流', color: 'orange' },
   transient: { text: '临时失败，将重试', color: 'orange' },
-  pending: { text: '未完成（服务中断）', color: 'gray' },
+  pending: { text: '发送中', color: 'blue' },
+  interrupted: { text: '已中断（结果未知）', color: 'gray' },
 };

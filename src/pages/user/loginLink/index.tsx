@@ -9,7 +9,7 @@ import { Alert, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
-import { linkToken } from '../components/linkToken';
+import { linkToken } from '@/components/linkToken';
 import useFinishSignIn from '../components/useFinishSignIn';
 
 export default function LoginLinkPage() {

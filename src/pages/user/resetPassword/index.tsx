@@ -13,7 +13,7 @@ import { Alert, Button, Checkbox, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
-import { linkToken } from '../components/linkToken';
+import { linkToken } from '@/components/linkToken';
 
 interface Values {
   newPassword: string;

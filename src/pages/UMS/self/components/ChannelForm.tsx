@@ -6,7 +6,7 @@
  */
 import { zodRule } from '@/components/zodRule';
 import { CHANNEL_KIND_LABELS, ChannelBody, type Channel, type ChannelKindInfo } from '@/contract';
-import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
+import { errorMessageOf, fieldErrorsOf, statusOf } from '@/requestErrorConfig';
 import { createChannel, updateChannel } from '@/services/ums';
 import {
   ModalForm,
@@ -64,10 +64,16 @@ export default function ChannelForm({ channel, kinds, trigger, onSaved }: Props)
     try {
       if (channel) await updateChannel(channel.id, patchBody(v, channel), { skipErrorHandler: true });
       else await createChannel(createBody(v), { skipErrorHandler: true });
-      message.success(editing ? '渠道已保存' : `${CHANNEL_KIND_LABELS[v.kind]}渠道已添加`);
+      // A new address is mailed a confirmation link first (editing to the same address is not).
+      const mailed = v.kind === 'email' && (!channel || channel.webhookMasked !== v.email?.trim().toLowerCase());
+      const saved = editing ? '渠道已保存' : `${CHANNEL_KIND_LABELS[v.kind]}渠道已添加`;
+      if (mailed) message.success(`${saved}。确认邮件已发送到 ${v.email}：收件人打开邮件中的链接后，才会收到推送`, 8);
+      else message.success(saved);
       onSaved();
       return true;
     } catch (e) {
+      // The channel was saved but its confirmation mail could not go: it is listed as 待确认.
+      if (statusOf(e) === 502) onSaved();
       const fields = fieldErrorsOf(e);
       const names = FIELDS.filter((f) => fields[f]);
       form.setFields(names.map((name) => ({ name, errors: fields[name] })));

@@ -4,7 +4,7 @@
  */
 import { formatTime } from '@/components/time';
 import type { Channel, ChannelKindInfo, ChannelTestResult } from '@/contract';
-import { deleteChannel, testChannel, updateChannel } from '@/services/ums';
+import { deleteChannel, resendConfirmation, testChannel, updateChannel } from '@/services/ums';
 import {
   Button,
   Grid,
@@ -95,6 +95,19 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
       setTesting(undefined);
     }
   };
+  const [resending, setResending] = useState<number>();
+  const resend = async (c: Channel) => {
+    setResending(c.id);
+    try {
+      await resendConfirmation(c.id);
+      message.success(`确认邮件已发送到 ${c.webhookMasked}，收件人打开邮件中的链接后即可接收推送`);
+      onChanged();
+    } catch {
+      // The request layer has shown the error (429: sent too recently or too often today).
+    } finally {
+      setResending(undefined);
+    }
+  };
   const act = async (run: () => Promise<unknown>, ok: string) => {
     try {
       await run();
@@ -111,9 +124,20 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
       dataIndex: 'name',
       width: 170,
       render: (_, c) => (
-        <Space>
+        <Space wrap size={4}>
           {c.name}
           {c.isDefault && <Tag color="blue">默认</Tag>}
+          {c.emailConsent && !c.emailConsent.confirmed && (
+            <Tooltip
+              title={
+                c.emailConsent.sentAt
+                  ? `确认邮件已于 ${formatTime(c.emailConsent.sentAt)} 发出，链接 ${formatTime(c.emailConsent.expiresAt)} 前有效。收件人打开邮件中的链接后，这个邮箱才会收到推送。`
+                  : '确认邮件没有发出，请点击“重新发送确认邮件”。收件人确认之前，这个邮箱不会收到推送。'
+              }
+            >
+              <Tag color="orange">待确认</Tag>
+            </Tooltip>
+          )}
         </Space>
       ),
     },
@@ -138,9 +162,15 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
       width: screens.xl ? ACTIONS_WIDTH.wide : ACTIONS_WIDTH.narrow,
       render: (_, c) => (
         <Space size={0} wrap>
-          <Button type="link" size="small" loading={testing === c.id} onClick={() => runTest(c)}>
-            发送测试消息
-          </Button>
+          {c.emailConsent && !c.emailConsent.confirmed ? (
+            <Button type="link" size="small" loading={resending === c.id} onClick={() => resend(c)}>
+              重新发送确认邮件
+            </Button>
+          ) : (
+            <Button type="link" size="small" loading={testing === c.id} onClick={() => runTest(c)}>
+              发送测试消息
+            </Button>
+          )}
           <ChannelForm
             channel={c}
             kinds={kinds}
