@@ -42,6 +42,7 @@ import * as m0027b from './0027_b_ums_claims';
 import * as m0027c from './0027_c_ums_attempt_done';
 import * as m0027d from './0027_d_ums_scheduled';
 import * as m0027e from './0027_e_ums_email_consent';
+import * as m0027f from './0027_f_ums_consent_kept';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0027_c_ums_attempt_done': m0027c,
   '0027_d_ums_scheduled': m0027d,
   '0027_e_ums_email_consent': m0027e,
+  '0027_f_ums_consent_kept': m0027f,
 };
