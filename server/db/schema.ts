@@ -209,7 +209,8 @@ export interface UmsChannelsTable {
 export interface UmsEmailConfirmationsTable {
   id: Generated<number>;
   user_id: number;
-  channel_id: number;
+  /** null once the channel is deleted: the mail still counts against the day's cap (0027). */
+  channel_id: number | null;
   address_hash: string;
   token_hash: string;
   created_at: Generated<Date>;

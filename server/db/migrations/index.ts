@@ -43,6 +43,7 @@ import * as m0027b from './0027_b_ums_claims';
 import * as m0027c from './0027_c_ums_attempt_done';
 import * as m0027d from './0027_d_ums_scheduled';
 import * as m0027e from './0027_e_ums_email_consent';
+import * as m0027f from './0027_f_ums_consent_kept';
 import * as m0028 from './0028_identity_subject_case';
 import * as m0028b from './0028_login_links';
 import * as m0030 from './0030_ocs_charge_in_full';
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '0027_c_ums_attempt_done': m0027c,
   '0027_d_ums_scheduled': m0027d,
   '0027_e_ums_email_consent': m0027e,
+  '0027_f_ums_consent_kept': m0027f,
   '0028_identity_subject_case': m0028,
   '0028_login_links': m0028b,
   '0030_ocs_charge_in_full': m0030,

@@ -183,6 +183,20 @@ describe('an e-mail channel', () => {
     expect((await add(sixth)).statusCode).toBe(200);
   });
 
+  test('deleting the channels gives no new addresses back: the cap counts the mails sent', async () => {
+    middayInShanghai();
+    const { client } = await loggedInClient(rig.ctx);
+    for (let i = 0; i < 5; i++) {
+      const id = await addChannel(client, { kind: 'email', name: 'e', email: newAddress() });
+      expect((await client.request({ method: 'DELETE', url: `/api/ums/channels/${id}` })).statusCode).toBe(200);
+    }
+    const sixth = newAddress();
+    const refused = await client.post('/api/ums/channels', { kind: 'email', name: 'e', email: sixth });
+    expect(refused.statusCode).toBe(429);
+    expect(rig.smtp.deliveredTo(sixth)).toHaveLength(0);
+    expect((await client.get('/api/ums/channels')).json().data).toHaveLength(0);
+  });
+
   test('one address is mailed at most 3 times a day', async () => {
     middayInShanghai();
     const { client } = await loggedInClient(rig.ctx);
