@@ -125,28 +125,34 @@ async function parseXlsx(buf: Buffer, onRow: RosterRowHandler): Promise<ParsedFi
   });
   let header: { index: Map<number, ImportField>; columns: Record<string, string> } | null = null;
   let sawSheet = false;
+  let refusal: unknown = null;
   try {
-    // The first sheet of the file; the others are not read.
+    // Only the first sheet is read, but the reader is always run to its end: a sheet that comes before
+    // the workbook's index in the zip is spooled to a temporary file, removed only once it is read.
     for await (const sheet of reader) {
+      const first = !sawSheet;
       sawSheet = true;
       for await (const row of sheet) {
+        if (!first || refusal) continue;
         const cells: string[] = [];
         row.eachCell({ includeEmpty: true }, (cell, col) => {
           cells[col - 1] = cell.text ?? '';
         });
-        if (!header) {
-          header = mapHeader(cells);
-          continue;
+        try {
+          if (!header) header = mapHeader(cells);
+          else {
+            const raw = rowOf(cells, header.index);
+            if (raw) onRow(row.number, raw);
+          }
+        } catch (err) {
+          refusal = err;
         }
-        const raw = rowOf(cells, header.index);
-        if (raw) onRow(row.number, raw);
       }
-      break;
     }
-  } catch (err) {
-    if ((err as { statusCode?: number }).statusCode) throw err;
+  } catch {
     throw unreadable();
   }
+  if (refusal) throw refusal;
   if (!sawSheet || !header) throw badRequest('Excel 文件的第一个工作表是空的');
   return { format: 'xlsx', encoding: null, columns: (header as { columns: Record<string, string> }).columns };
 }
