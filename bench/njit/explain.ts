@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
 import type { DB } from '../../server/db/schema';
 import { commitImport, previewImport } from '../../server/modules/njit/imports';
-import { parseRosterFile } from '../../server/modules/njit/parse';
+import { prepareRoster } from '../../server/modules/njit/prepare';
 import { nameKeys } from '../../server/modules/njit/record';
 import { searchStudents } from '../../server/modules/njit/service';
 import { StudentSearchQuery } from '../../src/contract';
@@ -67,7 +67,7 @@ async function main() {
       .executeTakeFirstOrThrow();
     const actor = { id: admin.id, username: admin.username, ip: null };
     const students = syntheticStudents(ROWS, { seed: 42 });
-    const preview = await previewImport(db, parseRosterFile, actor, 'explain.csv', Buffer.from(syntheticCsv(students)));
+    const preview = await previewImport(db, prepareRoster, actor, 'explain.csv', Buffer.from(syntheticCsv(students)));
     const t0 = performance.now();
     await commitImport(db, actor, preview.importId);
     console.log(`import commit of ${ROWS} students: ${Math.round(performance.now() - t0)} ms`);

@@ -36,12 +36,19 @@ export class TaskPool {
     });
   }
 
-  /** Calls `exportName(...args)` of the module at `modulePath` (an absolute path) in the worker. */
+  /**
+   * Calls `exportName(...args)` of the module at `modulePath` (an absolute path) in the worker. A Buffer
+   * argument that owns its whole memory (an upload) is moved to the worker rather than copied: the caller
+   * gives it up (it reads as empty afterwards).
+   */
   async run<T>(modulePath: string, exportName: string, args: unknown[]): Promise<T> {
     const signal = AbortSignal.timeout(this.timeoutMs);
+    const transferList = args
+      .filter((a): a is Buffer => Buffer.isBuffer(a) && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength)
+      .map((b) => b.buffer as ArrayBuffer);
     let outcome: Outcome;
     try {
-      outcome = await this.pool.run({ modulePath, exportName, args }, { signal });
+      outcome = await this.pool.run({ modulePath, exportName, args }, { signal, transferList });
     } catch (err) {
       const e = err as Error & { code?: string; name?: string };
       if (e.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test(e.message)) {

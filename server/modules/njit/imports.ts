@@ -5,91 +5,43 @@
  */
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { ImportIssue, ImportPreview, ImportSummary } from '../../../src/contract';
+import type { ImportPreview, ImportSummary } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
 import type { TaskPool } from '../../lib/worker-task';
-import type { ParsedFile } from './parse';
-import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type StudentInput } from './record';
+import type { PreparedRoster } from './prepare';
 import { importSummary } from './service';
 
 export const STAGING_MINUTES = 30;
-const MAX_ISSUES = 500;
-const SAMPLE_ROWS = 20;
 
-/** Reads an uploaded roster into rows (parse.ts); the module runs it in a worker thread. */
-export type RosterParser = (fileName: string, buf: Buffer) => Promise<ParsedFile>;
+/** A roster prepared for its preview (./prepare.ts); the module runs it in a worker thread. */
+export type RosterPreparer = (fileName: string, buf: Buffer) => Promise<PreparedRoster>;
 
 /**
- * A parser on a worker thread: an .xlsx of 100,000 rows keeps the CPU busy for seconds and the heap for
- * hundreds of MB; meanwhile the event loop goes on answering, and the memory goes with the worker.
+ * Preparing on a worker thread: an .xlsx of 100,000 rows keeps the CPU busy for a minute; meanwhile the
+ * event loop goes on answering, and what it parsed stays in the worker. Back come the report and the
+ * valid rows as one JSON text (what the staging row stores), so this thread handles no row itself.
  */
-export function workerRosterParser(pool: TaskPool): RosterParser {
-  return (fileName, buf) => pool.run<ParsedFile>(require.resolve('./parse'), 'parseRosterFile', [fileName, buf]);
+export function workerRosterPreparer(pool: TaskPool): RosterPreparer {
+  return (fileName, buf) => pool.run<PreparedRoster>(require.resolve('./prepare'), 'prepareRoster', [fileName, buf]);
 }
 
 export async function previewImport(
   db: Kysely<DB>,
-  parse: RosterParser,
+  prepare: RosterPreparer,
   actor: Actor,
   fileName: string,
   buf: Buffer,
 ): Promise<ImportPreview> {
-  const parsed = await parse(fileName, buf);
-  const issues: ImportIssue[] = [];
-  let issueCount = 0;
-  const valid: StudentInput[] = [];
-  const sample: ImportPreview['sample'] = [];
-  const firstLine = new Map<string, number>();
-  let rejected = 0;
-
-  for (const { line, raw } of parsed.rows) {
-    const { record, issues: rowIssues } = validateRow(raw);
-    const problems = rowIssues.map((i) => ({ row: line, field: FIELD_LABELS[i.field], message: i.message }));
-    if (record) {
-      const earlier = firstLine.get(record.student_no);
-      if (earlier !== undefined) {
-        problems.push({
-          row: line,
-          field: FIELD_LABELS.studentNo,
-          message: `学号在文件中重复（与第 ${earlier} 行相同）`,
-        });
-      } else {
-        firstLine.set(record.student_no, line);
-      }
-    }
-    if (problems.length > 0) {
-      rejected += 1;
-      issueCount += problems.length;
-      for (const p of problems) if (issues.length < MAX_ISSUES) issues.push(p);
-      continue;
-    }
-    valid.push(record!);
-    if (sample.length < SAMPLE_ROWS) {
-      sample.push({
-        row: line,
-        studentNo: record!.student_no,
-        name: record!.name,
-        gender: record!.gender,
-        college: record!.college,
-        major: record!.major,
-        className: record!.class_name,
-        grade: record!.grade,
-        status: record!.status,
-        phone: maskPhone(record!.phone),
-        idCard: maskIdCard(record!.id_card),
-        dormitory: record!.dormitory,
-      });
-    }
-  }
-
-  const existing = valid.length
+  const p = await prepare(fileName, buf);
+  const validRows = p.validRows;
+  const existing = validRows
     ? await db
         .selectFrom('njit_students')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('student_no', '=', sql<string>`any(${valid.map((v) => v.student_no)}::text[])`)
+        .where('student_no', '=', sql<string>`any(string_to_array(${p.studentNos}, chr(10)))`)
         .executeTakeFirstOrThrow()
     : { n: 0 };
   const toUpdate = Number(existing.n);
@@ -105,9 +57,9 @@ export async function previewImport(
         id,
         user_id: actor.id,
         file_name: fileName,
-        total_rows: parsed.rows.length,
-        rejected_rows: rejected,
-        rows: JSON.stringify(valid),
+        total_rows: p.totalRows,
+        rejected_rows: p.rejected,
+        rows: p.validJson,
         expires_at: expiresAt,
       })
       .execute();
@@ -116,17 +68,17 @@ export async function previewImport(
   return {
     importId: id,
     fileName,
-    format: parsed.format,
-    encoding: parsed.encoding,
-    totalRows: parsed.rows.length,
-    validRows: valid.length,
-    rejectedRows: rejected,
-    toInsert: valid.length - toUpdate,
+    format: p.format,
+    encoding: p.encoding,
+    totalRows: p.totalRows,
+    validRows,
+    rejectedRows: p.rejected,
+    toInsert: validRows - toUpdate,
     toUpdate,
-    issues,
-    issueCount,
-    sample,
-    columns: parsed.columns,
+    issues: p.issues,
+    issueCount: p.issueCount,
+    sample: p.sample,
+    columns: p.columns,
     expiresAt: expiresAt.toISOString(),
   };
 }

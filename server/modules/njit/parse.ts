@@ -4,6 +4,7 @@
  * with a message a user can act on.
  */
 import ExcelJS from 'exceljs';
+import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { badRequest } from '../../errors';
@@ -37,13 +38,15 @@ function normaliseHeader(h: string): string {
     .toLowerCase();
 }
 
+/** One data row with its 1-based line number in the file (the header is line 1). */
+export type RosterRowHandler = (line: number, raw: RawRow) => void;
+
+/** What the whole file was, once every row has gone to the handler. */
 export interface ParsedFile {
   format: 'csv' | 'xlsx';
   encoding: 'utf-8' | 'gbk' | null;
   /** Header text -> field, for the columns we recognised. */
   columns: Record<string, string>;
-  /** Data rows with their 1-based line number in the file (the header is line 1). */
-  rows: { line: number; raw: RawRow }[];
 }
 
 const NOT_A_SHEET = '无法识别的文件：请上传 CSV（UTF-8 或 GBK 编码）或 Excel .xlsx 表格';
@@ -73,15 +76,12 @@ function mapHeader(header: string[]): { index: Map<number, ImportField>; columns
   return { index, columns };
 }
 
-function toRows(table: string[][], index: Map<number, ImportField>, firstLine = 2): ParsedFile['rows'] {
-  const rows: ParsedFile['rows'] = [];
-  table.forEach((cells, i) => {
-    if (cells.every((c) => String(c ?? '').trim() === '')) return;
-    const raw: RawRow = {};
-    for (const [col, field] of index) raw[field] = String(cells[col] ?? '');
-    rows.push({ line: firstLine + i, raw });
-  });
-  return rows;
+/** A row's raw fields, or null for a row with nothing in it. */
+function rowOf(cells: unknown[], index: Map<number, ImportField>): RawRow | null {
+  if (cells.every((c) => String(c ?? '').trim() === '')) return null;
+  const raw: RawRow = {};
+  for (const [col, field] of index) raw[field] = String(cells[col] ?? '');
+  return raw;
 }
 
 /** UTF-8 (with or without BOM) when the bytes are valid UTF-8, else GBK (Excel's "CSV" on Chinese Windows). */
@@ -102,57 +102,99 @@ function looksBinary(buf: Buffer): boolean {
 }
 
 /**
- * What an .xlsx may inflate to before ExcelJS, which inflates it whole, sees it: a 150,000-student
- * roster inflates to about 60 MB; spreadsheets compress 5–20×, zip bombs a thousandfold.
+ * What an .xlsx may inflate to before it is read: a 150,000-student roster inflates to about 60 MB;
+ * spreadsheets compress 5–20×, zip bombs a thousandfold. The sheet is read as a stream (rows go to the
+ * handler as they are parsed, the workbook is never held whole), so this bounds time more than memory.
  */
 export const XLSX_LIMITS = { maxTotalBytes: 96 * 1024 * 1024, maxRatio: 60, maxEntries: 2000 };
 
-async function parseXlsx(buf: Buffer): Promise<ParsedFile> {
+async function parseXlsx(buf: Buffer, onRow: RosterRowHandler): Promise<ParsedFile> {
   const unreadable = () => badRequest('无法读取该 Excel 文件：文件可能已损坏，或不是 .xlsx 格式');
   try {
     await assertZipWithin(buf, XLSX_LIMITS);
   } catch (err) {
     throw (err as { errorCode?: string }).errorCode === 'BAD_ARCHIVE' ? unreadable() : err;
   }
-  const wb = new ExcelJS.Workbook();
+  // Styles are read so that dates and numbers show as in the sheet (cell.text), as a full load did.
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(buf), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  let header: { index: Map<number, ImportField>; columns: Record<string, string> } | null = null;
+  let sawSheet = false;
+  let refusal: unknown = null;
   try {
-    await wb.xlsx.load(buf as unknown as ArrayBuffer);
+    // Only the first sheet is read, but the reader is always run to its end: a sheet that comes before
+    // the workbook's index in the zip is spooled to a temporary file, removed only once it is read.
+    for await (const sheet of reader) {
+      const first = !sawSheet;
+      sawSheet = true;
+      for await (const row of sheet) {
+        if (!first || refusal) continue;
+        const cells: string[] = [];
+        row.eachCell({ includeEmpty: true }, (cell, col) => {
+          cells[col - 1] = cell.text ?? '';
+        });
+        try {
+          if (!header) header = mapHeader(cells);
+          else {
+            const raw = rowOf(cells, header.index);
+            if (raw) onRow(row.number, raw);
+          }
+        } catch (err) {
+          refusal = err;
+        }
+      }
+    }
   } catch {
     throw unreadable();
   }
-  const sheet = wb.worksheets[0];
-  if (!sheet || sheet.rowCount === 0) throw badRequest('Excel 文件的第一个工作表是空的');
-  const table: string[][] = [];
-  sheet.eachRow({ includeEmpty: true }, (row) => {
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, col) => {
-      cells[col - 1] = cell.text ?? '';
-    });
-    table.push(cells);
-  });
-  const [header, ...data] = table;
-  const { index, columns } = mapHeader(header ?? []);
-  return { format: 'xlsx', encoding: null, columns, rows: toRows(data, index) };
+  if (refusal) throw refusal;
+  if (!sawSheet || !header) throw badRequest('Excel 文件的第一个工作表是空的');
+  return { format: 'xlsx', encoding: null, columns: (header as { columns: Record<string, string> }).columns };
 }
 
-function parseCsv(buf: Buffer): ParsedFile {
+function parseCsv(buf: Buffer, onRow: RosterRowHandler): ParsedFile {
   if (looksBinary(buf)) throw badRequest(NOT_A_SHEET);
   const { text, encoding } = decodeText(buf);
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });
-  const fatal = parsed.errors.find((e) => e.type === 'Quotes');
-  if (fatal) throw badRequest(`CSV 格式有误（第 ${(fatal.row ?? 0) + 1} 行引号不匹配）`);
-  const [header, ...data] = parsed.data;
-  if (!header || header.length < 2) throw badRequest(NOT_A_SHEET);
-  const { index, columns } = mapHeader(header);
-  return { format: 'csv', encoding, columns, rows: toRows(data, index) };
+  // Row by row (step): the file's table is never held whole, only the rows the handler keeps.
+  let line = 0;
+  let header: { index: Map<number, ImportField>; columns: Record<string, string> } | null = null;
+  let failure: Error | null = null;
+  Papa.parse<string[]>(text, {
+    skipEmptyLines: false,
+    step: (result, parser) => {
+      line += 1;
+      try {
+        if (result.errors.some((e) => e.type === 'Quotes')) throw badRequest(`CSV 格式有误（第 ${line} 行引号不匹配）`);
+        if (!header) {
+          if (result.data.length < 2) throw badRequest(NOT_A_SHEET);
+          header = mapHeader(result.data);
+          return;
+        }
+        const raw = rowOf(result.data, header.index);
+        if (raw) onRow(line, raw);
+      } catch (err) {
+        failure = err as Error;
+        parser.abort();
+      }
+    },
+  });
+  if (failure) throw failure;
+  if (!header) throw badRequest(NOT_A_SHEET);
+  return { format: 'csv', encoding, columns: (header as { columns: Record<string, string> }).columns };
 }
 
-export async function parseRosterFile(fileName: string, buf: Buffer): Promise<ParsedFile> {
+/** Reads the file, giving each data row to `onRow` as it is read; refuses what it cannot read. */
+export async function parseRosterFile(fileName: string, buf: Buffer, onRow: RosterRowHandler): Promise<ParsedFile> {
   if (buf.length === 0) throw badRequest('上传的文件是空的');
   const isZip = buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
   const isOle = buf.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
   if (isOle) throw badRequest('不支持旧版 Excel（.xls），请在 Excel 中另存为 .xlsx 或 CSV 后再上传');
-  if (isZip) return parseXlsx(buf);
+  if (isZip) return parseXlsx(buf, onRow);
   if (/\.(xlsx|xls)$/i.test(fileName)) throw badRequest('该文件不是有效的 Excel .xlsx 文件');
-  return parseCsv(buf);
+  return parseCsv(buf, onRow);
 }

@@ -12,7 +12,7 @@ import { route } from '../../http/route';
 import { readUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
-import { commitImport, listImports, previewImport, type RosterParser } from './imports';
+import { commitImport, listImports, previewImport, type RosterPreparer } from './imports';
 import { njitMetrics } from './metrics';
 import * as students from './service';
 
@@ -22,7 +22,7 @@ function requireAdmin(request: FastifyRequest, what: string): void {
 
 export default async function njitRoutes(
   app: FastifyInstance,
-  { db, config, parseRoster }: AppDeps & { parseRoster: RosterParser },
+  { db, config, prepareRoster }: AppDeps & { prepareRoster: RosterPreparer },
 ): Promise<void> {
   const limit = config.NJIT_QUERY_RATE_LIMIT;
   const metrics = njitMetrics(app.metrics);
@@ -59,7 +59,7 @@ export default async function njitRoutes(
   route(app, api.uploadImport, async (request) => {
     requireAdmin(request, '导入名单');
     const { fileName, buffer } = await readUpload(request, { maxBytes: NJIT_IMPORT_MAX_BYTES });
-    return success(await previewImport(db, parseRoster, actorOf(request), fileName, buffer));
+    return success(await previewImport(db, prepareRoster, actorOf(request), fileName, buffer));
   });
 
   route(app, api.commitImport, async (request) => {

@@ -20,13 +20,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
+import { TaskPool } from '../../lib/worker-task';
 import ocsAdminRoutes from './admin/routes';
 import { SettingsCache } from './admin/settings';
 import { OcsAiAnswerer } from './ai/answerer';
 import { PreferencesCache } from './ai/preferences';
 import ocsAiRoutes from './ai/routes';
 import { HitCounter } from './bank/hit-counter';
-import { BankImporter } from './bank/importer';
+import { BankImporter, workerBankPreparer } from './bank/importer';
 import { BankIndexSync } from './bank/index-sync';
 import ocsBankRoutes from './bank/routes';
 import { ocsQueryCounter } from './query/metrics';
@@ -54,6 +55,11 @@ declare module 'fastify' {
 
 const HIT_FLUSH_MS = 5_000;
 const IMPORT_SWEEP_MS = 60_000;
+/**
+ * The old-generation heap a bank file's parse may take (its worker's): a 50 MB file of 150,000
+ * questions needs about half of it; more is refused with 413 instead of growing the process.
+ */
+const BANK_PARSE_HEAP_MB = 256;
 
 export default fp(
   async function ocsModule(app: FastifyInstance, deps: AppDeps) {
@@ -93,7 +99,10 @@ export default fp(
       onOutcome: countQuery,
       limiter: (spec) => app.limits.create(spec),
     });
-    const importer = new BankImporter({ db, index: bank.index, log: app.log });
+    // Bank files are parsed and checked on a worker thread, one at a time, with a capped heap.
+    const preparers = new TaskPool({ maxHeapMb: BANK_PARSE_HEAP_MB, timeoutMs: 120_000 });
+    app.addHook('onClose', () => preparers.close());
+    const importer = new BankImporter({ db, index: bank.index, log: app.log, prepare: workerBankPreparer(preparers) });
     app.decorate('ocs', { bank, settings, service, hits, misses });
 
     const load = () =>

@@ -2,11 +2,15 @@
  * Roster import through the API: preview and validation report, commit in one transaction,
  * upsert by student number, CSV (UTF-8, BOM, GBK) and XLSX, refusals with clear messages.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import JSZip from 'jszip';
 import { sql } from 'kysely';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
-import { csv, importFile, PEOPLE, synthetic, upload, xlsx } from './fixtures';
+import { csv, HEADER, importFile, PEOPLE, synthetic, upload, xlsx } from './fixtures';
 
 let ctx: TestContext;
 let admin: Client;
@@ -102,6 +106,35 @@ describe('good files', () => {
       .where('student_no', '=', '202101020003')
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: '李四', id_card: '320104200304041242', dormitory: '西区2栋201' });
+  });
+
+  it('reads an .xlsx whose sheet comes before the workbook in the zip, and leaves no temporary file behind', async () => {
+    // A streaming writer (as large exports are made) puts the sheet first; the streaming reader
+    // spools such a sheet to a temporary file until it has read the workbook's index.
+    const streamed = async (header: string[]) => {
+      const file = path.join(os.tmpdir(), `njit-streamed-${process.pid}-${Date.now()}.xlsx`);
+      const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
+      const sheet = writer.addWorksheet('学生名单');
+      sheet.addRow(header).commit();
+      for (const r of PEOPLE) sheet.addRow(r).commit();
+      sheet.commit();
+      await writer.commit();
+      try {
+        return fs.readFileSync(file);
+      } finally {
+        fs.rmSync(file);
+      }
+    };
+    const spooled = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`tmp-${process.pid}-`)).length;
+    const before = spooled();
+    const { preview, summary } = await importFile(admin, await streamed(HEADER), '导出.xlsx');
+    expect(preview).toMatchObject({ format: 'xlsx', validRows: 5, rejectedRows: 0 });
+    expect(summary).toMatchObject({ inserted: 5 });
+    // A refused file is read to its end as well.
+    const refused = await upload(admin, await streamed(['编号', '名称']), '导出.xlsx');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errorMessage).toMatch(/表头缺少必需的列：学号、姓名/);
+    expect(spooled()).toBe(before);
   });
 
   it('recognises English headers in any column order', async () => {

@@ -1,6 +1,8 @@
 /**
  * Question-bank import in two steps. preview: parse the file, validate every row with prepareQuestion
- * and report (counts, row-numbered issues, a sample), keeping the prepared rows staged. commit: upsert
+ * and report (counts, row-numbered issues, a sample), keeping the prepared rows staged; that runs on a
+ * worker thread (./import-prepare.ts), so a large file neither holds the event loop nor leaves the
+ * memory its parse took. commit: upsert
  * the staged rows in the background in chunks, through a job record the page polls for progress.
  *
  * Staging and jobs live in this process's memory (there is no staging table): the preview, the commit
@@ -17,19 +19,28 @@ import type { DB } from '../../../db/schema';
 import { notFound } from '../../../errors';
 import { recordAudit, type Actor } from '../../audit';
 import type { FuzzyIndex } from './fuzzy-index';
-import { parseBankFile } from './import-parse';
-import { prepareQuestion, type PreparedQuestion } from './question';
+import type { TaskPool } from '../../../lib/worker-task';
+import type { PreparedBank } from './import-prepare';
+import type { PreparedQuestion } from './question';
 import { upsertQuestions } from './store';
 
 export const STAGING_MS = 30 * 60_000;
-const CHUNK = 2000;
-const MAX_ISSUES = 200;
-const SAMPLE_ROWS = 20;
+
+/** Prepares an uploaded bank file for its preview (./import-prepare.ts). */
+export type BankPreparer = (fileName: string, buf: Buffer) => Promise<PreparedBank>;
+
+/** Preparing on a worker thread of `pool` (one file at a time, its heap capped). */
+export function workerBankPreparer(pool: TaskPool): BankPreparer {
+  return (fileName, buf) =>
+    pool.run<PreparedBank>(require.resolve('./import-prepare'), 'prepareBankFile', [fileName, buf]);
+}
 
 interface Staged {
   actorId: number;
   fileName: string;
-  rows: PreparedQuestion[];
+  /** The valid questions as JSON chunks (PreparedBank.chunks), parsed one at a time when needed. */
+  chunks: string[];
+  valid: number;
   total: number;
   rejected: number;
   expiresAt: number;
@@ -39,13 +50,11 @@ interface JobState extends BankImportJob {
   expiresAt: number;
 }
 
-const identity = (q: PreparedQuestion) => `${q.title_hash}|${q.type}|${q.options_hash}`;
-
 /** How many of these rows are already in the bank (they will be updated). */
-async function countExisting(db: Kysely<DB>, rows: PreparedQuestion[]): Promise<number> {
+async function countExisting(db: Kysely<DB>, chunks: string[]): Promise<number> {
   let n = 0;
-  for (let i = 0; i < rows.length; i += 5000) {
-    const c = rows.slice(i, i + 5000);
+  for (const text of chunks) {
+    const c = JSON.parse(text) as PreparedQuestion[];
     const r = await sql<{ n: number }>`
       select count(*)::int as n
       from unnest(${c.map((q) => q.title_hash)}::text[], ${c.map((q) => q.type)}::text[], ${c.map((q) => q.options_hash)}::text[]) as k(th, ty, oh)
@@ -62,40 +71,13 @@ export class BankImporter {
   private readonly jobs = new Map<string, JobState>();
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger }) {}
+  constructor(
+    private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger; prepare: BankPreparer },
+  ) {}
 
   async preview(actor: Actor, fileName: string, buf: Buffer): Promise<BankImportPreview> {
-    const parsed = parseBankFile(fileName, buf);
-    const issues: BankImportPreview['issues'] = [];
-    const sample: BankImportPreview['sample'] = [];
-    const valid: PreparedQuestion[] = [];
-    const firstRow = new Map<string, number>();
-    let rejected = 0;
-    const reject = (row: number, message: string) => {
-      rejected++;
-      if (issues.length < MAX_ISSUES) issues.push({ row, message });
-    };
-    for (const r of parsed.rows) {
-      if ('error' in r) {
-        reject(r.row, r.error);
-        continue;
-      }
-      const p = prepareQuestion(r.question);
-      if ('error' in p) {
-        reject(r.row, p.error);
-        continue;
-      }
-      const earlier = firstRow.get(identity(p));
-      if (earlier !== undefined) {
-        reject(r.row, `与第 ${earlier} 行是同一道题（题目、题型、选项相同），已跳过`);
-        continue;
-      }
-      firstRow.set(identity(p), r.row);
-      valid.push(p);
-      if (sample.length < SAMPLE_ROWS)
-        sample.push({ row: r.row, title: p.title, type: p.type, options: p.options, answer: p.answer });
-    }
-    const existing = await countExisting(this.deps.db, valid);
+    const { total, rejected, valid, issues, sample, chunks } = await this.deps.prepare(fileName, buf);
+    const existing = await countExisting(this.deps.db, chunks);
     this.sweep();
     // One pending preview per administrator: a new upload replaces the previous one.
     for (const [id, s] of this.staged) if (s.actorId === actor.id) this.staged.delete(id);
@@ -103,12 +85,13 @@ export class BankImporter {
     this.staged.set(id, {
       actorId: actor.id,
       fileName,
-      rows: valid,
-      total: parsed.rows.length,
+      chunks,
+      valid,
+      total,
       rejected,
       expiresAt: Date.now() + STAGING_MS,
     });
-    return { id, fileName, total: parsed.rows.length, valid: valid.length, rejected, existing, issues, sample };
+    return { id, fileName, total, valid, rejected, existing, issues, sample };
   }
 
   /** Starts writing a previewed import; committing the same id again returns its job. */
@@ -123,7 +106,7 @@ export class BankImporter {
     const state: JobState = {
       id,
       status: 'running',
-      total: staged.rows.length,
+      total: staged.valid,
       done: 0,
       inserted: 0,
       updated: 0,
@@ -161,8 +144,8 @@ export class BankImporter {
   private async run(job: JobState, staged: Staged, actor: Actor): Promise<void> {
     const { db, index, log } = this.deps;
     try {
-      for (let i = 0; i < staged.rows.length; i += CHUNK) {
-        const chunk = staged.rows.slice(i, i + CHUNK);
+      for (const text of staged.chunks) {
+        const chunk = JSON.parse(text) as PreparedQuestion[];
         const r = await upsertQuestions(db, chunk, 'import', 'verified');
         // Each chunk is answerable (exact and fuzzy) as soon as it lands.
         for (const row of r.rows) index.add(row.id, row.norm_title);
