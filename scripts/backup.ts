@@ -1,6 +1,6 @@
 /**
  * `npm run backup [-- --out DIR|FILE] [--keep-days N] [--no-secret-key]`: a consistent backup of the
- * configured database (README "Backups").
+ * configured database (docs/operations.md, "Backups").
  *
  * - DATABASE_URL set: pg_dump in its custom format (`….pgdump`).
  * - Embedded database, server stopped: takes the DATA_DIR lock, opens PGlite, dumps, releases.

@@ -1,6 +1,6 @@
 /**
  * `npm run restore -- FILE [--force] [--data-dir DIR]`: loads a backup made by `npm run backup`
- * (README "Backups").
+ * (docs/operations.md, "Backups").
  *
  * - An embedded-database backup (`….pglite.tar.gz`) goes into DATA_DIR (or --data-dir), with the server
  *   stopped: the script takes the DATA_DIR lock. The target must not hold a database yet, unless --force

@@ -1,5 +1,5 @@
 /**
- * Environment parsing. Every variable the server reads is declared here and documented in README.md.
+ * Environment parsing. Every variable the server reads is declared here and documented in docs/configuration.md.
  */
 import path from 'node:path';
 import { z } from 'zod';

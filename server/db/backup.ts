@@ -1,5 +1,5 @@
 /**
- * Backups and restores (`npm run backup`, `npm run restore`; README "Backups").
+ * Backups and restores (`npm run backup`, `npm run restore`; docs/operations.md, "Backups").
  *
  * Embedded database: a gzipped tar holding `manifest.json` (tables and their row counts, applied
  * migrations, Postgres version), `pgdata.tar` (PGlite's own dump of its data directory) and, unless left
