@@ -12,7 +12,7 @@ import type { CallbackPayload, CallbackSecret, ChannelKind } from '../../../src/
 import type { DB } from '../../db/schema';
 import { badRequest } from '../../errors';
 import type { SecretBox } from '../../lib/secretbox';
-import { describeFetchError } from './dingtalk';
+import { describeFetchError } from './kinds/transport';
 import { allowListed } from './kinds/http';
 import { isOwnHost, isPrivateAddress, OwnAddressError, PrivateAddressError, requestOnce } from './kinds/webhook';
 

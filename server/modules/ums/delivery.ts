@@ -12,7 +12,7 @@ import type { DB } from '../../db/schema';
 import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
-import type { Outcome, RobotMessage, SendResult } from './dingtalk';
+import type { Outcome, RobotMessage, SendResult } from './kinds/transport';
 import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
 

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { describeFetchError } from '../../../server/modules/ums/dingtalk';
+import { describeFetchError } from '../../../server/modules/ums/kinds/transport';
 import { listenOnLoopback } from '../../fixtures/tracked';
 import { loggedInClient, type Client } from '../helpers';
 import { message, sendUi, startUmsRig, userWithChannel, type UmsRig } from './helpers';

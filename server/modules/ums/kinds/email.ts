@@ -10,7 +10,7 @@ import nodemailer from 'nodemailer';
 import { EmailAddress } from '../../../../src/contract';
 import { badRequest } from '../../../errors';
 import { sha256 } from '../../../lib/tokens';
-import { describeFetchError, type SendResult } from '../dingtalk';
+import { describeFetchError, type SendResult } from './transport';
 import type { ChannelAdapter, Mailer, OutgoingMessage } from './types';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true });

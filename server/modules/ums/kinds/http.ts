@@ -4,7 +4,7 @@
  * and nothing else. Failures before an answer are described per kind in Chinese (describeFetchError).
  */
 import { sha256 } from '../../../lib/tokens';
-import { describeFetchError, type SendResult } from '../dingtalk';
+import { describeFetchError, type SendResult } from './transport';
 
 /** A robot service's documented codes. */
 export interface RobotCodes {

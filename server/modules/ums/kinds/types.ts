@@ -6,7 +6,7 @@
 import type { Transporter } from 'nodemailer';
 import type { ChannelKind, WebhookHeader } from '../../../../src/contract';
 import type { SecretBox } from '../../../lib/secretbox';
-import type { Outcome, RobotMessage, SendResult } from '../dingtalk';
+import type { Outcome, RobotMessage, SendResult } from './transport';
 
 export type { Outcome, SendResult };
 

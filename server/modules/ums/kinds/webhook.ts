@@ -16,7 +16,7 @@ import { JSONPath } from 'jsonpath-plus';
 import { DEFAULT_SUCCESS_STATUS, DEFAULT_WEBHOOK_TEMPLATE, type WebhookHeader } from '../../../../src/contract';
 import { badRequest } from '../../../errors';
 import { maskSecret } from '../../../lib/secretbox';
-import { describeFetchError, type SendResult } from '../dingtalk';
+import { describeFetchError, type SendResult } from './transport';
 import {
   allowListed,
   guardedLookup,
