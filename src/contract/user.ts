@@ -61,7 +61,22 @@ export type LoginChallenge = z.infer<typeof LoginChallenge>;
 export const LoginResult = z.union([CurrentUser, LoginChallenge]);
 export type LoginResult = z.infer<typeof LoginResult>;
 
-export const MeResponse = ok(CurrentUser);
+/**
+ * GET /api/user/me for a visitor without a session: HTTP 200 with this failure envelope rather than the
+ * 401 the rest of the API answers, because "nobody is signed in" is the ordinary answer to a visitor's
+ * first look, and a browser logs every 401 in its console as an error.
+ */
+export const NotSignedIn = z.object({
+  success: z.literal(false),
+  errorCode: z.literal('UNAUTHORIZED'),
+  errorMessage: z.string(),
+  showType: z.number().int().optional(),
+});
+export type NotSignedIn = z.infer<typeof NotSignedIn>;
+/** Who is signed in: the user, or NotSignedIn. */
+export const MeResponse = z.union([ok(CurrentUser), NotSignedIn]);
+/** A sign-in that finished: the user now signed in. */
+export const SignedInResponse = ok(CurrentUser);
 export const LoginResponse = ok(LoginResult);
 export const RegisterResponse = ok(CurrentUser);
 export const LogoutResponse = OkEmpty;

@@ -28,6 +28,7 @@ import {
   LoginResponse,
   LogoutResponse,
   MeResponse,
+  SignedInResponse,
   ProfileResponse,
   RegisterResponse,
   RevokeTokenResponse,
@@ -178,7 +179,7 @@ const CASES: Record<string, Case> = {
 
   // ---- institutional sign-in (mock/identity.ts); order matters: set-up before enable, ssoLogin before pending ----
   'POST /api/user/login/verify': {
-    schema: MeResponse,
+    schema: SignedInResponse,
     calls: [
       { body: { code: '123456', trustBrowser: true }, status: 200 },
       { body: { code: 'abcd-efgh-jkmn' }, status: 200 },
@@ -1141,13 +1142,13 @@ describe('umi mocks match the contract', () => {
     }
   });
 
-  it('logout ends the mock session: /me then answers 401 with an error envelope', () => {
+  it('logout ends the mock session: /me then answers nobody (200, success:false), as the server does', () => {
     call('POST /api/user/logout');
     const me = call('GET /api/user/me');
-    expect(me.statusCode).toBe(401);
-    expect(ErrorEnvelope.parse(me.body).errorMessage).toBe('请先登录');
+    expect(me.statusCode).toBe(200);
+    expect(MeResponse.parse(me.body)).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     call('POST /api/user/login', { username: 'admin', password: 'admin123456' });
-    expect(MeResponse.parse(call('GET /api/user/me').body).data.username).toBe('admin');
+    expect(MeResponse.parse(call('GET /api/user/me').body)).toMatchObject({ data: { username: 'admin' } });
   });
 
   it('lists what the account mocks changed: filters, revocations, audit rows newest first', () => {

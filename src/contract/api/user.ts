@@ -19,11 +19,14 @@ export const settings = endpoint({
   schema: (c) => ({ response: c.AuthSettings }),
 });
 
-/** 401 when logged out. */
+/**
+ * Public: a visitor without a session cookie gets `{ success: false, errorCode: 'UNAUTHORIZED' }` with
+ * HTTP 200; a session cookie that names no live session (the session ended) gets 401.
+ */
 export const me = endpoint({
   method: 'GET',
   path: '/api/user/me',
-  access: 'user',
+  access: 'public',
   tags,
   summary: '当前用户',
   schema: (c) => ({ response: c.MeResponse }),
