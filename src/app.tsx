@@ -10,9 +10,10 @@ import React, { lazy, Suspense } from 'react';
 import defaultSettings from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
+import { endSession, SessionBridge } from './components/session';
 import { avatarOf, displayName } from './components/user';
 import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
-import { errorConfig } from './requestErrorConfig';
+import { errorConfig, sessionEndInterceptor } from './requestErrorConfig';
 import { dropPrerendered, PRERENDERED_PATH } from './prerendered';
 import { preloadRouteComponents, type RouteRecord } from './routePreload';
 import zhCN from 'antd/locale/zh_CN';
@@ -127,6 +128,11 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
 
 const ENROL_PATH = '/user/security';
 
+/** Inside the app's state, around every page: the request layer can end a session (components/session.tsx). */
+export function innerProvider(container: React.ReactNode) {
+  return <SessionBridge>{container}</SessionBridge>;
+}
+
 /** Outside the layout too (login, register): no white screen on a failed chunk. */
 export function rootContainer(container: React.ReactNode) {
   return (
@@ -138,4 +144,6 @@ export function rootContainer(container: React.ReactNode) {
 
 export const request: RequestConfig = {
   ...errorConfig,
+  // A 401 where a session was needed: the session ended, handled once for the whole app.
+  responseInterceptors: [sessionEndInterceptor(endSession)],
 };

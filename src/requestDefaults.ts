@@ -32,3 +32,10 @@ export const DROPDOWN_DELAYS = {
 
 /** Spread into ProTable `pagination`. */
 export const TABLE_PAGINATION = { defaultPageSize: DEFAULT_PAGE_SIZE, showSizeChanger: true } as const;
+
+/**
+ * The request option src/services/call.ts sets from the endpoint's declared access: a 401 from an
+ * endpoint that needs a session means the session ended (src/requestErrorConfig.ts). A public
+ * endpoint's 401 is a wrong password or code, which its page shows.
+ */
+export const SESSION_REQUIRED = 'sessionRequired';
