@@ -14,7 +14,7 @@ export default function AuthShell(props: { title: string; subTitle?: string; chi
     <div style={{ minHeight: '100vh', background: '#f5f5f5', padding: '48px 16px', boxSizing: 'border-box' }}>
       <div style={{ maxWidth: 400, margin: '0 auto', background: '#fff', borderRadius: 8, padding: 32 }}>
         <div style={{ textAlign: 'center', marginBottom: 24 }}>
-          <Link to="/home">
+          <Link to="/home" aria-label="统一门户首页">
             <img src="/logo.svg" alt="" width={44} height={44} />
           </Link>
           <h1

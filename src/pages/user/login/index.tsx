@@ -59,13 +59,13 @@ export default function LoginPage({
   const [step, setStep] = useState<'password' | 'code'>(query.get('step') === '2fa' ? 'code' : 'password');
   const [form] = Form.useForm<LoginValues>();
   // Before the first paint: the static copy goes, and what was typed into it (or filled in by the
-  // browser) comes over, with the focus; a press of its 登录 sends the form now.
+  // browser) comes over, with the focus (the username's on arrival); a press of its 登录 sends the form now.
   useLayoutEffect(() => {
     const typed = takePrerendered();
-    if (!typed || step !== 'password') return;
-    if (typed.username || typed.password) form.setFieldsValue({ username: typed.username, password: typed.password });
-    if (typed.focused) form.getFieldInstance(typed.focused)?.focus();
-    if (typed.submitted) form.submit();
+    if (step !== 'password') return;
+    if (typed?.username || typed?.password) form.setFieldsValue({ username: typed.username, password: typed.password });
+    form.getFieldInstance(typed?.focused ?? 'username')?.focus();
+    if (typed?.submitted) form.submit();
   }, [form, step]);
   // A plain effect, not ahooks' useRequest: it would be the login page's largest chunk after the form.
   const [settings, setSettings] = useState<Settings>();
@@ -129,7 +129,14 @@ export default function LoginPage({
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} />}
       <Form<LoginValues> form={form} name="login" size="large" initialValues={{ remember: true }} onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
-          <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" aria-label="用户名" />
+          {/* The static copy focuses it as soon as it is parsed; the app, above, when the page mounts. */}
+          <Input
+            prefix={<UserOutlined />}
+            placeholder="用户名"
+            autoComplete="username"
+            aria-label="用户名"
+            autoFocus={prerendering}
+          />
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
           <Input.Password

@@ -1,17 +1,19 @@
-/** /user/register: the contract's rules on the client, 409/400 shown on the form, then /home. */
+/**
+ * /user/register: the contract's rules on the client, 409/400 shown on the form, then signed in and on
+ * to `redirect` (the page the visitor was going to, as after login; /home without one).
+ */
 import { zodRule } from '@/components/zodRule';
 import { Nickname, Password, Username } from '@/contract';
-import { rememberUser } from '@/initialState';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { fetchAuthSettings, register } from '@/services/user';
 import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
-import { useModel, useNavigate } from '@umijs/max';
+import { useLocation } from '@umijs/max';
 import { Alert, Button, Form, Input, Result, Skeleton } from 'antd';
 import { useRequest } from 'ahooks';
 import { useState } from 'react';
-import { flushSync } from 'react-dom';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
+import useFinishSignIn from '../components/useFinishSignIn';
 
 interface RegisterValues {
   username: string;
@@ -26,8 +28,9 @@ export default function RegisterPage() {
   const [error, setError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
   const [form] = Form.useForm<RegisterValues>();
-  const { setInitialState } = useModel('@@initialState');
-  const navigate = useNavigate();
+  const location = useLocation();
+  const redirect = new URLSearchParams(location.search).get('redirect');
+  const finishSignIn = useFinishSignIn();
   const { data: settings, loading } = useRequest(fetchAuthSettings);
 
   if (loading) {
@@ -44,7 +47,7 @@ export default function RegisterPage() {
           status="info"
           title="注册已关闭"
           subTitle="管理员已关闭开放注册，请联系管理员创建账号。"
-          extra={<AuthLink to="/user/login">去登录</AuthLink>}
+          extra={<AuthLink to={`/user/login${location.search}`}>去登录</AuthLink>}
         />
       </AuthShell>
     );
@@ -59,10 +62,8 @@ export default function RegisterPage() {
         { skipErrorHandler: true },
       );
       if (res?.success) {
-        rememberUser(res.data);
-        flushSync(() => setInitialState((s) => ({ ...s, currentUser: res.data })));
-        navigate('/home', { replace: true });
-        return; // signed in: the button keeps turning until the home page takes this one's place
+        finishSignIn(res.data, redirect, '注册成功，已为你登录');
+        return; // signed in: the button keeps turning until the next page takes this one's place
       }
     } catch (e) {
       const fields = fieldErrorsOf(e);
@@ -118,7 +119,7 @@ export default function RegisterPage() {
           注册
         </Button>
         <div style={{ marginTop: 16, textAlign: 'right' }}>
-          <AuthLink to="/user/login">已有账号？去登录</AuthLink>
+          <AuthLink to={`/user/login${location.search}`}>已有账号？去登录</AuthLink>
         </div>
       </Form>
     </AuthShell>
