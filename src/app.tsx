@@ -7,7 +7,7 @@ import { HomeOutlined } from '@ant-design/icons';
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
 import { history, Link, Navigate } from '@umijs/max';
 import React, { lazy, Suspense } from 'react';
-import defaultSettings from '../config/defaultSettings';
+import defaultSettings, { antdTheme } from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { endSession, SessionBridge } from './components/session';
@@ -22,8 +22,8 @@ import 'dayjs/locale/zh-cn';
 
 dayjs.locale('zh-cn');
 
-/** antd in Chinese: pagination, empty states, pickers and confirm buttons. */
-export const antd = (memo: Record<string, unknown>) => ({ ...memo, locale: zhCN });
+/** antd in Chinese (pagination, empty states, pickers, confirm buttons), in the portal's theme. */
+export const antd = (memo: Record<string, unknown>) => ({ ...memo, locale: zhCN, theme: antdTheme });
 
 // Header pieces and guards load with the layout, not with umi.js: /user/login (no
 // layout) then starts without antd Menu/Dropdown/Result.

@@ -16,7 +16,7 @@ import { takePrerendered } from '@/prerendered';
 import { fetchAuthSettings, login, type AuthSettingsAnswer } from '@/services/user';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
-import { Alert, Button, Checkbox, Form, Input } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, theme } from 'antd';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
@@ -58,6 +58,7 @@ export default function LoginPage({
   const [submitting, setSubmitting] = useState(false);
   const [step, setStep] = useState<'password' | 'code'>(query.get('step') === '2fa' ? 'code' : 'password');
   const [form] = Form.useForm<LoginValues>();
+  const { token } = theme.useToken();
   // Before the first paint: the static copy goes, and what was typed into it (or filled in by the
   // browser) comes over, with the focus (the username's on arrival); a press of its 登录 sends the form now.
   useLayoutEffect(() => {
@@ -158,7 +159,7 @@ export default function LoginPage({
       </Form>
       {sso.length > 0 && (
         <div style={{ marginTop: 16, display: 'flex', flexDirection: 'column', gap: 8 }}>
-          <div style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)' }}>或</div>
+          <div style={{ textAlign: 'center', color: token.colorTextSecondary }}>或</div>
           {sso.map((p) => (
             <Button
               key={p}
