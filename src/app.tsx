@@ -11,6 +11,8 @@ import defaultSettings, { antdTheme } from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { endSession, SessionBridge } from './components/session';
+import { LayoutHeader, rememberCollapsed, rememberedCollapsed, siderCollapseButton } from './components/sideMenu';
+import SkipLink, { MAIN_CONTENT_ID } from './components/SkipLink';
 import { avatarOf, displayName } from './components/user';
 import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
 import { errorConfig, sessionEndInterceptor } from './requestErrorConfig';
@@ -91,11 +93,13 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       ),
     actionsRender: () => [
       <Link key="home" to="/home" title="返回首页">
-        <HomeOutlined /> 首页
+        <HomeOutlined aria-hidden /> 首页
       </Link>,
     ],
     avatarProps: {
       src: avatarOf(currentUser),
+      // The name beside it says who it is.
+      alt: '',
       title: displayName(currentUser),
       size: 'small',
       render: (_props, dom) => (
@@ -106,6 +110,17 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
     },
     menuDataRender: (menuData) => narrowMenu(history.location.pathname, withMenuIcons(menuData)),
     ...(hasSideMenu(pathname) ? {} : { menuRender: false }),
+    // Collapsed or not as the user left it (desktop), and both menu toggles work from the keyboard.
+    // No breakpoint: antd's Sider would set the state by the window's width as it mounts, over the user's.
+    defaultCollapsed: rememberedCollapsed(),
+    onCollapse: rememberCollapsed,
+    breakpoint: false,
+    collapsedButtonRender: siderCollapseButton,
+    headerRender: (props, dom) => (
+      <LayoutHeader hasMenu={hasSideMenu(pathname)} menuOpen={!props.collapsed}>
+        {dom}
+      </LayoutHeader>
+    ),
     unAccessible: (
       <Suspense fallback={null}>
         <AccessDenied />
@@ -120,7 +135,13 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
     // A role that requires two-factor sign-in, not set up yet: only its set-up page (the server refuses the rest).
     childrenRender: (children: React.ReactNode) => {
       const here = history.location.pathname;
-      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH) return children;
+      // The target of 跳到主要内容 (components/SkipLink.tsx).
+      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH)
+        return (
+          <div id={MAIN_CONTENT_ID} tabIndex={-1}>
+            {children}
+          </div>
+        );
       return <Navigate to={`${ENROL_PATH}?redirect=${encodeURIComponent(here + history.location.search)}`} replace />;
     },
   };
@@ -128,9 +149,17 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
 
 const ENROL_PATH = '/user/security';
 
-/** Inside the app's state, around every page: the request layer can end a session (components/session.tsx). */
+/**
+ * Inside the app's state, around every page: the request layer can end a session
+ * (components/session.tsx), and 跳到主要内容 comes first.
+ */
 export function innerProvider(container: React.ReactNode) {
-  return <SessionBridge>{container}</SessionBridge>;
+  return (
+    <SessionBridge>
+      <SkipLink />
+      {container}
+    </SessionBridge>
+  );
 }
 
 /** Outside the layout too (login, register): no white screen on a failed chunk. */
