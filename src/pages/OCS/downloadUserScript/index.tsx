@@ -77,7 +77,7 @@ export default function DownloadUserScriptPage() {
           <Card>
             <Space direction="vertical" size="middle" style={{ width: '100%' }}>
               <Space wrap>
-                <Typography.Title level={4} style={{ margin: 0 }}>
+                <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
                   Portal 题库助手
                 </Typography.Title>
                 <Tag color="blue">v{info.version}</Tag>

@@ -8,13 +8,14 @@ import { useRequest } from 'ahooks';
 import { Button, Card, List, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { PENDING_STATUSES, StatusTag } from '../../../components/status';
+import ListEntry from '@/components/ListEntry';
 
 const POLL_MS = 3000;
 
 function Item({ m }: { m: MessageSummary }) {
   return (
     <List.Item extra={<Link to={`/UMS/queryMessage?id=${m.id}`}>详情</Link>}>
-      <List.Item.Meta
+      <ListEntry
         title={
           <Space wrap>
             <StatusTag status={m.status} />
