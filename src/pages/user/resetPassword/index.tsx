@@ -67,7 +67,10 @@ export default function ResetPasswordPage() {
         message="无法重置密码"
         description={
           <>
-            {invalid}。 <AuthLink to="/user/forgotPassword">重新申请</AuthLink>
+            {invalid}。{' '}
+            <AuthLink to="/user/forgotPassword" inText>
+              重新申请
+            </AuthLink>
           </>
         }
       />
