@@ -39,3 +39,12 @@ export const TABLE_PAGINATION = { defaultPageSize: DEFAULT_PAGE_SIZE, showSizeCh
  * endpoint's 401 is a wrong password or code, which its page shows.
  */
 export const SESSION_REQUIRED = 'sessionRequired';
+
+/**
+ * ProTable `search` of a list whose filters are its point (students, users): all open on a wide
+ * screen; on a phone folded to the first, with 展开 (they would fill the screen before the list).
+ */
+export function searchOpenOnWideScreens() {
+  const wide = typeof window !== 'undefined' && window.matchMedia?.('(min-width: 768px)').matches;
+  return { labelWidth: 'auto' as const, defaultCollapsed: !wide };
+}

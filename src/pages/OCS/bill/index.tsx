@@ -30,6 +30,8 @@ export default function BillPage() {
     ...ledgerColumns,
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right' as const,
       key: 'report',
       search: false as const,
       render: (_: unknown, l: LedgerItem) =>

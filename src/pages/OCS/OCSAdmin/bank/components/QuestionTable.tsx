@@ -16,6 +16,7 @@ import { Button, message, Popconfirm, Space, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { SOURCE_ENUM, STATUS_ENUM, TYPE_ENUM } from './labels';
 import QuestionEditDrawer from './QuestionEditDrawer';
+import ActionLink from '@/components/ActionLink';
 
 interface Search {
   current?: number;
@@ -96,20 +97,22 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       render: (_, q) => [
-        <a key="edit" onClick={() => setEditing(q)}>
+        <ActionLink key="edit" onClick={() => setEditing(q)}>
           编辑
-        </a>,
+        </ActionLink>,
         q.status !== 'verified' && (
-          <a key="verify" onClick={() => void mark(q, 'verified')}>
+          <ActionLink key="verify" onClick={() => void mark(q, 'verified')}>
             核实
-          </a>
+          </ActionLink>
         ),
         q.status !== 'wrong' && (
-          <a key="wrong" onClick={() => void mark(q, 'wrong')}>
+          <ActionLink key="wrong" onClick={() => void mark(q, 'wrong')}>
             标为错误
-          </a>
+          </ActionLink>
         ),
         <Popconfirm
           key="delete"
@@ -124,7 +127,7 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
             changed();
           }}
         >
-          <a>删除</a>
+          <ActionLink>删除</ActionLink>
         </Popconfirm>,
       ],
     },
