@@ -2,6 +2,7 @@
  * Every umi dev mock answers with the same shapes the server promises (src/contract).
  * A mock route without an entry in CASES fails this test.
  */
+import ExcelJS from 'exceljs';
 import fs from 'fs';
 import path from 'path';
 import type { z } from 'zod';
@@ -65,7 +66,7 @@ import {
   StudentResponse as NjitStudentResponse,
   StudentSearchResponse as NjitStudentSearchResponse,
 } from '@/contract';
-import { OcsScriptInfoResponse } from '@/contract';
+import { OcsScriptInfoResponse, ROSTER_COLUMNS } from '@/contract';
 import {
   AskResponse as OcsAskResponse,
   LedgerListResponse as OcsLedgerListResponse,
@@ -665,6 +666,14 @@ const CASES: Record<string, Case> = {
     ],
   },
   'GET /api/njit/imports': { schema: NjitImportListResponse, calls: [{ status: 200 }] },
+  // The Excel template is an asynchronous answer: its own test below.
+  'GET /api/njit/imports/template': {
+    schema: zod.string().startsWith('\uFEFF学号,姓名,性别,学院,专业,班级,年级,状态,手机号,身份证号,宿舍\r\n'),
+    calls: [
+      { query: { format: 'csv' }, status: 200 },
+      { query: { format: 'pdf' }, status: 400, error: true },
+    ],
+  },
   'GET /api/njit/audit': {
     schema: NjitAuditListResponse,
     calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }],
@@ -1140,6 +1149,19 @@ describe('umi mocks match the contract', () => {
       const parsed = (c.error ? ErrorEnvelope : schema).safeParse(res.body);
       if (!parsed.success) throw new Error(`${route} ${JSON.stringify(res.body)}: ${parsed.error.message}`);
     }
+  });
+
+  it('answers the roster templates, the Excel one a workbook with the header the importer reads', async () => {
+    const res = fakeRes();
+    await (handlers['GET /api/njit/imports/template'] as unknown as (...a: unknown[]) => Promise<void>)(
+      { query: { format: 'xlsx' }, params: {}, headers: {} },
+      res,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.body as ArrayBuffer);
+    expect((wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).toEqual(ROSTER_COLUMNS.map((c) => c.label));
   });
 
   it('logout ends the mock session: /me then answers nobody (200, success:false), as the server does', () => {

@@ -12,7 +12,7 @@ import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
 import type { TaskPool } from '../../lib/worker-task';
 import type { ParsedFile } from './parse';
-import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type StudentInput } from './record';
+import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type RowIssue, type StudentInput } from './record';
 import { importSummary } from './service';
 
 export const STAGING_MINUTES = 30;
@@ -40,14 +40,22 @@ export async function previewImport(
   const parsed = await parse(fileName, buf);
   const issues: ImportIssue[] = [];
   let issueCount = 0;
+  const warnings: ImportIssue[] = [];
+  let warningCount = 0;
   const valid: StudentInput[] = [];
   const sample: ImportPreview['sample'] = [];
   const firstLine = new Map<string, number>();
   let rejected = 0;
 
   for (const { line, raw } of parsed.rows) {
-    const { record, issues: rowIssues } = validateRow(raw);
-    const problems = rowIssues.map((i) => ({ row: line, field: FIELD_LABELS[i.field], message: i.message }));
+    const { record, issues: rowIssues, warnings: rowWarnings } = validateRow(raw);
+    const issueOf = (i: RowIssue, suffix = '') => ({
+      row: line,
+      field: FIELD_LABELS[i.field],
+      message: `${i.message}${suffix}`,
+    });
+    // A refused row reports all its problems at once, so that the file can be fixed in one go.
+    const problems = record ? rowIssues.map((i) => issueOf(i)) : [...rowIssues, ...rowWarnings].map((i) => issueOf(i));
     if (record) {
       const earlier = firstLine.get(record.student_no);
       if (earlier !== undefined) {
@@ -66,6 +74,9 @@ export async function previewImport(
       for (const p of problems) if (issues.length < MAX_ISSUES) issues.push(p);
       continue;
     }
+    // Imported, with the optional values that were not valid left blank.
+    warningCount += rowWarnings.length;
+    for (const w of rowWarnings) if (warnings.length < MAX_ISSUES) warnings.push(issueOf(w, '，该项留空导入'));
     valid.push(record!);
     if (sample.length < SAMPLE_ROWS) {
       sample.push({
@@ -125,6 +136,8 @@ export async function previewImport(
     toUpdate,
     issues,
     issueCount,
+    warnings,
+    warningCount,
     sample,
     columns: parsed.columns,
     expiresAt: expiresAt.toISOString(),
