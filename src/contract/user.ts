@@ -288,6 +288,8 @@ export const AdminResetPasswordResponse = ok(
 export const AdminRevokeTokensResponse = ok(z.object({ revokedTokens: z.number().int() }));
 /** POST .../unlock-login: the account's recent login failures are cleared. */
 export const AdminUnlockLoginResponse = ok(z.object({ clearedFailures: z.number().int() }));
+/** The caller's roles afterwards; granted is false when they had the role already. */
+export const AdminGrantSelfNjitResponse = ok(z.object({ roles: z.array(Role), granted: z.boolean() }));
 
 /** Typed confirmation: the exact username of the user being deleted. */
 export const AdminDeleteUserBody = z.object({ confirm: z.string().max(64) });
@@ -324,4 +326,5 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.link_identity': '关联统一身份',
   'user.unlink_identity': '解除统一身份关联',
   'user.sso_roles': '统一身份授予角色',
+  'user.grant_self_njit': '为自己开通学生信息查询',
 };

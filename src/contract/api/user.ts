@@ -256,6 +256,16 @@ export const adminUnlockLogin = endpoint({
   schema: (c) => ({ params: c.IdParams, response: c.AdminUnlockLoginResponse }),
 });
 
+/** The calling administrator takes the njit role (the student lookup) for themself; audited. */
+export const adminGrantSelfNjit = endpoint({
+  method: 'POST',
+  path: '/api/user/admin/self/njit',
+  access: 'admin',
+  tags: adminTags,
+  summary: '为自己开通 NJIT 学生信息查询（授予自己 njit 角色）',
+  schema: (c) => ({ response: c.AdminGrantSelfNjitResponse }),
+});
+
 /** With the typed confirmation (the exact username). */
 export const adminDeleteUser = endpoint({
   method: 'DELETE',
