@@ -4,7 +4,9 @@
  * ignores the file and answers a canned preview with two problems. tests/mock validates every answer.
  */
 import {
+  NJIT_AUDIT_CSV_HEADER,
   NJIT_MAX_PAGE_SIZE,
+  NjitAuditExportQuery,
   RevealBody,
   RosterTemplateQuery,
   type ImportSummary,
@@ -277,5 +279,38 @@ export default defineMocks(
       current,
       pageSize,
     });
+  }),
+
+  // The same filters as the list, as the CSV the server sends (its header from the contract); exporting
+  // is itself recorded, as on the server.
+  on(njitApi.exportAudit, (req, res) => {
+    const q = parse(NjitAuditExportQuery, req.query ?? {}, res);
+    if (!q) return;
+    const rows = audit.filter(
+      (a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName),
+    );
+    const cell = (v: unknown) => {
+      const s = String(v ?? '');
+      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    };
+    const lines = rows.map((a) =>
+      [
+        a.id,
+        a.createdAt,
+        a.userName,
+        a.action,
+        a.ip,
+        JSON.stringify(a.criteria),
+        a.resultCount,
+        a.recordIds.join(' '),
+        a.reason,
+      ]
+        .map(cell)
+        .join(','),
+    );
+    logAudit('audit_export', { ...q }, []);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="njit-audit-mock.csv"');
+    res.send(`\uFEFF${[NJIT_AUDIT_CSV_HEADER.join(','), ...lines].join('\r\n')}\r\n`);
   }),
 );

@@ -217,4 +217,6 @@ export const NjitAuditQuery = z.object({
 });
 export type NjitAuditQuery = z.infer<typeof NjitAuditQuery>;
 export const NjitAuditExportQuery = NjitAuditQuery.omit({ current: true, pageSize: true });
+/** The columns of the audit log's CSV export (GET /api/njit/audit/export). */
+export const NJIT_AUDIT_CSV_HEADER = ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'];
 export const NjitAuditListResponse = page(NjitAuditEntry);

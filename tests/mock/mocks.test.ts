@@ -66,7 +66,7 @@ import {
   StudentResponse as NjitStudentResponse,
   StudentSearchResponse as NjitStudentSearchResponse,
 } from '@/contract';
-import { OcsScriptInfoResponse, ROSTER_COLUMNS } from '@/contract';
+import { OcsScriptInfoResponse, ROSTER_COLUMNS, USERSCRIPT_VERSION } from '@/contract';
 import {
   AskResponse as OcsAskResponse,
   LedgerListResponse as OcsLedgerListResponse,
@@ -332,7 +332,18 @@ const CASES: Record<string, Case> = {
       { body: { nickname: 'x'.repeat(33) }, status: 400, error: true },
     ],
   },
-  'POST /api/user/avatar': { schema: AvatarResponse, calls: [{ status: 200 }] },
+  'POST /api/user/avatar': {
+    schema: AvatarResponse.refine(
+      (a) => /^\/api\/user\/avatar\/1\?v=\d+$/.test(a.data.avatar),
+      '头像地址应为服务器的格式',
+    ),
+    calls: [{ status: 200 }],
+  },
+  // The picture behind that address: a PNG.
+  'GET /api/user/avatar/:id': {
+    schema: zod.instanceof(Buffer).refine((b) => b.subarray(1, 4).toString() === 'PNG', 'PNG'),
+    calls: [{ params: { id: '1' }, query: { v: '1' }, status: 200 }],
+  },
   'POST /api/user/password': {
     schema: ChangePasswordResponse,
     calls: [
@@ -666,6 +677,13 @@ const CASES: Record<string, Case> = {
     ],
   },
   'GET /api/njit/imports': { schema: NjitImportListResponse, calls: [{ status: 200 }] },
+  'GET /api/njit/audit/export': {
+    schema: zod.string().startsWith('\uFEFF编号,时间,用户,操作,IP,条件,结果数,记录编号,原因\r\n'),
+    calls: [
+      { query: { action: 'search' }, status: 200 },
+      { query: { action: 'nonsense' }, status: 400, error: true },
+    ],
+  },
   // The Excel template is an asynchronous answer: its own test below.
   'GET /api/njit/imports/template': {
     schema: zod.string().startsWith('\uFEFF学号,姓名,性别,学院,专业,班级,年级,状态,手机号,身份证号,宿舍\r\n'),
@@ -681,6 +699,10 @@ const CASES: Record<string, Case> = {
 
   // ---- OCS script (mock/ocsScript.ts) ----
   'GET /api/ocs/script-info': { schema: OcsScriptInfoResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/userscript.user.js': {
+    schema: zod.string().regex(new RegExp(`^// ==UserScript==\n[\\s\\S]*// @version +${USERSCRIPT_VERSION}\n`)),
+    calls: [{ status: 200 }],
+  },
 
   // ---- OCS wallet, ledger, queries, ask (mock/ocs.ts); the 6th ask within 10 s is rate-limited ----
   'GET /api/ocs/overview': { schema: OcsOverviewResponse, calls: [{ status: 200 }] },

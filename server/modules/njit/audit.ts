@@ -4,7 +4,12 @@
  */
 import { sql, type Kysely } from 'kysely';
 import Papa from 'papaparse';
-import type { NjitAuditAction, NjitAuditEntry, NjitAuditQuery } from '../../../src/contract';
+import {
+  NJIT_AUDIT_CSV_HEADER,
+  type NjitAuditAction,
+  type NjitAuditEntry,
+  type NjitAuditQuery,
+} from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { tooMany } from '../../errors';
 import type { Actor } from '../audit';
@@ -161,7 +166,7 @@ export async function exportNjitAuditCsv(
   const rows = await filtered(db, q).selectAll().orderBy('id', 'desc').limit(AUDIT_EXPORT_MAX_ROWS).execute();
   const csv = Papa.unparse(
     {
-      fields: ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'],
+      fields: NJIT_AUDIT_CSV_HEADER,
       data: rows.map((r) => [
         r.id,
         r.created_at.toISOString(),
