@@ -11,7 +11,13 @@ import defaultSettings, { antdTheme } from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { endSession, SessionBridge } from './components/session';
-import { LayoutHeader, rememberCollapsed, rememberedCollapsed, siderCollapseButton } from './components/sideMenu';
+import {
+  LayoutHeader,
+  menuItemRender,
+  rememberCollapsed,
+  rememberedCollapsed,
+  siderCollapseButton,
+} from './components/sideMenu';
 import SkipLink, { MAIN_CONTENT_ID } from './components/SkipLink';
 import { avatarOf, displayName } from './components/user';
 import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
@@ -109,6 +115,7 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       ),
     },
     menuDataRender: (menuData) => narrowMenu(history.location.pathname, withMenuIcons(menuData)),
+    menuItemRender,
     ...(hasSideMenu(pathname) ? {} : { menuRender: false }),
     // Collapsed or not as the user left it (desktop), and both menu toggles work from the keyboard.
     // No breakpoint: antd's Sider would set the state by the window's width as it mounts, over the user's.

@@ -4,6 +4,7 @@
  * desktop one (below the menu) is given to us to wrap (collapsedButtonRender), the phone one (in the
  * header, left of the logo) only inside its header, so that one is completed in place.
  */
+import { history } from '@umijs/max';
 import React, { cloneElement, useLayoutEffect, useRef } from 'react';
 
 const COLLAPSED_KEY = 'portal.siderCollapsed';
@@ -88,5 +89,45 @@ export function LayoutHeader({
     <div ref={ref} style={{ display: 'contents' }}>
       {children}
     </div>
+  );
+}
+
+/**
+ * A side-menu entry's link. ProLayout wraps each top entry in a tooltip (the name, when the menu is
+ * collapsed), whose size observer needs the link's element as soon as it is mounted; Umi's own Link
+ * hands its element over only in an effect, later, so the observer fell back to React's findDOMNode
+ * (a deprecation warning on every page with a side menu in `npm run dev`). A plain anchor: the router
+ * navigates on a plain click; a modified one (new tab, new window) is the browser's.
+ */
+export const MenuLink = React.forwardRef<
+  HTMLAnchorElement,
+  { to: string; onNavigate?: () => void; children?: React.ReactNode }
+>(function MenuLink({ to, onNavigate, children }, ref) {
+  const onClick = (e: React.MouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    history.push(to);
+    onNavigate?.();
+  };
+  return (
+    <a ref={ref} href={to} onClick={onClick}>
+      {children}
+    </a>
+  );
+});
+
+/**
+ * ProLayout's menuItemRender: every entry but the current page's (and groups) a link (MenuLink). On a
+ * phone the menu is a drawer, which closes once an entry is picked (ProLayout's onClick does that).
+ */
+export function menuItemRender(
+  item: { path?: string; isUrl?: boolean; children?: unknown; isMobile?: boolean; onClick?: () => void },
+  dom: React.ReactNode,
+): React.ReactNode {
+  if (item.isUrl || item.children || !item.path || item.path === history.location.pathname) return dom;
+  return (
+    <MenuLink to={item.path} onNavigate={item.isMobile ? item.onClick : undefined}>
+      {dom}
+    </MenuLink>
   );
 }

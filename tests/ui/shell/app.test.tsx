@@ -250,4 +250,21 @@ describe('the shell', () => {
     const header = document.querySelector('.ant-pro-global-header') as HTMLElement;
     expect((header.querySelector('.ant-pro-global-header-collapsed-button') as HTMLElement).style.display).toBe('none');
   });
+
+  it('draws the side menu without React warnings (findDOMNode: a tooltip around an entry without a ref)', async () => {
+    const errors = jest.spyOn(console, 'error');
+    try {
+      asUser(['admin']);
+      restore = atViewport(1440);
+      open('/OCS/bill');
+      expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+      await waitFor(() => expect(document.querySelectorAll('.ant-pro-sider a[href]').length).toBeGreaterThan(5));
+      const link = document.querySelector('.ant-pro-sider a[href="/OCS/freeChange"]') as HTMLElement;
+      fireEvent.click(link);
+      await waitFor(() => expect(document.querySelector('.ant-pro-sider a[href="/OCS/freeChange"]')).toBeNull());
+      expect(errors.mock.calls.map((c) => String(c[0])).filter((m) => /findDOMNode/.test(m))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
 });
