@@ -78,7 +78,7 @@ export default function BillPage() {
           ),
         }}
         toolBarRender={() => [
-          <Button key="csv" icon={<DownloadOutlined />} href={ledgerCsvUrl(filter)} download>
+          <Button key="csv" icon={<DownloadOutlined aria-hidden />} href={ledgerCsvUrl(filter)} download>
             导出 CSV
           </Button>,
         ]}

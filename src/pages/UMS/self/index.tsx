@@ -48,7 +48,7 @@ export default function SelfPage() {
       defaultOpen={request.open}
       onClosed={closed}
       trigger={
-        <Button type="primary" icon={<PlusOutlined />}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />}>
           添加渠道
         </Button>
       }

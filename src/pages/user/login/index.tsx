@@ -132,7 +132,7 @@ export default function LoginPage({
         <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
           {/* The static copy focuses it as soon as it is parsed; the app, above, when the page mounts. */}
           <Input
-            prefix={<UserOutlined />}
+            prefix={<UserOutlined aria-hidden />}
             placeholder="用户名"
             autoComplete="username"
             aria-label="用户名"
@@ -141,7 +141,7 @@ export default function LoginPage({
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
           <Input.Password
-            prefix={<LockOutlined />}
+            prefix={<LockOutlined aria-hidden />}
             placeholder="密码"
             autoComplete="current-password"
             aria-label="密码"

@@ -79,7 +79,7 @@ export default function RegisterPage() {
       <Form<RegisterValues> form={form} name="register" size="large" onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }, zodRule(Username)]}>
           <Input
-            prefix={<UserOutlined />}
+            prefix={<UserOutlined aria-hidden />}
             placeholder="用户名（3–32 位字母、数字、_ 或 -）"
             autoComplete="username"
             aria-label="用户名"
@@ -87,7 +87,7 @@ export default function RegisterPage() {
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }, zodRule(Password)]}>
           <Input.Password
-            prefix={<LockOutlined />}
+            prefix={<LockOutlined aria-hidden />}
             placeholder="密码（8–128 位）"
             autoComplete="new-password"
             aria-label="密码"
@@ -106,14 +106,14 @@ export default function RegisterPage() {
           ]}
         >
           <Input.Password
-            prefix={<LockOutlined />}
+            prefix={<LockOutlined aria-hidden />}
             placeholder="确认密码"
             autoComplete="new-password"
             aria-label="确认密码"
           />
         </Form.Item>
         <Form.Item name="nickname" rules={[zodRule(Nickname)]}>
-          <Input prefix={<SmileOutlined />} placeholder="昵称（可选，最多 32 个字符）" aria-label="昵称" />
+          <Input prefix={<SmileOutlined aria-hidden />} placeholder="昵称（可选，最多 32 个字符）" aria-label="昵称" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={submitting}>
           注册

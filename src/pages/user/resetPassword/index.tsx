@@ -98,7 +98,7 @@ export default function ResetPasswordPage() {
         <Form<Values> form={form} size="large" onFinish={onFinish} initialValues={{ revokeTokens: false }}>
           <Form.Item name="newPassword" rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}>
             <Input.Password
-              prefix={<LockOutlined />}
+              prefix={<LockOutlined aria-hidden />}
               placeholder="新密码（8–128 个字符）"
               autoComplete="new-password"
               aria-label="新密码"
@@ -117,7 +117,7 @@ export default function ResetPasswordPage() {
             ]}
           >
             <Input.Password
-              prefix={<LockOutlined />}
+              prefix={<LockOutlined aria-hidden />}
               placeholder="确认新密码"
               autoComplete="new-password"
               aria-label="确认新密码"

@@ -70,7 +70,13 @@ export default function ConfigTester({ wrapper, detail = false }: { wrapper: Ans
       </Typography.Text>
       <Space.Compact style={{ width: '100%' }}>
         <Input aria-label="测试题目" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} />
-        <Button type="primary" icon={<ExperimentOutlined />} loading={running} disabled={!title.trim()} onClick={run}>
+        <Button
+          type="primary"
+          icon={<ExperimentOutlined aria-hidden />}
+          loading={running}
+          disabled={!title.trim()}
+          onClick={run}
+        >
           测试配置
         </Button>
       </Space.Compact>

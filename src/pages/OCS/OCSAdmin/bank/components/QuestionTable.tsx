@@ -148,10 +148,10 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的题目' }}
         toolBarRender={() => [
-          <Button key="json" icon={<DownloadOutlined />} href={bankExportUrl('json')} download>
+          <Button key="json" icon={<DownloadOutlined aria-hidden />} href={bankExportUrl('json')} download>
             导出 JSON
           </Button>,
-          <Button key="csv" icon={<DownloadOutlined />} href={bankExportUrl('csv')} download>
+          <Button key="csv" icon={<DownloadOutlined aria-hidden />} href={bankExportUrl('csv')} download>
             导出 CSV
           </Button>,
         ]}

@@ -52,7 +52,7 @@ export default function CreateBatchForm({ onCreated }: { onCreated: () => void }
       title="生成兑换码"
       width={520}
       trigger={
-        <Button type="primary" icon={<PlusOutlined />}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />}>
           生成兑换码
         </Button>
       }

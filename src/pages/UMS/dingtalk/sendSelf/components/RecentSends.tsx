@@ -51,7 +51,7 @@ export default function RecentSends({ version }: { version: number }) {
       title="最近发送"
       extra={
         <Space>
-          <Button size="small" icon={<ReloadOutlined />} onClick={refresh}>
+          <Button size="small" icon={<ReloadOutlined aria-hidden />} onClick={refresh}>
             刷新
           </Button>
           <Link to="/UMS/queryMessage">全部消息</Link>

@@ -31,7 +31,7 @@ export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => v
         locale={{ emptyText: '没有符合条件的用户' }}
         toolBarRender={() => [
           <Link key="new" to="/user/admin/createUser">
-            <Button type="primary" icon={<PlusOutlined />}>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />}>
               新建用户
             </Button>
           </Link>,
