@@ -101,16 +101,18 @@ export function LayoutHeader({
  */
 export const MenuLink = React.forwardRef<
   HTMLAnchorElement,
-  { to: string; onNavigate?: () => void; children?: React.ReactNode }
->(function MenuLink({ to, onNavigate, children }, ref) {
+  { to: string; onNavigate?: () => void } & React.AnchorHTMLAttributes<HTMLAnchorElement>
+>(function MenuLink({ to, onNavigate, onClick: given, children, ...rest }, ref) {
   const onClick = (e: React.MouseEvent<HTMLAnchorElement>) => {
-    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    given?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
     history.push(to);
     onNavigate?.();
   };
+  // The rest: what the tooltip around the entry gives its trigger (pointer and focus handlers).
   return (
-    <a ref={ref} href={to} onClick={onClick}>
+    <a {...rest} ref={ref} href={to} onClick={onClick}>
       {children}
     </a>
   );
