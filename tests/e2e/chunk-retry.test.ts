@@ -45,16 +45,18 @@ test('a slow page chunk shows progress at once, then 加载较慢 with 重试, w
     await page.getByLabel('用户名').waitFor();
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
-    // The register page's chunk is held back (a link that is slow, not broken).
+    // The register page's chunk is held back (a link that is slow, not broken), until 重试.
     const registerChunk = /\/p__user__register__index\.[0-9a-f]+\.async\.js$/;
-    await page.route(registerChunk, () => new Promise<void>(() => undefined));
+    let slow = true;
+    await page.route(registerChunk, (route) => (slow ? new Promise<void>(() => undefined) : route.continue()));
     await page.getByRole('link', { name: /注册/ }).first().click();
     await page.getByRole('progressbar', { name: '页面加载中' }).waitFor();
     expect(await page.getByText(/加载较慢/).count()).toBe(0);
     // After about 8 s (waited for, not timed).
     await page.getByText(/加载较慢/).waitFor({ timeout: 30_000 });
 
-    await page.unroute(registerChunk);
+    // The held request stays held (it would finish the page by itself): only the reload's goes through.
+    slow = false;
     await page.getByRole('button', { name: '重试' }).click();
     await page.getByLabel('确认密码').waitFor();
     expect(new URL(page.url()).pathname).toBe('/user/register');
