@@ -25,6 +25,11 @@ export default defineConfig({
   helmet: false,
   title: defaultSettings.title as string,
   favicons: ['/logo.svg'],
+  // In place of Umi's default viewport, which forbids zooming (user-scalable=no, maximum-scale=1):
+  // people who need larger text must be able to pinch.
+  metas: [{ name: 'viewport', content: 'width=device-width, initial-scale=1' }],
+  // <html lang="zh-CN">
+  plugins: [require.resolve('./config/htmlPlugin')],
   // The ConfigProvider itself is filled at run time (src/app.tsx `antd`): antd's Chinese locale.
   antd: { configProvider: {} },
   access: {},

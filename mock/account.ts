@@ -3,6 +3,9 @@
  * validating bodies with its schemas, so 400s carry the same field errors as the server.
  * The logged-in user is the mock admin (uid 1); tests/mock validates every answer.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathOf } from '../src/contract/endpoint';
 import {
   AdminCreateUserBody,
   AdminResetPasswordBody,
@@ -183,12 +186,19 @@ export default defineMocks(
     users = users.map((u) => (u.uid === SELF ? { ...u, nickname: b.nickname || null } : u));
     res.json({ success: true, data: profile() });
   }),
-  // Multipart is not parsed by the mock server: any upload "succeeds" with the default picture.
+  // Multipart is not parsed by the mock server: any upload "succeeds", and the picture served for it
+  // (below) is the default one.
   on(userApi.uploadAvatar, (_req, res) => {
     avatarVersion += 1;
-    const avatar = `/assets/avatar/default.png?v=${avatarVersion}`;
+    const avatar = `${pathOf(userApi.avatar, { id: SELF })}?v=${avatarVersion}`;
     users = users.map((u) => (u.uid === SELF ? { ...u, avatar } : u));
     res.json({ success: true, data: { avatar } });
+  }),
+  // An uploaded avatar's address (as the server gives it, /api/user/avatar/:id?v=) answers the default picture.
+  on(userApi.avatar, (_req, res) => {
+    res.setHeader('Content-Type', 'image/png');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.send(fs.readFileSync(path.join(__dirname, '../public/assets/avatar/default.png')));
   }),
   on(userApi.changePassword, (req, res) => {
     const b = parse(ChangePasswordBody, req.body, res);

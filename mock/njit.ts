@@ -3,9 +3,24 @@
  * handful of made-up students (no real data); phones and IDs masked as the server does. The upload mock
  * ignores the file and answers a canned preview with two problems. tests/mock validates every answer.
  */
-import { NJIT_MAX_PAGE_SIZE, RevealBody, type ImportSummary, type NjitAuditEntry, type Student } from '../src/contract';
+import {
+  NJIT_AUDIT_CSV_HEADER,
+  NJIT_MAX_PAGE_SIZE,
+  NjitAuditExportQuery,
+  RevealBody,
+  RosterTemplateQuery,
+  type ImportSummary,
+  type NjitAuditEntry,
+  type Student,
+} from '../src/contract';
 import * as njitApi from '../src/contract/api/njit';
-import { fail } from './_lib/http';
+import {
+  rosterTemplateCsv,
+  rosterTemplateDisposition,
+  rosterTemplateXlsx,
+  ROSTER_TEMPLATE_TYPES,
+} from '../src/contract/njitTemplate';
+import { fail, parse } from './_lib/http';
 import { defineMocks, on } from './_lib/endpoint';
 
 // name, pinyin, initials, college, major, class, grade, status, phone, id
@@ -197,10 +212,12 @@ export default defineMocks(
         toInsert: 2,
         toUpdate: 1,
         issues: [
-          { row: 3, field: '手机号', message: '手机号格式不正确（应为 11 位，以 1 开头）' },
+          { row: 3, field: '姓名', message: '缺少姓名' },
           { row: 6, field: '学号', message: '学号在文件中重复（与第 2 行相同）' },
         ],
         issueCount: 2,
+        warnings: [{ row: 4, field: '手机号', message: '手机号格式不正确（应为 11 位，以 1 开头），该项留空导入' }],
+        warningCount: 1,
         sample: full.slice(0, 3).map((s, i) => {
           const { id: _id, updatedAt: _u, ...rest } = masked(s);
           return { ...rest, row: i + 2 };
@@ -229,6 +246,15 @@ export default defineMocks(
     });
   }),
 
+  // The same templates as the server's, made from the same column list.
+  on(njitApi.importTemplate, async (req, res) => {
+    const q = parse(RosterTemplateQuery, req.query ?? {}, res);
+    if (!q) return;
+    res.setHeader('Content-Type', ROSTER_TEMPLATE_TYPES[q.format]);
+    res.setHeader('Content-Disposition', rosterTemplateDisposition(q.format));
+    res.send(q.format === 'csv' ? rosterTemplateCsv() : await rosterTemplateXlsx());
+  }),
+
   on(njitApi.listImports, (_req, res) => {
     res.json({
       success: true,
@@ -253,5 +279,38 @@ export default defineMocks(
       current,
       pageSize,
     });
+  }),
+
+  // The same filters as the list, as the CSV the server sends (its header from the contract); exporting
+  // is itself recorded, as on the server.
+  on(njitApi.exportAudit, (req, res) => {
+    const q = parse(NjitAuditExportQuery, req.query ?? {}, res);
+    if (!q) return;
+    const rows = audit.filter(
+      (a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName),
+    );
+    const cell = (v: unknown) => {
+      const s = String(v ?? '');
+      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    };
+    const lines = rows.map((a) =>
+      [
+        a.id,
+        a.createdAt,
+        a.userName,
+        a.action,
+        a.ip,
+        JSON.stringify(a.criteria),
+        a.resultCount,
+        a.recordIds.join(' '),
+        a.reason,
+      ]
+        .map(cell)
+        .join(','),
+    );
+    logAudit('audit_export', { ...q }, []);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="njit-audit-mock.csv"');
+    res.send(`\uFEFF${[NJIT_AUDIT_CSV_HEADER.join(','), ...lines].join('\r\n')}\r\n`);
   }),
 );

@@ -2,7 +2,7 @@
  * Dev mocks of the accounts API (`npm run dev`), typed by src/contract.
  * One in-memory session: admin/admin123456 logs in; tests/mock validates every answer.
  */
-import type { CurrentUser } from '../src/contract';
+import type { CurrentUser, NotSignedIn } from '../src/contract';
 import { fail } from './_lib/http';
 import * as userApi from '../src/contract/api/user';
 import { defineMocks, on } from './_lib/endpoint';
@@ -14,8 +14,12 @@ let failedAt: number[] = [];
 const WINDOW_MS = 15 * 60 * 1000;
 
 export default defineMocks(
+  // Nobody signed in is an answer (200), as the server gives it to a visitor without a session cookie.
   on(userApi.me, (_req, res) => {
-    if (!current) return fail(res, 401, 'UNAUTHORIZED', '请先登录');
+    if (!current) {
+      const nobody: NotSignedIn = { success: false, errorCode: 'UNAUTHORIZED', errorMessage: '请先登录', showType: 0 };
+      return res.json(nobody);
+    }
     res.json({ success: true, data: current });
   }),
 

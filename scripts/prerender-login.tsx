@@ -80,6 +80,7 @@ export function renderLoginMarkup(): string {
     const { ConfigProvider } = require('antd') as typeof import('antd');
     const cssinjs = require('@ant-design/cssinjs') as typeof import('@ant-design/cssinjs');
     const zhCN = (require('antd/locale/zh_CN') as typeof import('antd/locale/zh_CN')).default;
+    const { antdTheme } = require('../config/defaultSettings') as typeof import('../config/defaultSettings');
     const LoginPage = (require('../src/pages/user/login') as typeof import('../src/pages/user/login')).default;
     return renderToString(
       // Its own style cache: the styles made here are not wanted (antd.css holds them).
@@ -88,7 +89,7 @@ export function renderLoginMarkup(): string {
         { cache: cssinjs.createCache() },
         h(
           ConfigProvider,
-          { locale: zhCN },
+          { locale: zhCN, theme: antdTheme },
           h(MemoryRouter, { initialEntries: ['/user/login'] }, h(LoginPage, { prerendering: true })),
         ),
       ),

@@ -7,12 +7,21 @@ import { HomeOutlined } from '@ant-design/icons';
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
 import { history, Link, Navigate } from '@umijs/max';
 import React, { lazy, Suspense } from 'react';
-import defaultSettings from '../config/defaultSettings';
+import defaultSettings, { antdTheme } from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
+import { endSession, SessionBridge } from './components/session';
+import {
+  LayoutHeader,
+  menuItemRender,
+  rememberCollapsed,
+  rememberedCollapsed,
+  siderCollapseButton,
+} from './components/sideMenu';
+import SkipLink, { MAIN_CONTENT_ID } from './components/SkipLink';
 import { avatarOf, displayName } from './components/user';
 import { startLoadingInitialState, takeInitialState, type InitialState } from './initialState';
-import { errorConfig } from './requestErrorConfig';
+import { errorConfig, sessionEndInterceptor } from './requestErrorConfig';
 import { dropPrerendered, PRERENDERED_PATH } from './prerendered';
 import { preloadRouteComponents, type RouteRecord } from './routePreload';
 import zhCN from 'antd/locale/zh_CN';
@@ -21,8 +30,8 @@ import 'dayjs/locale/zh-cn';
 
 dayjs.locale('zh-cn');
 
-/** antd in Chinese: pagination, empty states, pickers and confirm buttons. */
-export const antd = (memo: Record<string, unknown>) => ({ ...memo, locale: zhCN });
+/** antd in Chinese (pagination, empty states, pickers, confirm buttons), in the portal's theme. */
+export const antd = (memo: Record<string, unknown>) => ({ ...memo, locale: zhCN, theme: antdTheme });
 
 // Header pieces and guards load with the layout, not with umi.js: /user/login (no
 // layout) then starts without antd Menu/Dropdown/Result.
@@ -90,11 +99,13 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       ),
     actionsRender: () => [
       <Link key="home" to="/home" title="返回首页">
-        <HomeOutlined /> 首页
+        <HomeOutlined aria-hidden /> 首页
       </Link>,
     ],
     avatarProps: {
       src: avatarOf(currentUser),
+      // The name beside it says who it is.
+      alt: '',
       title: displayName(currentUser),
       size: 'small',
       render: (_props, dom) => (
@@ -104,7 +115,19 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       ),
     },
     menuDataRender: (menuData) => narrowMenu(history.location.pathname, withMenuIcons(menuData)),
+    menuItemRender,
     ...(hasSideMenu(pathname) ? {} : { menuRender: false }),
+    // Collapsed or not as the user left it (desktop), and both menu toggles work from the keyboard.
+    // No breakpoint: antd's Sider would set the state by the window's width as it mounts, over the user's.
+    defaultCollapsed: rememberedCollapsed(),
+    onCollapse: rememberCollapsed,
+    breakpoint: false,
+    collapsedButtonRender: siderCollapseButton,
+    headerRender: (props, dom) => (
+      <LayoutHeader hasMenu={hasSideMenu(pathname)} menuOpen={!props.collapsed}>
+        {dom}
+      </LayoutHeader>
+    ),
     unAccessible: (
       <Suspense fallback={null}>
         <AccessDenied />
@@ -119,13 +142,32 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
     // A role that requires two-factor sign-in, not set up yet: only its set-up page (the server refuses the rest).
     childrenRender: (children: React.ReactNode) => {
       const here = history.location.pathname;
-      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH) return children;
+      // The target of 跳到主要内容 (components/SkipLink.tsx).
+      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH)
+        return (
+          <div id={MAIN_CONTENT_ID} tabIndex={-1}>
+            {children}
+          </div>
+        );
       return <Navigate to={`${ENROL_PATH}?redirect=${encodeURIComponent(here + history.location.search)}`} replace />;
     },
   };
 };
 
 const ENROL_PATH = '/user/security';
+
+/**
+ * Inside the app's state, around every page: the request layer can end a session
+ * (components/session.tsx), and 跳到主要内容 comes first.
+ */
+export function innerProvider(container: React.ReactNode) {
+  return (
+    <SessionBridge>
+      <SkipLink />
+      {container}
+    </SessionBridge>
+  );
+}
 
 /** Outside the layout too (login, register): no white screen on a failed chunk. */
 export function rootContainer(container: React.ReactNode) {
@@ -138,4 +180,6 @@ export function rootContainer(container: React.ReactNode) {
 
 export const request: RequestConfig = {
   ...errorConfig,
+  // A 401 where a session was needed: the session ended, handled once for the whole app.
+  responseInterceptors: [sessionEndInterceptor(endSession)],
 };

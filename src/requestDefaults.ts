@@ -32,3 +32,19 @@ export const DROPDOWN_DELAYS = {
 
 /** Spread into ProTable `pagination`. */
 export const TABLE_PAGINATION = { defaultPageSize: DEFAULT_PAGE_SIZE, showSizeChanger: true } as const;
+
+/**
+ * The request option src/services/call.ts sets from the endpoint's declared access: a 401 from an
+ * endpoint that needs a session means the session ended (src/requestErrorConfig.ts). A public
+ * endpoint's 401 is a wrong password or code, which its page shows.
+ */
+export const SESSION_REQUIRED = 'sessionRequired';
+
+/**
+ * ProTable `search` of a list whose filters are its point (students, users): all open on a wide
+ * screen; on a phone folded to the first, with 展开 (they would fill the screen before the list).
+ */
+export function searchOpenOnWideScreens() {
+  const wide = typeof window !== 'undefined' && window.matchMedia?.('(min-width: 768px)').matches;
+  return { labelWidth: 'auto' as const, defaultCollapsed: !wide };
+}

@@ -3,9 +3,10 @@
  * envelope becomes a thrown BizError, and the handler shows its errorMessage unless the
  * caller passed `skipErrorHandler` (then the caller shows the error itself).
  */
-import type { RequestConfig, RequestOptions } from '@umijs/max';
+import type { AxiosResponse, ErrorInterceptor, RequestConfig, RequestOptions } from '@umijs/max';
 import { message, notification } from 'antd';
 import { ShowType } from '@/contract/endpoint';
+import { SESSION_REQUIRED } from '@/requestDefaults';
 
 interface EnvelopeLike {
   success?: boolean;
@@ -79,6 +80,28 @@ export function fieldErrorsOf(error: unknown): Record<string, string[]> {
     if (Array.isArray(msgs)) out[field] = msgs.map(String);
   }
   return out;
+}
+
+/** A failed call whose answer says the session it relied on has ended. */
+export function endsSession(error: unknown): boolean {
+  const config = (error as { config?: Record<string, unknown> } | undefined)?.config;
+  return statusOf(error) === 401 && config?.[SESSION_REQUIRED] === true;
+}
+
+/**
+ * The response interceptor that hands a call whose session ended to `onEnd` (the shell's reaction,
+ * src/components/session.tsx, wired in src/app.tsx). Such a call never settles: the visitor is on
+ * the way to the login page, so no page shows an error of its own or an empty list meanwhile.
+ */
+export function sessionEndInterceptor(
+  onEnd: () => void,
+): [(response: AxiosResponse) => AxiosResponse, ErrorInterceptor] {
+  const onRejected = (error: unknown): Promise<never> => {
+    if (!endsSession(error)) return Promise.reject(error);
+    onEnd();
+    return new Promise<never>(() => undefined);
+  };
+  return [(response) => response, onRejected as ErrorInterceptor];
 }
 
 export const errorConfig: RequestConfig = {

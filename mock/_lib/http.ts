@@ -17,8 +17,8 @@ export interface Res {
   status(code: number): Res;
   setHeader(name: string, value: string): void;
   json(body: unknown): void;
-  /** Non-JSON answers (CSV downloads). */
-  send(body: string): void;
+  /** Non-JSON answers (CSV and Excel downloads). */
+  send(body: string | Buffer): void;
 }
 
 export function fail(

@@ -1,8 +1,9 @@
 /**
  * Catches render errors below it — above all a page chunk that failed or timed out (webpack
  * ChunkLoadError) — and shows 重试 / 刷新页面 instead of a white screen. 重试 really loads the chunk
- * again (chunkRetry.ts). The fallback is plain HTML on purpose: it must render when the network just
- * failed, and it sits in the first download of every page, so it uses no antd component.
+ * again (chunkRetry.ts). The fallback is plain HTML on purpose (styled by src/global.css): it must
+ * render when the network just failed, and it sits in the first download of every page, so it uses no
+ * antd component.
  */
 import { useAppData } from '@umijs/max';
 import React from 'react';
@@ -23,26 +24,6 @@ interface State {
   error: unknown;
   attempt: number;
 }
-
-const box: React.CSSProperties = {
-  maxWidth: 480,
-  margin: '64px auto',
-  padding: '32px 24px',
-  textAlign: 'center',
-  fontFamily: 'inherit',
-  color: 'rgba(0,0,0,0.88)',
-};
-const button = (primary: boolean): React.CSSProperties => ({
-  margin: '0 6px',
-  padding: '4px 15px',
-  height: 32,
-  fontSize: 14,
-  borderRadius: 6,
-  cursor: 'pointer',
-  border: primary ? '1px solid #1677ff' : '1px solid #d9d9d9',
-  background: primary ? '#1677ff' : '#fff',
-  color: primary ? '#fff' : 'rgba(0,0,0,0.88)',
-});
 
 export default class ChunkErrorBoundary extends React.Component<{ children?: React.ReactNode }, State> {
   state: State = { error: null, attempt: 0 };
@@ -69,22 +50,20 @@ export default class ChunkErrorBoundary extends React.Component<{ children?: Rea
     if (!error) return <React.Fragment key={attempt}>{this.props.children}</React.Fragment>;
     const chunk = isChunkLoadError(error);
     return (
-      <div role="alert" style={box}>
+      <div role="alert" className="portal-plain-state">
         <div aria-hidden style={{ fontSize: 48, lineHeight: 1, color: chunk ? '#faad14' : '#ff4d4f' }}>
           {chunk ? '⚠' : '✕'}
         </div>
-        <h3 style={{ margin: '16px 0 8px', fontSize: 20, fontWeight: 500 }}>
-          {chunk ? '页面资源加载失败' : '页面出错了'}
-        </h3>
-        <p style={{ margin: '0 0 24px', color: 'rgba(0,0,0,0.45)' }}>
+        <h2>{chunk ? '页面资源加载失败' : '页面出错了'}</h2>
+        <p>
           {chunk
             ? '网络不稳定或系统刚刚更新，页面文件没有加载成功。请重试，或刷新页面。'
             : '页面渲染时发生错误。请重试，或刷新页面。'}
         </p>
-        <button type="button" style={button(true)} onClick={this.retry}>
+        <button type="button" className="portal-plain-button portal-plain-button-primary" onClick={this.retry}>
           重试
         </button>
-        <button type="button" style={button(false)} onClick={this.reload}>
+        <button type="button" className="portal-plain-button" onClick={this.reload}>
           刷新页面
         </button>
       </div>

@@ -25,10 +25,10 @@ export default function CopyableSecret({ value, label = '令牌', warning }: Cop
           tooltips: ['复制', '已复制'],
           icon: [
             <span key="copy">
-              <CopyOutlined /> 复制
+              <CopyOutlined aria-hidden /> 复制
             </span>,
             <span key="copied">
-              <CheckOutlined /> 已复制
+              <CheckOutlined aria-hidden /> 已复制
             </span>,
           ],
         }}

@@ -13,7 +13,7 @@ export const HOME_ENTRY: MenuDataItem = {
   key: 'return-home',
   path: '/',
   name: '返回首页',
-  icon: createElement(HomeOutlined),
+  icon: createElement(HomeOutlined, { 'aria-hidden': true }),
 };
 
 const MenuIconGlyph = lazy(() => import('./menuIcons'));

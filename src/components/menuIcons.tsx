@@ -73,7 +73,8 @@ export const MENU_ICONS: Record<string, ComponentType> = {
   user: UserOutlined,
 };
 
+/** Hidden from screen readers: the entry's name says what it is (antd names an icon in English, "home"). */
 export default function MenuIconGlyph({ name }: { name: string }) {
-  const Icon = MENU_ICONS[name];
-  return Icon ? <Icon /> : null;
+  const Icon = MENU_ICONS[name] as ComponentType<{ 'aria-hidden'?: boolean }> | undefined;
+  return Icon ? <Icon aria-hidden /> : null;
 }

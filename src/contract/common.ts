@@ -6,6 +6,9 @@ import { z } from 'zod';
 
 // Validation messages reach Chinese-speaking users in field errors; schema-specific messages override these.
 z.config(z.locales.zhCN());
+// In a browser the portal's CSP forbids eval, so zod's faster compiled parsers are out of reach there, and
+// its probe for them (new Function) is refused and reported as a CSP violation: it is told not to try.
+if (typeof window !== 'undefined') z.config({ jitless: true });
 
 export const ROLES = ['admin', 'njit'] as const;
 export const Role = z.enum(ROLES);

@@ -19,6 +19,29 @@ export const NJIT_MAX_TOTAL = 10000;
 /** Upload limit of an import file. */
 export const NJIT_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 
+/**
+ * The columns of a roster file, in the order of the templates: the importer maps a file's header to
+ * these fields (by these labels, among other names: server/modules/njit/parse.ts) and validates them
+ * (server/modules/njit/record.ts), and the CSV and Excel templates are made from this list. Only the
+ * required ones refuse a row; an optional value that is not valid is imported blank, with a warning.
+ */
+export const ROSTER_COLUMNS = [
+  { field: 'studentNo', label: '学号', required: true, hint: '4–20 位字母或数字，不能重复' },
+  { field: 'name', label: '姓名', required: true, hint: '最多 32 个字符' },
+  { field: 'gender', label: '性别', required: false, hint: '男 或 女' },
+  { field: 'college', label: '学院', required: false, hint: '最多 64 个字符' },
+  { field: 'major', label: '专业', required: false, hint: '最多 64 个字符' },
+  { field: 'className', label: '班级', required: false, hint: '最多 64 个字符' },
+  { field: 'grade', label: '年级', required: false, hint: '四位入学年份，如 2023' },
+  { field: 'status', label: '状态', required: false, hint: '在读、休学、毕业、退学 之一；不填为 在读' },
+  { field: 'phone', label: '手机号', required: false, hint: '11 位手机号，以 1 开头' },
+  { field: 'idCard', label: '身份证号', required: false, hint: '18 位居民身份证号' },
+  { field: 'dormitory', label: '宿舍', required: false, hint: '最多 64 个字符' },
+] as const;
+export type RosterField = (typeof ROSTER_COLUMNS)[number]['field'];
+export const ROSTER_TEMPLATE_FORMATS = ['csv', 'xlsx'] as const;
+export const RosterTemplateQuery = z.object({ format: z.enum(ROSTER_TEMPLATE_FORMATS) });
+
 export const Student = z.object({
   id: z.number().int(),
   studentNo: z.string(),
@@ -139,9 +162,15 @@ export const ImportPreview = z.object({
   rejectedRows: z.number().int(),
   toInsert: z.number().int(),
   toUpdate: z.number().int(),
-  /** The first problems (at most 500); issueCount tells how many there are. */
+  /** The first problems that refuse a row (at most 500); issueCount tells how many there are. */
   issues: z.array(ImportIssue),
   issueCount: z.number().int(),
+  /**
+   * The first optional values that were not valid and are imported blank (at most 500; the row itself
+   * is imported); warningCount tells how many there are.
+   */
+  warnings: z.array(ImportIssue),
+  warningCount: z.number().int(),
   /** The first valid rows, masked. */
   sample: z.array(ImportPreviewRow),
   /** Recognised columns: header in the file -> field. */
@@ -188,4 +217,6 @@ export const NjitAuditQuery = z.object({
 });
 export type NjitAuditQuery = z.infer<typeof NjitAuditQuery>;
 export const NjitAuditExportQuery = NjitAuditQuery.omit({ current: true, pageSize: true });
+/** The columns of the audit log's CSV export (GET /api/njit/audit/export). */
+export const NJIT_AUDIT_CSV_HEADER = ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'];
 export const NjitAuditListResponse = page(NjitAuditEntry);

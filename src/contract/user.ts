@@ -73,7 +73,22 @@ export type LoginResult = z.infer<typeof LoginResult>;
 export const PasswordLoginResult = z.union([CurrentUser, LoginChallenge, LoginLinkSent]);
 export type PasswordLoginResult = z.infer<typeof PasswordLoginResult>;
 
-export const MeResponse = ok(CurrentUser);
+/**
+ * GET /api/user/me for a visitor without a session: HTTP 200 with this failure envelope rather than the
+ * 401 the rest of the API answers, because "nobody is signed in" is the ordinary answer to a visitor's
+ * first look, and a browser logs every 401 in its console as an error.
+ */
+export const NotSignedIn = z.object({
+  success: z.literal(false),
+  errorCode: z.literal('UNAUTHORIZED'),
+  errorMessage: z.string(),
+  showType: z.number().int().optional(),
+});
+export type NotSignedIn = z.infer<typeof NotSignedIn>;
+/** Who is signed in: the user, or NotSignedIn. */
+export const MeResponse = z.union([ok(CurrentUser), NotSignedIn]);
+/** A sign-in that finished: the user now signed in. */
+export const SignedInResponse = ok(CurrentUser);
 export const LoginResponse = ok(LoginResult);
 export const PasswordLoginResponse = ok(PasswordLoginResult);
 export const RegisterResponse = ok(CurrentUser);
@@ -286,6 +301,8 @@ export const AdminResetPasswordResponse = ok(
 export const AdminRevokeTokensResponse = ok(z.object({ revokedTokens: z.number().int() }));
 /** POST .../unlock-login: the account's recent login failures are cleared. */
 export const AdminUnlockLoginResponse = ok(z.object({ clearedFailures: z.number().int() }));
+/** The caller's roles afterwards; granted is false when they had the role already. */
+export const AdminGrantSelfNjitResponse = ok(z.object({ roles: z.array(Role), granted: z.boolean() }));
 
 /** Typed confirmation: the exact username of the user being deleted. */
 export const AdminDeleteUserBody = z.object({ confirm: z.string().max(64) });
@@ -322,4 +339,5 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.link_identity': '关联统一身份',
   'user.unlink_identity': '解除统一身份关联',
   'user.sso_roles': '统一身份授予角色',
+  'user.grant_self_njit': '为自己开通学生信息查询',
 };

@@ -115,3 +115,6 @@ export const adminDeleteUser = (uid: number, confirm: string, options?: RequestO
 /** Newest first. */
 export const fetchAudit = (params: AuditListParams, options?: RequestOptions) =>
   call(api.adminAudit, { query: params }, options);
+
+/** The calling administrator takes the njit role (the student lookup) for themself; audited. */
+export const grantSelfNjit = (options?: RequestOptions) => call(api.adminGrantSelfNjit, {}, options);

@@ -6,6 +6,7 @@
 import type { AnswerOf, Endpoint, InputOf } from '@/contract/endpoint';
 import { pathOf } from '@/contract/endpoint';
 import { request, type RequestOptions } from '@umijs/max';
+import { SESSION_REQUIRED } from '@/requestDefaults';
 
 type Input = { params?: Record<string, unknown>; query?: object; body?: unknown };
 
@@ -23,6 +24,7 @@ export function call<E extends Endpoint>(endpoint: E, ...args: Args<E>): Promise
   const { params, query, body } = input;
   return request<AnswerOf<E>>(pathOf(endpoint, params), {
     method: endpoint.method,
+    [SESSION_REQUIRED]: endpoint.access !== 'public',
     ...(query ? { params: query } : {}),
     // A mutating call without a body still sends `{}`: the server wants JSON on every browser write.
     ...(body !== undefined ? { data: body } : SENDS_BODY.has(endpoint.method) ? { data: {} } : {}),
@@ -44,6 +46,7 @@ export function upload<E extends Endpoint & { multipart?: true }>(
   form.append('file', file);
   return request<AnswerOf<E>>(pathOf(endpoint), {
     method: endpoint.method,
+    [SESSION_REQUIRED]: endpoint.access !== 'public',
     data: form,
     timeout: 5 * 60 * 1000,
     onUploadProgress: (e: { loaded: number; total?: number }) => {

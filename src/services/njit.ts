@@ -53,3 +53,6 @@ export const fetchNjitAudit = (params: NjitAuditParams, options?: RequestOptions
 /** URL of the CSV export of the audit log with the same filters (a plain download link). */
 export const njitAuditExportUrl = (params: Omit<NjitAuditParams, 'current' | 'pageSize'>): string =>
   urlOf(api.exportAudit, { query: params });
+
+/** The roster template, CSV or Excel: a link the browser downloads itself. */
+export const rosterTemplateUrl = (format: 'csv' | 'xlsx') => urlOf(api.importTemplate, { query: { format } });

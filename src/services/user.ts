@@ -4,6 +4,7 @@ import * as api from '@/contract/api/user';
 import type { AnswerOf } from '@/contract/endpoint';
 // Type-only imports: zod stays out of the initial bundle.
 import type { LoginBody, RegisterBody } from '@/contract';
+import { SESSION_REQUIRED } from '@/requestDefaults';
 import type { RequestOptions } from '@umijs/max';
 import type { z } from 'zod';
 import { call, urlOf } from './call';
@@ -16,14 +17,19 @@ export type LogoutAnswer = AnswerOf<typeof api.logout>;
 export type AuthSettingsAnswer = AnswerOf<typeof api.settings>;
 export type HealthAnswer = AnswerOf<typeof healthApi.health>;
 
-/** 401 when logged out. */
-export const fetchCurrentUser = (options?: RequestOptions) => call(api.me, {}, options);
+/**
+ * For a signed-in page: the user anew. The endpoint is public (a visitor is answered "nobody"), but
+ * from here its 401 (a session cookie whose session ended) ends the session like any other call's.
+ */
+export const fetchCurrentUser = (options?: RequestOptions) =>
+  call(api.me, {}, { [SESSION_REQUIRED]: true, ...options });
 
 /**
  * The same answer for the start of the app (src/initialState.ts), outside the request plugin: it
  * is asked for while umi.js still runs, before React's first render, where the plugin's first call
  * (axios building its config, interceptors and adapter) was ~10 ms of main thread on every first
- * visit. Nothing is displayed on failure; a 401 (logged out) is a FetchError with status 401.
+ * visit. Nothing is displayed on failure; a visitor gets success:false, a session that ended a
+ * FetchError with status 401.
  */
 export const probeCurrentUser = () => fetchJson<MeAnswer>(urlOf(api.me));
 

@@ -32,6 +32,27 @@ export async function launch(): Promise<Browser> {
   return browser;
 }
 
+/**
+ * One Chromium for a test file: launched before its tests and closed after them (even when they
+ * fail). Returns a getter: the browser exists only once beforeAll has run.
+ */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is launched in beforeAll');
+    return browser;
+  };
+}
+
+/** A suffix that keeps the accounts a test file makes apart from those of earlier runs. */
+export const runSuffix = () => `${process.pid}${Date.now() % 100000}`;
+
 export async function newPage(browser: Browser, width = 1440): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'zh-CN' });
   const page = await context.newPage();

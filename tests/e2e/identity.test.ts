@@ -150,7 +150,7 @@ test('a failed CAS sign-in (a forged return) says why in Chinese and signs no on
     await page.goto(`${portal}/api/user/sso/cas/callback?state=${'x'.repeat(43)}&ticket=ST-forged`);
     await page.waitForURL(`${portal}/user/login?sso_error=state`);
     await page.getByText('登录请求已失效或无法确认来自本浏览器，请重新登录').waitFor();
-    expect((await page.request.get(`${portal}/api/user/me`)).status()).toBe(401);
+    expect((await (await page.request.get(`${portal}/api/user/me`)).json()).success).toBe(false);
   });
 });
 
@@ -191,7 +191,8 @@ test('sets up TOTP (QR code, first code, recovery codes) and then signs in with 
   await withBrowser('identity-totp-login', async (page) => {
     await passwordStep(page, username, password, '/user/security');
     await page.getByText('统一门户 · 两步验证').waitFor();
-    expect((await page.request.get(`${portal}/api/user/me`)).status()).toBe(401); // the password alone: no session
+    // The password alone: no session.
+    expect((await (await page.request.get(`${portal}/api/user/me`)).json()).success).toBe(false);
     await page.getByLabel('验证码').fill('000000');
     await page.getByRole('button', { name: /验证并登录/ }).click();
     await page.getByText(/验证码不正确，还可以再试 \d 次/).waitFor();

@@ -2,6 +2,7 @@
  * Every umi dev mock answers with the same shapes the server promises (src/contract).
  * A mock route without an entry in CASES fails this test.
  */
+import ExcelJS from 'exceljs';
 import fs from 'fs';
 import path from 'path';
 import type { z } from 'zod';
@@ -29,6 +30,7 @@ import {
   LogoutResponse,
   PasswordLoginResponse,
   MeResponse,
+  SignedInResponse,
   ProfileResponse,
   RegisterResponse,
   RevokeTokenResponse,
@@ -66,7 +68,7 @@ import {
   StudentResponse as NjitStudentResponse,
   StudentSearchResponse as NjitStudentSearchResponse,
 } from '@/contract';
-import { OcsScriptInfoResponse } from '@/contract';
+import { OcsScriptInfoResponse, ROSTER_COLUMNS, USERSCRIPT_VERSION } from '@/contract';
 import {
   AskResponse as OcsAskResponse,
   LedgerListResponse as OcsLedgerListResponse,
@@ -181,7 +183,7 @@ const CASES: Record<string, Case> = {
 
   // ---- institutional sign-in (mock/identity.ts); order matters: set-up before enable, ssoLogin before pending ----
   'POST /api/user/login/verify': {
-    schema: MeResponse,
+    schema: SignedInResponse,
     calls: [
       { body: { code: '123456', trustBrowser: true }, status: 200 },
       { body: { code: 'abcd-efgh-jkmn' }, status: 200 },
@@ -341,7 +343,18 @@ const CASES: Record<string, Case> = {
       { body: { nickname: 'x'.repeat(33) }, status: 400, error: true },
     ],
   },
-  'POST /api/user/avatar': { schema: AvatarResponse, calls: [{ status: 200 }] },
+  'POST /api/user/avatar': {
+    schema: AvatarResponse.refine(
+      (a) => /^\/api\/user\/avatar\/1\?v=\d+$/.test(a.data.avatar),
+      '头像地址应为服务器的格式',
+    ),
+    calls: [{ status: 200 }],
+  },
+  // The picture behind that address: a PNG.
+  'GET /api/user/avatar/:id': {
+    schema: zod.instanceof(Buffer).refine((b) => b.subarray(1, 4).toString() === 'PNG', 'PNG'),
+    calls: [{ params: { id: '1' }, query: { v: '1' }, status: 200 }],
+  },
   'POST /api/user/password': {
     schema: ChangePasswordResponse,
     calls: [
@@ -694,6 +707,21 @@ const CASES: Record<string, Case> = {
     ],
   },
   'GET /api/njit/imports': { schema: NjitImportListResponse, calls: [{ status: 200 }] },
+  'GET /api/njit/audit/export': {
+    schema: zod.string().startsWith('\uFEFF编号,时间,用户,操作,IP,条件,结果数,记录编号,原因\r\n'),
+    calls: [
+      { query: { action: 'search' }, status: 200 },
+      { query: { action: 'nonsense' }, status: 400, error: true },
+    ],
+  },
+  // The Excel template is an asynchronous answer: its own test below.
+  'GET /api/njit/imports/template': {
+    schema: zod.string().startsWith('\uFEFF学号,姓名,性别,学院,专业,班级,年级,状态,手机号,身份证号,宿舍\r\n'),
+    calls: [
+      { query: { format: 'csv' }, status: 200 },
+      { query: { format: 'pdf' }, status: 400, error: true },
+    ],
+  },
   'GET /api/njit/audit': {
     schema: NjitAuditListResponse,
     calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }],
@@ -701,6 +729,10 @@ const CASES: Record<string, Case> = {
 
   // ---- OCS script (mock/ocsScript.ts) ----
   'GET /api/ocs/script-info': { schema: OcsScriptInfoResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/userscript.user.js': {
+    schema: zod.string().regex(new RegExp(`^// ==UserScript==\n[\\s\\S]*// @version +${USERSCRIPT_VERSION}\n`)),
+    calls: [{ status: 200 }],
+  },
 
   // ---- OCS wallet, ledger, queries, ask (mock/ocs.ts); the 6th ask within 10 s is rate-limited ----
   'GET /api/ocs/overview': { schema: OcsOverviewResponse, calls: [{ status: 200 }] },
@@ -1171,13 +1203,26 @@ describe('umi mocks match the contract', () => {
     }
   });
 
-  it('logout ends the mock session: /me then answers 401 with an error envelope', () => {
+  it('answers the roster templates, the Excel one a workbook with the header the importer reads', async () => {
+    const res = fakeRes();
+    await (handlers['GET /api/njit/imports/template'] as unknown as (...a: unknown[]) => Promise<void>)(
+      { query: { format: 'xlsx' }, params: {}, headers: {} },
+      res,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.body as ArrayBuffer);
+    expect((wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).toEqual(ROSTER_COLUMNS.map((c) => c.label));
+  });
+
+  it('logout ends the mock session: /me then answers nobody (200, success:false), as the server does', () => {
     call('POST /api/user/logout');
     const me = call('GET /api/user/me');
-    expect(me.statusCode).toBe(401);
-    expect(ErrorEnvelope.parse(me.body).errorMessage).toBe('请先登录');
+    expect(me.statusCode).toBe(200);
+    expect(MeResponse.parse(me.body)).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     call('POST /api/user/login', { username: 'admin', password: 'admin123456' });
-    expect(MeResponse.parse(call('GET /api/user/me').body).data.username).toBe('admin');
+    expect(MeResponse.parse(call('GET /api/user/me').body)).toMatchObject({ data: { username: 'admin' } });
   });
 
   it('lists what the account mocks changed: filters, revocations, audit rows newest first', () => {

@@ -182,7 +182,10 @@ test('a session made on one instance works on the other', async () => {
   const me = await browser.call(b, 'GET', '/api/user/me');
   expect(me).toMatchObject({ status: 200, json: { data: { username } } });
   await browser.call(b, 'POST', '/api/user/logout');
-  expect((await browser.call(a, 'GET', '/api/user/me')).status).toBe(401);
+  expect((await browser.call(a, 'GET', '/api/user/me')).json).toMatchObject({
+    success: false,
+    errorCode: 'UNAUTHORIZED',
+  });
 });
 
 test('a session signed out, or a user disabled, on one instance is refused on the other', async () => {

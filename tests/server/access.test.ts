@@ -35,6 +35,8 @@ test('the public routes are exactly the ones meant to be public', () => {
     'GET /api/health/ready',
     'GET /api/ocs/userscript.user.js',
     'GET /api/user/avatar/:id',
+    // who is signed in: nobody is an answer (200, success:false), an ended session a 401 (user/auth.test.ts)
+    'GET /api/user/me',
     'GET /api/user/settings',
     // institutional sign-in: the SSO round trip, the second step, mailed links (their secret is the credential)
     'GET /api/user/sso/:provider/login',

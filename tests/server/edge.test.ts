@@ -187,7 +187,7 @@ test('authenticated JSON answers, and refusals, are never cached', async () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
   }
-  const refused = await ctx.app.inject({ method: 'GET', url: '/api/user/me' });
+  const refused = await ctx.app.inject({ method: 'GET', url: '/api/user/tokens' });
   expect(refused.statusCode).toBe(401);
   expect(refused.headers['cache-control']).toBe('no-store');
 });

@@ -280,7 +280,7 @@ describe('request ids', () => {
   });
 
   test('refusals (4xx) carry the header but no requestId in the envelope', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/user/me' });
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/user/tokens' });
     expect(res.statusCode).toBe(401);
     expect(res.headers['x-request-id']).toMatch(UUID);
     expect(res.json().requestId).toBeUndefined();

@@ -37,6 +37,8 @@ test('writes login.html: the login form as the page renders it, before the hidde
   expect(copy).toContain('<form id="login" class="ant-form');
   expect(copy).toMatch(/<input autoComplete="username"[^>]*placeholder="用户名"|<input[^>]*autoComplete="username"/);
   expect(copy).toMatch(/<input[^>]*autoComplete="current-password"[^>]*type="password"/);
+  // The browser focuses the username as soon as the copy is parsed (the app hands that focus on).
+  expect(copy).toMatch(/<input[^>]*autoComplete="username"[^>]*autofocus=""/);
   expect(copy).toContain('记住我（30 天）');
   expect(copy).toContain('href="/user/forgotPassword"');
   expect(copy).toMatch(/ css-[a-z0-9]+/);

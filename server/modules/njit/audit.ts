@@ -4,7 +4,12 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { toCsv } from '../../lib/csv';
-import type { NjitAuditAction, NjitAuditEntry, NjitAuditQuery } from '../../../src/contract';
+import {
+  NJIT_AUDIT_CSV_HEADER,
+  type NjitAuditAction,
+  type NjitAuditEntry,
+  type NjitAuditQuery,
+} from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { tooMany } from '../../errors';
 import type { Actor } from '../audit';
@@ -160,7 +165,7 @@ export async function exportNjitAuditCsv(
 ): Promise<{ csv: string; count: number }> {
   const rows = await filtered(db, q).selectAll().orderBy('id', 'desc').limit(AUDIT_EXPORT_MAX_ROWS).execute();
   const csv = toCsv(
-    ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'],
+    [...NJIT_AUDIT_CSV_HEADER],
     rows.map((r) => [
       r.id,
       r.created_at.toISOString(),

@@ -77,6 +77,8 @@ export async function previewImport(
     toUpdate,
     issues: p.issues,
     issueCount: p.issueCount,
+    warnings: p.warnings,
+    warningCount: p.warningCount,
     sample: p.sample,
     columns: p.columns,
     expiresAt: expiresAt.toISOString(),

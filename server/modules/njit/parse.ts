@@ -8,26 +8,27 @@ import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { badRequest } from '../../errors';
-import { FIELD_LABELS, type ImportField, type RawRow } from './record';
+import { FIELD_LABELS, IMPORT_FIELDS, type ImportField, type RawRow } from './record';
 import { assertZipWithin } from '../../lib/zip-guard';
 
+/** Other names a column goes by, besides its label (FIELD_LABELS, the templates' header). */
 const HEADER_ALIASES: Record<ImportField, string[]> = {
-  studentNo: ['学号', '学生学号', '学生编号', 'studentno', 'studentnumber', 'studentid', 'no', 'sno'],
-  name: ['姓名', '学生姓名', '名字', 'name', 'studentname'],
-  gender: ['性别', 'gender', 'sex'],
-  college: ['学院', '院系', '所在学院', '二级学院', 'college', 'school', 'department'],
-  major: ['专业', '专业名称', 'major'],
-  className: ['班级', '行政班', '班级名称', 'class', 'classname'],
-  grade: ['年级', '入学年份', '入学年级', 'grade', 'year', 'enrollmentyear'],
-  status: ['状态', '学籍状态', '在校状态', 'status'],
-  phone: ['手机', '手机号', '手机号码', '电话', '联系电话', 'phone', 'mobile', 'tel'],
-  idCard: ['身份证', '身份证号', '身份证号码', '证件号码', 'idcard', 'idno', 'idnumber'],
-  dormitory: ['宿舍', '寝室', '宿舍号', '寝室号', 'dormitory', 'dorm'],
+  studentNo: ['学生学号', '学生编号', 'studentno', 'studentnumber', 'studentid', 'no', 'sno'],
+  name: ['学生姓名', '名字', 'name', 'studentname'],
+  gender: ['gender', 'sex'],
+  college: ['院系', '所在学院', '二级学院', 'college', 'school', 'department'],
+  major: ['专业名称', 'major'],
+  className: ['行政班', '班级名称', 'class', 'classname'],
+  grade: ['入学年份', '入学年级', 'grade', 'year', 'enrollmentyear'],
+  status: ['学籍状态', '在校状态', 'status'],
+  phone: ['手机', '手机号码', '电话', '联系电话', 'phone', 'mobile', 'tel'],
+  idCard: ['身份证', '身份证号码', '证件号码', 'idcard', 'idno', 'idnumber'],
+  dormitory: ['寝室', '宿舍号', '寝室号', 'dormitory', 'dorm'],
 };
 
 const ALIAS_TO_FIELD = new Map<string, ImportField>();
-for (const [field, aliases] of Object.entries(HEADER_ALIASES) as [ImportField, string[]][]) {
-  for (const a of aliases) ALIAS_TO_FIELD.set(a, field);
+for (const field of IMPORT_FIELDS) {
+  for (const a of [FIELD_LABELS[field], ...HEADER_ALIASES[field]]) ALIAS_TO_FIELD.set(normaliseHeader(a), field);
 }
 
 function normaliseHeader(h: string): string {
@@ -70,7 +71,7 @@ function mapHeader(header: string[]): { index: Map<number, ImportField>; columns
   const missing = (['studentNo', 'name'] as const).filter((f) => !seen.has(f));
   if (missing.length) {
     throw badRequest(
-      `表头缺少必需的列：${missing.map((f) => FIELD_LABELS[f]).join('、')}。第一行应为表头，例如：学号,姓名,性别,学院,专业,班级,年级,状态,手机号,身份证号,宿舍`,
+      `表头缺少必需的列：${missing.map((f) => FIELD_LABELS[f]).join('、')}。第一行应为表头，例如：${IMPORT_FIELDS.map((f) => FIELD_LABELS[f]).join(',')}（可下载模板）`,
     );
   }
   return { index, columns };

@@ -6,7 +6,7 @@
  */
 import type { ImportIssue, ImportPreview } from '../../../src/contract';
 import { parseRosterFile, type ParsedFile } from './parse';
-import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type StudentInput } from './record';
+import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type RowIssue, type StudentInput } from './record';
 
 const MAX_ISSUES = 500;
 const SAMPLE_ROWS = 20;
@@ -19,6 +19,9 @@ export interface PreparedRoster {
   rejected: number;
   issues: ImportIssue[];
   issueCount: number;
+  /** Optional values that were not valid: imported blank (the first MAX_ISSUES). */
+  warnings: ImportIssue[];
+  warningCount: number;
   sample: ImportPreview['sample'];
   /** The valid rows (StudentInput[]) as JSON. */
   validJson: string;
@@ -33,6 +36,8 @@ export interface PreparedRoster {
 export async function prepareRoster(fileName: string, buf: Buffer): Promise<PreparedRoster> {
   const issues: ImportIssue[] = [];
   let issueCount = 0;
+  const warnings: ImportIssue[] = [];
+  let warningCount = 0;
   // Each valid row is kept as its JSON text only (about a third of the object's size in the heap).
   const validJson: string[] = [];
   const studentNos: string[] = [];
@@ -43,8 +48,14 @@ export async function prepareRoster(fileName: string, buf: Buffer): Promise<Prep
 
   const parsed = await parseRosterFile(fileName, buf, (line, raw) => {
     totalRows += 1;
-    const { record, issues: rowIssues } = validateRow(raw);
-    const problems = rowIssues.map((i) => ({ row: line, field: FIELD_LABELS[i.field], message: i.message }));
+    const { record, issues: rowIssues, warnings: rowWarnings } = validateRow(raw);
+    const issueOf = (i: RowIssue, suffix = '') => ({
+      row: line,
+      field: FIELD_LABELS[i.field],
+      message: `${i.message}${suffix}`,
+    });
+    // A refused row reports all its problems at once, so that the file can be fixed in one go.
+    const problems = record ? rowIssues.map((i) => issueOf(i)) : [...rowIssues, ...rowWarnings].map((i) => issueOf(i));
     if (record) {
       const earlier = firstLine.get(record.student_no);
       if (earlier !== undefined) {
@@ -63,6 +74,9 @@ export async function prepareRoster(fileName: string, buf: Buffer): Promise<Prep
       for (const p of problems) if (issues.length < MAX_ISSUES) issues.push(p);
       return;
     }
+    // Imported, with the optional values that were not valid left blank.
+    warningCount += rowWarnings.length;
+    for (const w of rowWarnings) if (warnings.length < MAX_ISSUES) warnings.push(issueOf(w, '，该项留空导入'));
     validJson.push(JSON.stringify(record satisfies StudentInput | undefined));
     studentNos.push(record!.student_no);
     if (sample.length < SAMPLE_ROWS) {
@@ -90,6 +104,8 @@ export async function prepareRoster(fileName: string, buf: Buffer): Promise<Prep
     rejected,
     issues,
     issueCount,
+    warnings,
+    warningCount,
     sample,
     validJson: `[${validJson.join(',')}]`,
     studentNos: studentNos.join('\n'),

@@ -3,7 +3,7 @@
  * (pinyin and initials) and the masks applied to phone and ID-card numbers.
  */
 import { pinyin } from 'pinyin-pro';
-import { STUDENT_STATUSES, type StudentStatus } from '../../../src/contract';
+import { ROSTER_COLUMNS, STUDENT_STATUSES, type RosterField, type StudentStatus } from '../../../src/contract';
 import type { NjitStudentsTable } from '../../db/schema';
 
 export const STUDENT_NO_RE = /^[A-Za-z0-9]{4,20}$/;
@@ -15,34 +15,14 @@ export type StudentInput = Omit<NjitStudentsTable, 'id' | 'created_at' | 'update
 /** Raw cell texts by field, as read from a file. */
 export type RawRow = Partial<Record<ImportField, string>>;
 
-export const IMPORT_FIELDS = [
-  'studentNo',
-  'name',
-  'gender',
-  'college',
-  'major',
-  'className',
-  'grade',
-  'status',
-  'phone',
-  'idCard',
-  'dormitory',
-] as const;
-export type ImportField = (typeof IMPORT_FIELDS)[number];
+/** The columns of a roster file (the contract's ROSTER_COLUMNS, which the templates are made from). */
+export const IMPORT_FIELDS = ROSTER_COLUMNS.map((c) => c.field);
+export type ImportField = RosterField;
 
-export const FIELD_LABELS: Record<ImportField, string> = {
-  studentNo: '学号',
-  name: '姓名',
-  gender: '性别',
-  college: '学院',
-  major: '专业',
-  className: '班级',
-  grade: '年级',
-  status: '状态',
-  phone: '手机号',
-  idCard: '身份证号',
-  dormitory: '宿舍',
-};
+export const FIELD_LABELS = Object.fromEntries(ROSTER_COLUMNS.map((c) => [c.field, c.label])) as Record<
+  ImportField,
+  string
+>;
 
 const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const ID_CHECK = '10X98765432';
@@ -91,9 +71,20 @@ export interface RowIssue {
   message: string;
 }
 
-/** Validates one row; returns the record or the problems found. Empty optional cells become null. */
-export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIssue[] } {
+/**
+ * Validates one row. A problem with a required value (学号, 姓名) or with the status (which has no
+ * blank: an empty one means 在读, so a wrong one cannot be dropped) refuses the row: `issues`. A
+ * problem with another optional value leaves that value blank and the row imported: `warnings`.
+ * Empty optional cells become null.
+ */
+export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIssue[]; warnings: RowIssue[] } {
   const issues: RowIssue[] = [];
+  const warnings: RowIssue[] = [];
+  /** An optional value that is not valid: left blank, with a warning. */
+  const blank = (field: ImportField, message: string) => {
+    warnings.push({ field, message });
+    return null;
+  };
   const text = (f: ImportField) => {
     const v = (raw[f] ?? '').replace(/\s+/g, ' ').trim();
     return v === '' ? null : v;
@@ -101,7 +92,9 @@ export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIs
   const limited = (f: ImportField, max: number) => {
     const v = text(f);
     if (v && v.length > max) {
-      issues.push({ field: f, message: `${FIELD_LABELS[f]}超过 ${max} 个字符` });
+      const message = `${FIELD_LABELS[f]}超过 ${max} 个字符`;
+      if (f === 'name') issues.push({ field: f, message });
+      else return blank(f, message);
       return null;
     }
     return v;
@@ -117,8 +110,7 @@ export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIs
   let gender: '男' | '女' | null = null;
   const g = text('gender');
   if (g) {
-    gender = GENDER_ALIASES[g.toLowerCase()] ?? null;
-    if (!gender) issues.push({ field: 'gender', message: '性别应为“男”或“女”' });
+    gender = GENDER_ALIASES[g.toLowerCase()] ?? blank('gender', '性别应为“男”或“女”');
   }
 
   let grade: number | null = null;
@@ -126,10 +118,7 @@ export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIs
   if (gr) {
     const m = /^(\d{4})(级)?$/.exec(gr);
     grade = m ? Number(m[1]) : null;
-    if (!grade || grade < 1950 || grade > 2100) {
-      issues.push({ field: 'grade', message: '年级应为四位入学年份，如 2023' });
-      grade = null;
-    }
+    if (!grade || grade < 1950 || grade > 2100) grade = blank('grade', '年级应为四位入学年份，如 2023');
   }
 
   let status: StudentStatus = '在读';
@@ -142,13 +131,13 @@ export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIs
   let phone = text('phone');
   if (phone) {
     phone = phone.replace(/[\s-]/g, '').replace(/^\+?86/, '');
-    if (!PHONE_RE.test(phone)) issues.push({ field: 'phone', message: '手机号格式不正确（应为 11 位，以 1 开头）' });
+    if (!PHONE_RE.test(phone)) phone = blank('phone', '手机号格式不正确（应为 11 位，以 1 开头）');
   }
 
   let idCard = text('idCard');
   if (idCard) {
     idCard = idCard.replace(/\s/g, '').toUpperCase();
-    if (!isValidIdCard(idCard)) issues.push({ field: 'idCard', message: '身份证号格式或校验位不正确' });
+    if (!isValidIdCard(idCard)) idCard = blank('idCard', '身份证号格式或校验位不正确');
   }
 
   const college = limited('college', 64);
@@ -156,9 +145,10 @@ export function validateRow(raw: RawRow): { record?: StudentInput; issues: RowIs
   const className = limited('className', 64);
   const dormitory = limited('dormitory', 64);
 
-  if (issues.length > 0 || !studentNo || !name) return { issues };
+  if (issues.length > 0 || !studentNo || !name) return { issues, warnings };
   return {
     issues,
+    warnings,
     record: {
       student_no: studentNo,
       name,

@@ -5,6 +5,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NJIT_IMPORT_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/njit';
+import {
+  rosterTemplateCsv,
+  rosterTemplateDisposition,
+  rosterTemplateXlsx,
+  ROSTER_TEMPLATE_TYPES,
+} from '@contract/njitTemplate';
 import type { AppDeps } from '../../deps';
 import { forbidden } from '../../errors';
 import { paged, success } from '../../http/reply';
@@ -65,6 +71,16 @@ export default async function njitRoutes(
   route(app, api.commitImport, async (request) => {
     requireAdmin(request, '导入名单');
     return success(await commitImport(db, actorOf(request), request.params.id));
+  });
+
+  // The templates are made from the columns the importer reads (src/contract/njitTemplate.ts).
+  route(app, api.importTemplate, async (request, reply) => {
+    const { format } = request.query;
+    const body = format === 'csv' ? rosterTemplateCsv() : await rosterTemplateXlsx();
+    return reply
+      .type(ROSTER_TEMPLATE_TYPES[format])
+      .header('content-disposition', rosterTemplateDisposition(format))
+      .send(body);
   });
 
   route(app, api.listImports, async (request) => {

@@ -31,6 +31,8 @@ export default async function adminRoutes(app: FastifyInstance, deps: AppDeps): 
     success({ revokedTokens: await admin.adminRevokeTokens(db, actorOf(request), request.params.id) }),
   );
 
+  route(app, api.adminGrantSelfNjit, async (request) => success(await admin.adminGrantSelfNjit(db, actorOf(request))));
+
   route(app, api.adminUnlockLogin, async (request) =>
     success({ clearedFailures: await admin.adminUnlockLogin(db, actorOf(request), request.params.id) }),
   );

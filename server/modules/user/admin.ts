@@ -281,3 +281,32 @@ export async function adminUnlockLogin(db: Kysely<DB>, actor: Actor, id: number)
     return cleared;
   });
 }
+
+/**
+ * An administrator gives themself the njit role (the student lookup), in one step the audit log
+ * records as user.grant_self_njit; nothing changes, and nothing is recorded, if they have it already.
+ * Their own session carries the new role at its next request, on every instance.
+ */
+export async function adminGrantSelfNjit(db: Kysely<DB>, actor: Actor): Promise<{ roles: Role[]; granted: boolean }> {
+  return withAuthChange(db, { userId: actor.id }, async (trx) => {
+    await lockAdministration(trx);
+    const before = await getUser(trx, actor.id);
+    if (!before.roles.includes('admin')) throw forbidden();
+    if (before.roles.includes('njit')) return { roles: before.roles, granted: false };
+    const roles: Role[] = [...before.roles, 'njit'];
+    await trx
+      .updateTable('users')
+      .set({ roles, updated_at: sql`now()` })
+      .where('id', '=', actor.id)
+      .execute();
+    await recordAudit(trx, actor, {
+      action: 'user.grant_self_njit',
+      targetType: 'user',
+      targetId: actor.id,
+      targetName: before.username,
+      before: { roles: before.roles },
+      after: { roles },
+    });
+    return { roles, granted: true };
+  });
+}

@@ -2,8 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import * as identityApi from '@contract/api/identity';
 import * as api from '@contract/api/user';
-import { pathOf } from '@contract/endpoint';
-import { clearSessionCookie, setDeviceCookie, setSessionCookie } from '../../plugins/auth';
+import { pathOf, ShowType } from '@contract/endpoint';
+import { clearSessionCookie, SESSION_COOKIE, setDeviceCookie, setSessionCookie } from '../../plugins/auth';
+import { unauthorized } from '../../errors';
 import { LOGIN_LINK_MINUTES } from '@contract';
 import { sendLoginLink, verifiedEmailOf, type MailLinks } from './identity/email';
 import { applySignIn, originOf } from './identity/http';
@@ -14,6 +15,13 @@ import { success, SUCCESS } from '../../http/reply';
 import { route } from '../../http/route';
 import * as users from './service';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, plausibleDevice, rememberDevice } from './throttle';
+
+const NOT_SIGNED_IN = {
+  success: false,
+  errorCode: 'UNAUTHORIZED',
+  errorMessage: '请先登录',
+  showType: ShowType.SILENT,
+} as const;
 
 export default async function userRoutes(app: FastifyInstance, deps: AppDeps & { mail: MailQueue }): Promise<void> {
   const { db, config } = deps;
@@ -38,7 +46,15 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps & {
     }),
   );
 
-  route(app, api.me, async (request) => success(users.toCurrentUser(request.user!)), { duringEnrolment: true });
+  // Who is signed in. For a visitor without a session, "nobody" is the ordinary answer, not a refusal
+  // (contract: NotSignedIn). A session cookie that names no live session is a session that ended: 401 like
+  // the rest of the API, and the answer drops the cookie, so the browser's next visit is a visitor's.
+  route(app, api.me, async (request, reply) => {
+    if (request.user) return success(users.toCurrentUser(request.user));
+    if (!request.cookies[SESSION_COOKIE]) return NOT_SIGNED_IN;
+    clearSessionCookie(request, reply);
+    throw unauthorized();
+  });
 
   route(
     app,

@@ -45,6 +45,12 @@ export interface ImportReportProps<S extends ImportSampleRow> {
   issueCount?: number;
   /** Adds a 字段 column naming each problem's field. */
   showIssueField?: boolean;
+  /**
+   * Values that are not valid in rows that are still imported, without them (the rows count as valid);
+   * warningCount tells how many there are when the server cut the list.
+   */
+  warnings?: ImportIssue[];
+  warningCount?: number;
   sample: S[];
   /** Columns of the sample table; the line number (行号) comes first by itself. */
   sampleColumns: ColumnsType<S>;
@@ -64,6 +70,7 @@ function warningOf(counts: ImportCounts, listed: number, issueCount: number | un
 
 export default function ImportReport<S extends ImportSampleRow>(props: ImportReportProps<S>) {
   const { fileName, extra, counts, rejectedTitle = '有问题（跳过）', issues, issueCount } = props;
+  const warningCount = props.warningCount ?? props.warnings?.length ?? 0;
   const stats = [
     { title: '数据行', value: counts.total },
     { title: '可导入', value: counts.valid, valueStyle: { color: '#3f8600' } },
@@ -83,7 +90,7 @@ export default function ImportReport<S extends ImportSampleRow>(props: ImportRep
   const sampleColumns: ColumnsType<S> = [{ title: '行号', dataIndex: 'row' }, ...props.sampleColumns];
 
   return (
-    <Card size="small" title={`预览：${fileName}`} extra={extra}>
+    <Card title={`预览：${fileName}`} extra={extra}>
       <Row gutter={16}>
         {stats.map((s) => (
           <Col key={s.title} span={Math.floor(24 / stats.length)}>
@@ -91,14 +98,23 @@ export default function ImportReport<S extends ImportSampleRow>(props: ImportRep
           </Col>
         ))}
       </Row>
-      {counts.rejected > 0 ? (
+      {counts.rejected > 0 && (
         <Alert
           style={{ marginTop: 16 }}
           type="warning"
           showIcon
           message={warningOf(counts, issues.length, issueCount)}
         />
-      ) : (
+      )}
+      {warningCount > 0 && (
+        <Alert
+          style={{ marginTop: 16 }}
+          type="info"
+          showIcon
+          message={`${warningCount} 项选填内容有误：这些行照常导入，有误的项留空。详见“留空的项”。`}
+        />
+      )}
+      {counts.rejected === 0 && warningCount === 0 && (
         <Alert style={{ marginTop: 16 }} type="success" showIcon message="校验通过，没有发现问题。" />
       )}
       <Tabs
@@ -118,6 +134,23 @@ export default function ImportReport<S extends ImportSampleRow>(props: ImportRep
               />
             ),
           },
+          ...(warningCount > 0
+            ? [
+                {
+                  key: 'warnings',
+                  label: `留空的项（${warningCount}）`,
+                  children: (
+                    <Table<ImportIssue>
+                      size="small"
+                      rowKey={(r) => `${r.row}-${r.field ?? ''}-${r.message}`}
+                      dataSource={props.warnings}
+                      pagination={{ pageSize: 10, showSizeChanger: false }}
+                      columns={issueColumns}
+                    />
+                  ),
+                },
+              ]
+            : []),
           {
             key: 'sample',
             label: `数据预览（前 ${props.sample.length} 行）`,

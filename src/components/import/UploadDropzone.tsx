@@ -34,7 +34,7 @@ export default function UploadDropzone({ accept, maxBytes, title, hint, onFile }
       }}
     >
       <p className="ant-upload-drag-icon">
-        <InboxOutlined />
+        <InboxOutlined aria-hidden />
       </p>
       <p className="ant-upload-text">{title}</p>
       <p className="ant-upload-hint">{hint}</p>

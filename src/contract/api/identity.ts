@@ -16,7 +16,7 @@ export const loginVerify = endpoint({
   access: 'public',
   tags,
   summary: '登录第二步：验证码或恢复码',
-  schema: (c) => ({ body: c.LoginVerifyBody, response: c.MeResponse }),
+  schema: (c) => ({ body: c.LoginVerifyBody, response: c.SignedInResponse }),
 });
 
 // ---------- two-factor set-up (the personal center) ----------

@@ -81,6 +81,16 @@ export const commitImport = endpoint({
   schema: (c) => ({ params: c.ImportIdParams, response: c.ImportCommitResponse }),
 });
 
+/** An empty roster file with the columns the importer reads (an Excel one with a sheet explaining them). */
+export const importTemplate = endpoint({
+  method: 'GET',
+  path: '/api/njit/imports/template',
+  access: 'njit',
+  tags,
+  summary: '下载名单模板（CSV 或 Excel）',
+  schema: (c) => ({ query: c.RosterTemplateQuery }),
+});
+
 export const listImports = endpoint({
   method: 'GET',
   path: '/api/njit/imports',

@@ -19,11 +19,14 @@ export const settings = endpoint({
   schema: (c) => ({ response: c.AuthSettings }),
 });
 
-/** 401 when logged out. */
+/**
+ * Public: a visitor without a session cookie gets `{ success: false, errorCode: 'UNAUTHORIZED' }` with
+ * HTTP 200; a session cookie that names no live session (the session ended) gets 401.
+ */
 export const me = endpoint({
   method: 'GET',
   path: '/api/user/me',
-  access: 'user',
+  access: 'public',
   tags,
   summary: '当前用户',
   schema: (c) => ({ response: c.MeResponse }),
@@ -251,6 +254,16 @@ export const adminUnlockLogin = endpoint({
   tags: adminTags,
   summary: '解除登录限制（清除该账号近期的登录失败记录）',
   schema: (c) => ({ params: c.IdParams, response: c.AdminUnlockLoginResponse }),
+});
+
+/** The calling administrator takes the njit role (the student lookup) for themself; audited. */
+export const adminGrantSelfNjit = endpoint({
+  method: 'POST',
+  path: '/api/user/admin/self/njit',
+  access: 'admin',
+  tags: adminTags,
+  summary: '为自己开通 NJIT 学生信息查询（授予自己 njit 角色）',
+  schema: (c) => ({ response: c.AdminGrantSelfNjitResponse }),
 });
 
 /** With the typed confirmation (the exact username). */

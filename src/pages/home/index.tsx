@@ -5,35 +5,40 @@ import { displayName } from '@/components/user';
 import { fetchHealth } from '@/services/user';
 import { CheckOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
-import { Link, useAccess, useModel } from '@umijs/max';
+import GrantSelfNjit from '@/components/GrantSelfNjit';
+import { useAccess, useModel, useNavigate } from '@umijs/max';
 import { Badge, Button, Card, Col, Row, Tag, Typography } from 'antd';
 import { useRequest } from 'ahooks';
 import { entryState, MODULES, type PortalModule } from './modules';
 
+/** An administrator may open the student lookup for themself; other closed modules need another administrator. */
+const selfGrantable = (module: PortalModule, access: AccessFlags) => module.key === 'njit' && access.isAdmin;
+
+/** One control per card (a button that navigates, not a button inside a link: one stop for Tab). */
 function EntryAction({ module, access }: { module: PortalModule; access: AccessFlags }) {
+  const navigate = useNavigate();
   const state = entryState(module.group, access);
   if (state === 'enter') {
     return (
-      <Link to={module.entry}>
-        <Button type="primary">进入</Button>
-      </Link>
+      <Button type="primary" onClick={() => navigate(module.entry)}>
+        进入
+      </Button>
     );
   }
   if (state === 'login') {
-    return (
-      <Link to={loginPath({ pathname: module.entry })}>
-        <Button>需要登录</Button>
-      </Link>
-    );
+    return <Button onClick={() => navigate(loginPath({ pathname: module.entry }))}>需要登录</Button>;
   }
+  if (selfGrantable(module, access)) return <GrantSelfNjit size="small" />;
   return <Tag color="default">无权限</Tag>;
 }
 
 /** Why a closed module is closed; in the body, where the header has no room for it. */
-function ForbiddenNote() {
+function ForbiddenNote({ module, access }: { module: PortalModule; access: AccessFlags }) {
   return (
     <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-      需要相应角色才能进入，请联系管理员。
+      {selfGrantable(module, access)
+        ? '需要 njit 角色。你是管理员，可以为自己开通（会记入管理员审计日志）。'
+        : '需要相应角色才能进入，请联系管理员。'}
     </Typography.Paragraph>
   );
 }
@@ -67,11 +72,11 @@ export default function HomePage() {
             >
               {m.offers.map((line) => (
                 <Typography.Paragraph key={line} style={{ marginBottom: 8 }}>
-                  <CheckOutlined style={{ color: '#52c41a', marginRight: 8 }} />
+                  <CheckOutlined aria-hidden style={{ color: '#237804', marginRight: 8 }} />
                   {line}
                 </Typography.Paragraph>
               ))}
-              {entryState(m.group, access) === 'forbidden' && <ForbiddenNote />}
+              {entryState(m.group, access) === 'forbidden' && <ForbiddenNote module={m} access={access} />}
             </Card>
           </Col>
         ))}

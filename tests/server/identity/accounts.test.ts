@@ -91,7 +91,7 @@ describe('an identity no account is linked to (SSO_AUTO_CREATE off)', () => {
       password: 'local-password-2',
     });
     expect(linked.json().data).toEqual({ challenge: 'totp' });
-    expect((await browser.get('/api/user/me')).statusCode).toBe(401);
+    expect((await browser.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     expect((await browser.post('/api/user/login/verify', { code: totp(secret, 1) })).statusCode).toBe(200);
   });
 

@@ -152,8 +152,8 @@ describe('what must not sign anyone in', () => {
     expect((await client.get('/api/user/sso/oidc/callback?code=abc')).headers.location).toBe(
       '/user/login?sso_error=state',
     );
-    expect((await client.get('/api/user/me')).statusCode).toBe(401);
-    expect((await stranger.get('/api/user/me')).statusCode).toBe(401);
+    expect((await client.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
+    expect((await stranger.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
   });
 
   test('an ID token with another nonce: refused, and the log line names neither nonce', async () => {
@@ -190,7 +190,7 @@ describe('what must not sign anyone in', () => {
     const replayed = callback.replace(/state=[^&]+/, `state=${state}`);
     const res = await replayer.get(local(replayed));
     expect(res.headers.location).toBe('/user/login?sso_error=ticket');
-    expect((await replayer.get('/api/user/me')).statusCode).toBe(401);
+    expect((await replayer.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
   });
 
   test("the provider's refusal (access_denied) is a clear message", async () => {
@@ -199,7 +199,7 @@ describe('what must not sign anyone in', () => {
     const state = new URL(start.headers.location as string).searchParams.get('state')!;
     const res = await client.get(`/api/user/sso/oidc/callback?error=access_denied&state=${state}`);
     expect(res.headers.location).toBe('/user/login?sso_error=denied&redirect=%2FOCS');
-    expect((await client.get('/api/user/me')).statusCode).toBe(401);
+    expect((await client.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
   });
 
   test('an unreachable provider at the start, and one gone before the code is exchanged', async () => {
@@ -223,7 +223,7 @@ describe('what must not sign anyone in', () => {
       await brief.stop();
       const res = await client.get(local(callback));
       expect(res.headers.location).toBe('/user/login?sso_error=unreachable');
-      expect((await client.get('/api/user/me')).statusCode).toBe(401);
+      expect((await client.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     } finally {
       await app.close();
       await brief.stop();
@@ -240,7 +240,7 @@ describe('with two-factor sign-in', () => {
     const done = await client.get(local(callback));
     expect(done.headers.location).toBe('/user/login?step=2fa&redirect=%2FOCS%2Fbill');
     expect(client.cookies.get('portal_sid')).toBeUndefined();
-    expect((await client.get('/api/user/me')).statusCode).toBe(401);
+    expect((await client.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     const verified = await client.post('/api/user/login/verify', { code: totp(secret, 1) });
     expect(verified.statusCode).toBe(200);
     const session = await ctx.db

@@ -119,7 +119,7 @@ describe('signing in with a second factor', () => {
     expect(browser.cookies.get('portal_mfa')).toBeDefined();
     const challengeCookie = first.cookies.find((c) => c.name === 'portal_mfa')!;
     expect(challengeCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/user' });
-    expect((await browser.get('/api/user/me')).statusCode).toBe(401);
+    expect((await browser.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     const sessions = await ctx.db.selectFrom('sessions').select('id').where('user_id', '=', uid).execute();
     expect(sessions).toHaveLength(1); // only the enrolling client's
 

@@ -59,6 +59,12 @@ const CASES: RouteCase[] = [
     njit: 403,
     both: 200,
   },
+  {
+    route: 'GET /api/njit/imports/template',
+    send: (c) => c.get('/api/njit/imports/template?format=csv'),
+    njit: 200,
+    both: 200,
+  },
   { route: 'GET /api/njit/imports', send: (c) => c.get('/api/njit/imports'), njit: 403, both: 200 },
   { route: 'GET /api/njit/audit', send: (c) => c.get('/api/njit/audit'), njit: 403, both: 200 },
   { route: 'GET /api/njit/audit/export', send: (c) => c.get('/api/njit/audit/export'), njit: 403, both: 200 },

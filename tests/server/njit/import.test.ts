@@ -170,34 +170,86 @@ describe('bad rows', () => {
     ['202101010001', '张三', '男', '', '', '', '2021', '在读', '12345', '', ''],
     ['202101010009', '钱七', '男', '', '', '', '2021', '在读', '', '320102200301011234', ''],
     ['202101010010', '孙八', '未知', '', '', '', '21', '放假', '', '', ''],
+    ['202101010011', '', '男', '', '', '', '2021', '在读', '13812341234', '', ''],
     PEOPLE[2],
     PEOPLE[2],
   ];
 
-  it('reports row, field and problem for each bad row and writes nothing', async () => {
+  it('refuses a row for a required value, the status or a duplicate; reports row, field and problem; writes nothing', async () => {
     const res = await upload(admin, csv(bad));
     expect(res.statusCode).toBe(200);
     const p = res.json().data;
-    expect(p).toMatchObject({ totalRows: 6, validRows: 1, rejectedRows: 5 });
-    expect(p.issues).toEqual(
-      expect.arrayContaining([
-        { row: 2, field: '学号', message: '缺少学号' },
-        { row: 3, field: '手机号', message: expect.stringContaining('手机号格式不正确') },
-        { row: 4, field: '身份证号', message: expect.stringContaining('校验位') },
-        { row: 5, field: '性别', message: expect.any(String) },
-        { row: 5, field: '年级', message: expect.any(String) },
-        { row: 5, field: '状态', message: expect.any(String) },
-        { row: 7, field: '学号', message: '学号在文件中重复（与第 6 行相同）' },
-      ]),
-    );
-    expect(p.issueCount).toBe(p.issues.length);
+    expect(p).toMatchObject({ totalRows: 7, validRows: 3, rejectedRows: 4 });
+    expect(p.issues).toEqual([
+      { row: 2, field: '学号', message: '缺少学号' },
+      // A refused row lists its other problems with it, to be fixed in one go.
+      { row: 5, field: '状态', message: expect.stringContaining('状态应为') },
+      { row: 5, field: '性别', message: '性别应为“男”或“女”' },
+      { row: 5, field: '年级', message: '年级应为四位入学年份，如 2023' },
+      { row: 6, field: '姓名', message: '缺少姓名' },
+      { row: 8, field: '学号', message: '学号在文件中重复（与第 7 行相同）' },
+    ]);
+    expect(p.issueCount).toBe(6);
     expect(await count()).toBe(0);
+  });
+
+  it('imports a row whose optional value is not valid, that value blank, with a warning naming it', async () => {
+    const res = await upload(admin, csv(bad));
+    const p = res.json().data;
+    expect(p.warnings).toEqual([
+      { row: 3, field: '手机号', message: '手机号格式不正确（应为 11 位，以 1 开头），该项留空导入' },
+      { row: 4, field: '身份证号', message: '身份证号格式或校验位不正确，该项留空导入' },
+    ]);
+    expect(p.warningCount).toBe(2);
+    expect(p.sample.map((s: { row: number; phone: string | null }) => [s.row, s.phone])).toEqual([
+      [3, null],
+      [4, null],
+      [7, '150****2222'],
+    ]);
+    await admin.post(`/api/njit/imports/${p.importId}/commit`, {});
+    const rows = await ctx.db
+      .selectFrom('njit_students')
+      .select(['student_no', 'name', 'phone', 'id_card', 'gender', 'grade'])
+      .orderBy('student_no')
+      .execute();
+    expect(rows).toEqual([
+      { student_no: '202101010001', name: '张三', phone: null, id_card: null, gender: '男', grade: 2021 },
+      { student_no: '202101010009', name: '钱七', phone: null, id_card: null, gender: '男', grade: 2021 },
+      {
+        student_no: '202101020003',
+        name: '李四',
+        phone: '15011112222',
+        id_card: '320104200304041242',
+        gender: '女',
+        grade: 2021,
+      },
+    ]);
+  });
+
+  it('a real-looking roster whose phones and ID numbers are often wrong loses only those values', async () => {
+    // 21 rows as an office exports them: landlines, short numbers, ID numbers with a wrong check
+    // character, 15-digit old IDs. Only the two rows with a missing name or a duplicate number are refused.
+    const rows = synthetic(21, 11).map((r, i) => {
+      const row = [...r];
+      row[8] = ['025-8611' + String(1000 + i), '1381234', '', '+86 138 1234 5678'][i % 4]!;
+      row[9] = i % 3 === 0 ? `${row[9]!.slice(0, 17)}${row[9]!.endsWith('1') ? '2' : '1'}` : '320102850101123';
+      return row;
+    });
+    rows[5]![1] = '';
+    rows[9]![0] = rows[8]![0]!;
+    const { preview, summary } = await importFile(admin, csv(rows));
+    expect(preview).toMatchObject({ totalRows: 21, validRows: 19, rejectedRows: 2 });
+    expect(summary).toMatchObject({ inserted: 19, rejected: 2 });
+    // +86 138 1234 5678 is a valid mobile number once written plainly.
+    const kept = await ctx.db.selectFrom('njit_students').select('phone').where('phone', 'is not', null).execute();
+    expect(kept.every((k) => k.phone === '13812345678')).toBe(true);
+    expect(preview.warningCount).toBeGreaterThanOrEqual(19);
   });
 
   it('commits only the valid rows and counts the rejected ones', async () => {
     const { summary } = await importFile(admin, csv(bad));
-    expect(summary).toMatchObject({ totalRows: 6, inserted: 1, updated: 0, rejected: 5 });
-    expect(await count()).toBe(1);
+    expect(summary).toMatchObject({ totalRows: 7, inserted: 3, updated: 0, rejected: 4 });
+    expect(await count()).toBe(3);
   });
 
   it('a commit that fails in the database changes nothing', async () => {
@@ -217,6 +269,47 @@ describe('bad rows', () => {
     const names = await ctx.db.selectFrom('njit_students').select('name').orderBy('student_no').execute();
     expect(names.map((n) => n.name)).toEqual(['张三', '张三丰']);
     expect((await admin.get('/api/njit/imports')).json().data[0].totalRows).toBe(2);
+  });
+});
+
+describe('templates', () => {
+  it('a CSV template: the header the importer reads (UTF-8 with BOM); filled in, it imports', async () => {
+    const res = await admin.get('/api/njit/imports/template?format=csv');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('学生名单模板.csv')}`);
+    expect(res.body).toBe(`\uFEFF${HEADER.join(',')}\r\n`);
+    const { preview, summary } = await importFile(admin, res.body + csv(PEOPLE).split('\r\n').slice(1).join('\r\n'));
+    expect(Object.values(preview.columns)).toEqual(HEADER);
+    expect(summary).toMatchObject({ inserted: 5, rejected: 0 });
+  });
+
+  it('an Excel template: the header on the sheet the importer reads, a sheet explaining each column; filled in, it imports', async () => {
+    const res = await admin.request({ method: 'GET', url: '/api/njit/imports/template?format=xlsx' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const [sheet, help] = wb.worksheets;
+    expect((sheet!.getRow(1).values as unknown[]).slice(1)).toEqual(HEADER);
+    expect(help!.name).toBe('填写说明');
+    const rules = HEADER.map((_, i) => (help!.getRow(i + 2).values as unknown[]).slice(1, 3));
+    expect(rules.filter(([, need]) => need === '必填').map(([label]) => label)).toEqual(['学号', '姓名']);
+    for (const r of PEOPLE) sheet!.addRow(r);
+    const filled = Buffer.from(await wb.xlsx.writeBuffer());
+    const { preview, summary } = await importFile(admin, filled, 'filled.xlsx');
+    expect(Object.values(preview.columns)).toEqual(HEADER);
+    expect(summary).toMatchObject({ inserted: 5, rejected: 0 });
+    // The ID column is text: an ID number typed into it keeps its digits and its X.
+    expect(sheet!.getColumn(10).numFmt).toBe('@');
+  });
+
+  it('refuses another format with a 400 naming the field', async () => {
+    for (const q of ['format=pdf', '', 'format=', 'format=csv%00']) {
+      const res = await admin.get(`/api/njit/imports/template?${q}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data).toHaveProperty('format');
+    }
   });
 });
 

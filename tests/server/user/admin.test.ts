@@ -273,6 +273,55 @@ describe('self-protection and the last admin', () => {
   });
 });
 
+describe('an administrator gives themself the njit role', () => {
+  test('in one audited step; their session carries the role at its next request; asking again changes nothing', async () => {
+    const self = await loggedInClient(ctx, ['admin']);
+    expect((await self.client.get('/api/njit/overview')).statusCode).toBe(403);
+    const before = await auditCount();
+    const res = await self.client.post('/api/user/admin/self/njit', {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, data: { roles: ['admin', 'njit'], granted: true } });
+    expect((await self.client.get('/api/user/me')).json().data.roles).toEqual(['admin', 'njit']);
+    expect((await self.client.get('/api/njit/overview')).statusCode).toBe(200);
+    expect(await auditCount()).toBe(before + 1);
+    expect(await lastAudit()).toMatchObject({
+      actor_id: self.uid,
+      action: 'user.grant_self_njit',
+      target_type: 'user',
+      target_id: String(self.uid),
+      before: { roles: ['admin'] },
+      after: { roles: ['admin', 'njit'] },
+    });
+    const again = await self.client.post('/api/user/admin/self/njit', {});
+    expect(again.json()).toEqual({ success: true, data: { roles: ['admin', 'njit'], granted: false } });
+    expect(await auditCount()).toBe(before + 1);
+  });
+
+  test('asked twice at once: granted once, recorded once', async () => {
+    const self = await loggedInClient(ctx, ['admin']);
+    const before = await auditCount();
+    const answers = await Promise.all([1, 2, 3].map(() => self.client.post('/api/user/admin/self/njit', {})));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.json().data.granted)).toHaveLength(1);
+    expect(await auditCount()).toBe(before + 1);
+    const row = await ctx.db.selectFrom('users').select('roles').where('id', '=', self.uid).executeTakeFirstOrThrow();
+    expect(row.roles).toEqual(['admin', 'njit']);
+  });
+
+  test('only for an administrator, only for themself: a user is refused and nothing changes', async () => {
+    const plain = await loggedInClient(ctx, []);
+    const before = await auditCount();
+    const res = await plain.client.post('/api/user/admin/self/njit', {});
+    expect(res.statusCode).toBe(403);
+    expect((await plain.client.get('/api/user/me')).json().data.roles).toEqual([]);
+    expect(await auditCount()).toBe(before);
+    // The endpoint takes no target: a body naming another user changes only the caller.
+    const self = await loggedInClient(ctx, ['admin']);
+    await self.client.post('/api/user/admin/self/njit', { userId: plain.uid, uid: plain.uid });
+    expect((await plain.client.get('/api/user/me')).json().data.roles).toEqual([]);
+  });
+});
+
 test('the audit log lists every admin action newest first and filters by target', async () => {
   const u = await loggedInClient(ctx);
   await patch(admin, u.uid, { nickname: 'a1' });

@@ -37,7 +37,9 @@ describe('register, login, me, logout', () => {
 
     const out = await c.post('/api/user/logout');
     expect(out.json()).toEqual({ success: true });
-    expect((await c.get('/api/user/me')).statusCode).toBe(401);
+    // Logging out dropped the cookie: a visitor now, answered "nobody", not refused.
+    expect(c.cookies.has('portal_sid')).toBe(false);
+    expect((await c.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
 
     const login = await c.post('/api/user/login', { username: username.toUpperCase(), password: 'pa55word!' });
     expect(login.statusCode).toBe(200);
@@ -56,6 +58,18 @@ describe('register, login, me, logout', () => {
     });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
+    // The cookie of a session that ended goes with the answer: the browser's next visit is a visitor's.
+    const dropped = replay.cookies.find((x) => x.name === 'portal_sid');
+    expect(dropped?.value).toBe('');
+    expect(new Date(dropped!.expires!).getTime()).toBeLessThan(Date.now());
+  });
+
+  test('me answers a visitor without a session 200 with success:false, not 401 (a browser logs a 401 as an error)', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/user/me' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: false, errorCode: 'UNAUTHORIZED', errorMessage: '请先登录', showType: 0 });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.cookies).toEqual([]);
   });
 
   test('remember me gives a 30-day cookie', async () => {

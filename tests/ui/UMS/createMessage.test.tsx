@@ -144,7 +144,8 @@ describe('create message', () => {
     jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     expect(await screen.findByTestId('no-channel')).toBeInTheDocument();
-    expect(screen.getByText('添加推送渠道').closest('a')).toHaveAttribute('href', '/UMS/self');
+    fireEvent.click(screen.getByRole('button', { name: '添加推送渠道' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self\?add=1&back=%2FUMS%2FcreateMessage/);
     expect(screen.queryByLabelText('内容')).not.toBeInTheDocument();
   });
 });

@@ -1,8 +1,8 @@
 import EChart from '@/components/charts/EChart';
 import OverviewPage from '@/pages/UMS/overview';
 import { fetchUmsStats } from '@/services/ums';
-import { screen, within } from '@testing-library/react';
-import { renderAt } from '../helpers';
+import { screen, waitFor, within } from '@testing-library/react';
+import { atViewport, renderAt } from '../helpers';
 
 jest.mock('@/services/ums', () => ({ fetchUmsStats: jest.fn() }));
 // ECharts draws on a canvas jsdom lacks: the chart is an image named by its label, and the test reads
@@ -59,6 +59,22 @@ beforeEach(() => {
 });
 
 describe('UMS overview', () => {
+  it.each([
+    [1440, 7],
+    [375, 4],
+  ])('lays the seven statuses out at %i px so none sits alone on a row (%i a row)', async (width, perRow) => {
+    const restore = atViewport(width);
+    try {
+      renderAt('/UMS/overview', <OverviewPage />);
+      const grid = await screen.findByTestId('status-grid');
+      expect(grid.children).toHaveLength(7);
+      await waitFor(() => expect(grid.style.gridTemplateColumns).toBe(`repeat(${perRow}, minmax(0, 1fr))`));
+      expect(7 % perRow === 0 || 7 % perRow > 1).toBe(true);
+    } finally {
+      restore();
+    }
+  });
+
   it('shows counts by status, the 14-day chart and channel health', async () => {
     renderAt('/UMS/overview', <OverviewPage />);
     const counts = (await screen.findByText('消息状态')).closest('.ant-card') as HTMLElement;
@@ -115,7 +131,7 @@ describe('UMS overview', () => {
     );
   });
 
-  it('points to /UMS/self when there is no channel', async () => {
+  it('points to adding a channel on /UMS/self, and back here, when there is no channel', async () => {
     jest.mocked(fetchUmsStats).mockResolvedValue({
       success: true,
       data: {
@@ -128,7 +144,7 @@ describe('UMS overview', () => {
     });
     renderAt('/UMS/overview', <OverviewPage />);
     expect(await screen.findByText('还没有推送渠道，消息无处可发。')).toBeInTheDocument();
-    expect(screen.getByText('去添加').closest('a')).toHaveAttribute('href', '/UMS/self');
+    expect(screen.getByText('去添加').closest('a')).toHaveAttribute('href', '/UMS/self?add=1&back=%2FUMS%2Foverview');
     expect(screen.getByText('近 14 天没有已送达或失败的消息')).toBeInTheDocument();
     expect(EChart).not.toHaveBeenCalled();
   });

@@ -60,6 +60,25 @@ async function openEdit(name: string) {
   return screen.findByText(`编辑渠道「${name}」`);
 }
 
+/** In the open add dialog, a DingTalk robot named 新群 filled in; the dialog. */
+async function fillNewRobot(): Promise<HTMLElement> {
+  const modal = (await screen.findByText('添加推送渠道', { selector: '.ant-modal-title' })).closest(
+    '.ant-modal',
+  ) as HTMLElement;
+  fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '新群' } });
+  fireEvent.change(within(modal).getByLabelText('Webhook 地址'), {
+    target: { value: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789' },
+  });
+  return modal;
+}
+
+/** The add dialog is open: a DingTalk robot named 新群 is filled in and added. */
+async function addRobotInOpenDialog() {
+  await fillNewRobot();
+  await submitModal(/^添\s?加$/);
+  await waitFor(() => expect(createMock).toHaveBeenCalled());
+}
+
 describe('channel list', () => {
   it('lists robots with the default marked and secrets never shown, only whether one is set', async () => {
     renderAt('/UMS/self', <SelfPage />);
@@ -229,18 +248,39 @@ describe('channel form', () => {
     ]);
   });
 
+  it('sent here to add a channel: the dialog is open, and after adding the user goes back', async () => {
+    createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
+    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    renderAt('/UMS/self?add=1&back=%2FUMS%2Fdingtalk%2FsendSelf%3Fx%3D1', <SelfPage />);
+    await addRobotInOpenDialog();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/dingtalk\/sendSelf\?x=1$/));
+  });
+
+  it('sent here to add a channel and closed without adding: stays, the request gone from the address', async () => {
+    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    renderAt('/UMS/self?add=1&back=%2FUMS%2Foverview', <SelfPage />);
+    const modal = (await screen.findByText('添加推送渠道', { selector: '.ant-modal-title' })).closest(
+      '.ant-modal',
+    ) as HTMLElement;
+    fireEvent.click(within(modal).getByText(/^取\s?消$/, { selector: 'button span' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self$/));
+    expect(createMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses to go back to another site after adding', async () => {
+    createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
+    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    renderAt('/UMS/self?add=1&back=https%3A%2F%2Fevil.example%2F', <SelfPage />);
+    await addRobotInOpenDialog();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
+  });
+
   it('adds a DingTalk robot (the default kind) and checks the secret format first', async () => {
     createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('我的提醒群');
     fireEvent.click(screen.getByText('添加渠道', { selector: 'button span' }));
-    const modal = (await screen.findByText('添加推送渠道', { selector: '.ant-modal-title' })).closest(
-      '.ant-modal',
-    ) as HTMLElement;
-    fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '新群' } });
-    fireEvent.change(within(modal).getByLabelText('Webhook 地址'), {
-      target: { value: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789' },
-    });
+    const modal = await fillNewRobot();
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'abc' } });
     await submitModal(/^添\s?加$/);
     expect(await within(modal).findByText('加签密钥应以 SEC 开头')).toBeInTheDocument();

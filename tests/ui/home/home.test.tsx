@@ -3,10 +3,11 @@ import { useModel } from '@@/plugin-model';
 import HomePage from '@/pages/home';
 import { entryState } from '@/pages/home/modules';
 import { fetchHealth } from '@/services/user';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/user', () => ({ fetchHealth: jest.fn() }));
+jest.mock('@/services/user', () => ({ fetchHealth: jest.fn(), fetchCurrentUser: jest.fn() }));
+jest.mock('@/services/account', () => ({ grantSelfNjit: jest.fn() }));
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
@@ -51,7 +52,10 @@ describe('home page', () => {
     expect(within(card('UMS 消息推送')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
     expect(within(card('NJIT 学生信息')).getByRole('button', { name: '需要登录' })).toBeInTheDocument();
     expect(within(card('OCS 网课助手')).getByText('积分钱包、账单、每日领取与兑换码')).toBeInTheDocument();
-    expect(within(card('OCS 网课助手')).getByRole('link')).toHaveAttribute('href', '/user/login?redirect=%2FOCS');
+    // One control per card: a button that navigates, not a button inside a link.
+    expect(within(card('OCS 网课助手')).queryByRole('link')).not.toBeInTheDocument();
+    fireEvent.click(within(card('OCS 网课助手')).getByRole('button', { name: '需要登录' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/user/login?redirect=%2FOCS');
   });
 
   it('tells a logged-in user without the njit role that NJIT is closed to them', async () => {
@@ -61,9 +65,25 @@ describe('home page', () => {
     } as never);
     renderAt('/home', <HomePage />, '/home');
     expect(await screen.findByText('欢迎，bob')).toBeInTheDocument();
-    expect(within(card('OCS 网课助手')).getByRole('link')).toHaveAttribute('href', '/OCS');
     expect(within(card('NJIT 学生信息')).getByText(/无权限/)).toBeInTheDocument();
     expect(within(card('NJIT 学生信息')).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(card('NJIT 学生信息')).getByText(/请联系管理员/)).toBeInTheDocument();
+    fireEvent.click(within(card('OCS 网课助手')).getByRole('button', { name: /进\s?入/ }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS$/);
+  });
+
+  it('offers an administrator without the njit role to open NJIT for themself, not to ask an administrator', async () => {
+    jest.mocked(useAccess).mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false });
+    jest.mocked(useModel).mockReturnValue({
+      initialState: { currentUser: { uid: 1, username: 'root', nickname: null, avatar: null, roles: ['admin'] } },
+      setInitialState: jest.fn(),
+    } as never);
+    renderAt('/home', <HomePage />, '/home');
+    await screen.findByText('欢迎，root');
+    const njit = card('NJIT 学生信息');
+    expect(within(njit).getByRole('button', { name: '为自己开通' })).toBeInTheDocument();
+    expect(njit).toHaveTextContent('你是管理员，可以为自己开通（会记入管理员审计日志）。');
+    expect(njit).not.toHaveTextContent('请联系管理员');
   });
 
   it('shows a closed module’s title in full: a short 无权限 in the header, the reason in the body', async () => {

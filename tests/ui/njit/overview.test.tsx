@@ -44,6 +44,17 @@ describe('NJIT overview', () => {
     expect(screen.getByText('NJIT 概览')).toBeInTheDocument();
   });
 
+  it('names every progress bar for a screen reader', async () => {
+    jest.mocked(fetchNjitOverview).mockResolvedValue({ success: true, data: overview });
+    renderAt('/njit/overview', <NjitOverviewPage />);
+    expect(await screen.findByText('按学籍状态')).toBeInTheDocument();
+    const bars = screen.getAllByRole('progressbar');
+    expect(bars.length).toBeGreaterThan(1);
+    for (const bar of bars) expect(bar).toHaveAccessibleName();
+    expect(screen.getByRole('progressbar', { name: '计算机工程学院 3 人' })).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: '本分钟已用的查询次数' })).toBeInTheDocument();
+  });
+
   it('lays the cards out as an even grid: one card per column, three columns a row, each as tall as its row', async () => {
     jest.mocked(fetchNjitOverview).mockResolvedValue({ success: true, data: overview });
     renderAt('/njit/overview', <NjitOverviewPage />);

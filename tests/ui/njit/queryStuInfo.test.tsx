@@ -15,6 +15,7 @@ jest.mock('@/services/njit', () => ({
   uploadRoster: jest.fn(),
   commitRosterImport: jest.fn(),
   njitAuditExportUrl: jest.fn(() => '/api/njit/audit/export'),
+  rosterTemplateUrl: jest.fn((format: string) => `/api/njit/imports/template?format=${format}`),
 }));
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 
@@ -66,6 +67,18 @@ describe('student lookup page', () => {
     await act(async () => fireEvent.click(screen.getByText(/^查\s?询$/, { selector: 'button span' })));
     expect(await screen.findByText('请至少输入一个查询条件')).toBeInTheDocument();
     expect(searchStudents).not.toHaveBeenCalled();
+  });
+
+  it('says 没有找到匹配的学生 after a search that matched no one, no longer how to search', async () => {
+    as(['njit']);
+    jest
+      .mocked(searchStudents)
+      .mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10, capped: false });
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    expect(await screen.findByText(/输入学号、姓名/)).toBeInTheDocument();
+    await searchByName('nobody');
+    expect(await screen.findByText('没有找到匹配的学生')).toBeInTheDocument();
+    expect(screen.queryByText(/输入学号、姓名/)).not.toBeInTheDocument();
   });
 
   it('searches by pinyin and shows the masked phone; no reveal for a non-admin', async () => {

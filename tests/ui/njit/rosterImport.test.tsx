@@ -7,6 +7,7 @@ jest.mock('@/services/njit', () => ({
   uploadRoster: jest.fn(),
   commitRosterImport: jest.fn(),
   fetchImports: jest.fn(),
+  rosterTemplateUrl: (format: string) => `/api/njit/imports/template?format=${format}`,
 }));
 
 const preview = {
@@ -20,10 +21,12 @@ const preview = {
   toInsert: 3,
   toUpdate: 1,
   issues: [
-    { row: 3, field: '手机号', message: '手机号格式不正确（应为 11 位，以 1 开头）' },
+    { row: 3, field: '姓名', message: '缺少姓名' },
     { row: 7, field: '学号', message: '学号在文件中重复（与第 6 行相同）' },
   ],
   issueCount: 2,
+  warnings: [] as { row: number; field: string; message: string }[],
+  warningCount: 0,
   sample: [
     {
       row: 2,
@@ -58,6 +61,40 @@ function chooseFile() {
 }
 
 describe('roster import', () => {
+  it('offers the CSV and Excel templates, and names the columns the importer reads', async () => {
+    renderAt('/njit/queryStuInfo', <ImportPanel />);
+    expect(screen.getByRole('link', { name: /CSV 模板/ })).toHaveAttribute(
+      'href',
+      '/api/njit/imports/template?format=csv',
+    );
+    expect(screen.getByRole('link', { name: /Excel 模板/ })).toHaveAttribute(
+      'href',
+      '/api/njit/imports/template?format=xlsx',
+    );
+    expect(screen.getByText(/学号,姓名,性别,学院,专业,班级,年级,状态,手机号,身份证号,宿舍/)).toBeInTheDocument();
+  });
+
+  it('says which optional values are imported blank, apart from the rows it skips', async () => {
+    jest.mocked(uploadRoster).mockResolvedValue({
+      success: true,
+      data: {
+        ...preview,
+        warnings: [
+          { row: 4, field: '手机号', message: '手机号格式不正确（应为 11 位，以 1 开头），该项留空导入' },
+          { row: 5, field: '身份证号', message: '身份证号格式或校验位不正确，该项留空导入' },
+        ],
+        warningCount: 2,
+      },
+    });
+    renderAt('/njit/queryStuInfo', <ImportPanel />);
+    chooseFile();
+    expect(await screen.findByText(/2 项选填内容有误：这些行照常导入，有误的项留空/)).toBeInTheDocument();
+    expect(screen.getByText(/2 行有问题，确认导入时将跳过这些行/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('tab', { name: '留空的项（2）' }));
+    expect(await screen.findByText('身份证号格式或校验位不正确，该项留空导入')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /确认导入 4 行/ })).toBeInTheDocument();
+  });
+
   it('shows upload progress, then the validation report, and writes only after confirmation', async () => {
     let progress: (p: number) => void = () => undefined;
     let answer: (v: unknown) => void = () => undefined;
@@ -78,9 +115,9 @@ describe('roster import', () => {
     expect(await screen.findByText('预览：名单.csv')).toBeInTheDocument();
     expect(screen.getByText('CSV（GBK 编码，已自动转换）')).toBeInTheDocument();
     expect(screen.getByText(/2 行有问题，确认导入时将跳过这些行/)).toBeInTheDocument();
-    const issue = screen.getByText('手机号格式不正确（应为 11 位，以 1 开头）').closest('tr') as HTMLElement;
+    const issue = screen.getByText('缺少姓名').closest('tr') as HTMLElement;
     expect(within(issue).getByText('3')).toBeInTheDocument();
-    expect(within(issue).getByText('手机号')).toBeInTheDocument();
+    expect(within(issue).getByText('姓名')).toBeInTheDocument();
     expect(screen.getByText('学号在文件中重复（与第 6 行相同）')).toBeInTheDocument();
     expect(commitRosterImport).not.toHaveBeenCalled();
 

@@ -1,10 +1,16 @@
 import AccessDenied, { deniedTarget } from '@/components/AccessDenied';
 import { useAccess } from '@@/plugin-access';
-import { screen } from '@testing-library/react';
+import { grantSelfNjit } from '@/services/account';
+import { fetchCurrentUser } from '@/services/user';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
 // The access plugin's hook, which @umijs/max re-exports.
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn(() => ({ setInitialState: mockSetInitialState })) }));
+jest.mock('@/services/account', () => ({ grantSelfNjit: jest.fn() }));
+jest.mock('@/services/user', () => ({ fetchCurrentUser: jest.fn() }));
+const mockSetInitialState = jest.fn();
 const useAccessMock = jest.mocked(useAccess);
 
 describe('guarded routes', () => {
@@ -27,5 +33,30 @@ describe('guarded routes', () => {
     expect(screen.getByText('抱歉，你无权访问该页面。')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/njit\/overview$/);
+  });
+
+  it('offers an administrator kept out of /njit for want of the role to take it, in one audited step', async () => {
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false });
+    const me = { uid: 1, username: 'admin', nickname: null, avatar: null, roles: ['admin' as const, 'njit' as const] };
+    jest.mocked(grantSelfNjit).mockResolvedValue({ success: true, data: { roles: ['admin', 'njit'], granted: true } });
+    jest.mocked(fetchCurrentUser).mockResolvedValue({ success: true, data: me });
+    renderAt('/njit/queryStuInfo', <AccessDenied />);
+    expect(screen.getByText(/你是管理员，可以为自己开通/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: '为自己开通' }));
+    expect(await screen.findByText(/此操作会记入管理员审计日志/)).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^开\s?通$/ })));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/njit\/overview$/));
+    expect(grantSelfNjit).toHaveBeenCalledTimes(1);
+    expect(mockSetInitialState).toHaveBeenCalled();
+    expect(JSON.parse(localStorage.getItem('initialState')!).roles).toEqual(['admin', 'njit']);
+  });
+
+  it('offers it on /njit only, and to an administrator only', () => {
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: false, isNjit: false });
+    renderAt('/njit/overview', <AccessDenied />, '/njit/overview');
+    expect(screen.queryByRole('button', { name: '为自己开通' })).not.toBeInTheDocument();
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: true });
+    renderAt('/user/admin/userManage', <AccessDenied />, '/user/admin/userManage');
+    expect(screen.queryByRole('button', { name: '为自己开通' })).not.toBeInTheDocument();
   });
 });

@@ -5,7 +5,7 @@
 import { TestBrowser } from '@@/testBrowser';
 import { FetchError } from '@/services/http';
 import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/user';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { atViewport } from '../helpers';
 
 jest.mock('@/services/user', () => ({
@@ -71,6 +71,13 @@ function open(pathname: string, search = '') {
   render(<TestBrowser location={{ pathname, search }} historyRef={historyRef} />);
   return historyRef;
 }
+
+let restore: (() => void) | undefined;
+afterEach(() => {
+  restore?.();
+  restore = undefined;
+  localStorage.clear();
+});
 
 describe('the shell', () => {
   it('sends a visitor from a guarded page to login with redirect', async () => {
@@ -148,6 +155,7 @@ describe('the shell', () => {
 
   it('gives every entry of the collapsed side menu an icon', async () => {
     asUser(['admin']);
+    restore = atViewport(1440);
     open('/OCS/bill');
     expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
     const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
@@ -166,6 +174,7 @@ describe('the shell', () => {
 
   it('keeps 编辑用户 out of the menu: it is opened from the user list', async () => {
     asUser(['admin']);
+    restore = atViewport(1440);
     open('/user/admin/userManage');
     expect((await screen.findAllByText('用户列表', {}, { timeout: 15000 }))[0]).toBeInTheDocument();
     const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
@@ -194,5 +203,68 @@ describe('the shell', () => {
     open('/OCS/overview');
     expect((await screen.findAllByText('OCS 概览', {}, { timeout: 15000 }))[0]).toBeInTheDocument();
     expect(document.querySelector('.ant-pro-sider')).toHaveTextContent('OCS 管理');
+  });
+
+  it('remembers the side menu collapsed across reloads, and its toggle is a named button Enter presses', async () => {
+    asUser([]);
+    restore = atViewport(1440);
+    localStorage.setItem('portal.siderCollapsed', 'true');
+    open('/OCS/bill');
+    expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+    const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
+    expect(sider).toHaveClass('ant-layout-sider-collapsed');
+    const toggle = within(sider).getByRole('button', { name: '展开侧边菜单' });
+    expect(toggle).toHaveAttribute('tabindex', '0');
+    fireEvent.keyDown(toggle, { key: 'Enter' });
+    await waitFor(() => expect(sider).not.toHaveClass('ant-layout-sider-collapsed'));
+    expect(localStorage.getItem('portal.siderCollapsed')).toBe('false');
+    expect(within(sider).getByRole('button', { name: '收起侧边菜单' })).toBeInTheDocument();
+  });
+
+  it('puts 跳到主要内容 first, and it moves the focus to the page content', async () => {
+    asUser([]);
+    open('/OCS/bill');
+    expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+    const skip = screen.getByRole('link', { name: '跳到主要内容' });
+    const focusable = document.querySelectorAll('a[href], button, [tabindex="0"]');
+    expect(focusable[0]).toBe(skip);
+    fireEvent.click(skip);
+    expect(document.activeElement).toBe(document.getElementById('main-content'));
+    expect(document.activeElement).toContainElement(screen.getByText('积分明细'));
+  });
+
+  it('on a phone: the header menu toggle is a named button where there is a side menu, and absent on /home', async () => {
+    restore = atViewport(375);
+    asUser([]);
+    const history = open('/OCS/bill');
+    expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+    const toggle = await screen.findByRole('button', { name: '打开菜单' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    fireEvent.keyDown(toggle, { key: ' ' });
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-label', '关闭菜单'));
+    expect(document.querySelector('.ant-drawer-open')).not.toBeNull();
+    // A phone's drawer is not the desktop's collapsed state: nothing is remembered.
+    expect(localStorage.getItem('portal.siderCollapsed')).toBeNull();
+    act(() => history.current.push('/home'));
+    await screen.findAllByText('需要相应角色才能进入，请联系管理员。', {}, { timeout: 15000 });
+    const header = document.querySelector('.ant-pro-global-header') as HTMLElement;
+    expect((header.querySelector('.ant-pro-global-header-collapsed-button') as HTMLElement).style.display).toBe('none');
+  });
+
+  it('draws the side menu without React warnings (findDOMNode: a tooltip around an entry without a ref)', async () => {
+    const errors = jest.spyOn(console, 'error');
+    try {
+      asUser(['admin']);
+      restore = atViewport(1440);
+      open('/OCS/bill');
+      expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+      await waitFor(() => expect(document.querySelectorAll('.ant-pro-sider a[href]').length).toBeGreaterThan(5));
+      const link = document.querySelector('.ant-pro-sider a[href="/OCS/freeChange"]') as HTMLElement;
+      fireEvent.click(link);
+      await waitFor(() => expect(document.querySelector('.ant-pro-sider a[href="/OCS/freeChange"]')).toBeNull());
+      expect(errors.mock.calls.map((c) => String(c[0])).filter((m) => /findDOMNode/.test(m))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

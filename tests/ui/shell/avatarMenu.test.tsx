@@ -10,8 +10,16 @@ const admin = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, 
 
 async function openMenu() {
   fireEvent.mouseEnter(screen.getByText('头像').closest('.ant-dropdown-trigger')!);
-  return screen.findByRole('menuitem');
+  return screen.findAllByRole('menuitem');
 }
+
+const render = (path: string, user: typeof admin | null) =>
+  renderAt(
+    path,
+    <AvatarDropdown currentUser={user}>
+      <span>头像</span>
+    </AvatarDropdown>,
+  );
 
 describe('avatar menu', () => {
   const originalLocation = window.location;
@@ -27,45 +35,65 @@ describe('avatar menu', () => {
   });
 
   it('logged out: 登录 goes to the login page with the current path as redirect', async () => {
-    renderAt(
-      '/OCS/bill?page=2',
-      <AvatarDropdown currentUser={null}>
-        <span>头像</span>
-      </AvatarDropdown>,
-    );
-    const item = await openMenu();
+    render('/OCS/bill?page=2', null);
+    const [item] = await openMenu();
     expect(item).toHaveTextContent('登录');
     expect(screen.queryByText('退出登录')).not.toBeInTheDocument();
-    fireEvent.click(item);
+    fireEvent.click(item!);
     expect(screen.getByTestId('location')).toHaveTextContent('/user/login?redirect=%2FOCS%2Fbill%3Fpage%3D2');
+  });
+
+  it('logged in: 个人中心, 账号安全, 我的令牌 lead to their pages, then 退出登录', async () => {
+    render('/home', admin);
+    const items = await openMenu();
+    expect(items.map((i) => i.textContent)).toEqual(['个人中心', '账号安全', '我的令牌', '退出登录']);
+    fireEvent.click(screen.getByRole('menuitem', { name: '账号安全' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/security$/);
+    fireEvent.click((await openMenu()).find((i) => i.textContent === '我的令牌')!);
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/tokenManage$/);
+    fireEvent.click((await openMenu()).find((i) => i.textContent === '个人中心')!);
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/me$/);
   });
 
   it('logged in: 退出登录 calls the logout API and reloads on success', async () => {
     logoutMock.mockResolvedValue({ success: true });
-    renderAt(
-      '/home',
-      <AvatarDropdown currentUser={admin}>
-        <span>头像</span>
-      </AvatarDropdown>,
-    );
-    const item = await openMenu();
-    expect(item).toHaveTextContent('退出登录');
-    await act(async () => fireEvent.click(item));
+    render('/home', admin);
+    await openMenu();
+    await act(async () => fireEvent.click(screen.getByRole('menuitem', { name: '退出登录' })));
     expect(logoutMock).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
   });
 
   it('logged in: a failed logout does not reload', async () => {
     logoutMock.mockRejectedValue(new Error('Network Error'));
-    renderAt(
-      '/home',
-      <AvatarDropdown currentUser={admin}>
-        <span>头像</span>
-      </AvatarDropdown>,
-    );
-    const item = await openMenu();
-    await act(async () => fireEvent.click(item));
+    render('/home', admin);
+    await openMenu();
+    await act(async () => fireEvent.click(screen.getByRole('menuitem', { name: '退出登录' })));
     expect(logoutMock).toHaveBeenCalledTimes(1);
     expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('is a named button a keyboard opens with Enter or Space and closes with Esc, the focus back on it', async () => {
+    render('/home', admin);
+    const trigger = screen.getByRole('button', { name: '管理员的账号菜单' });
+    expect(trigger).toHaveAttribute('tabindex', '0');
+    expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    for (const key of ['Enter', ' ']) {
+      trigger.focus();
+      fireEvent.keyDown(trigger, { key });
+      await waitFor(() => expect(trigger).toHaveAttribute('aria-expanded', 'true'));
+      expect(await screen.findByRole('menuitem', { name: '个人中心' })).toBeVisible();
+      // The focus goes into the menu, where the arrow keys move and Enter picks.
+      await waitFor(() => expect(document.activeElement?.closest('[role="menu"]')).not.toBeNull());
+      fireEvent.keyDown(window, { key: 'Escape', keyCode: 27 });
+      await waitFor(() => expect(trigger).toHaveAttribute('aria-expanded', 'false'));
+      expect(trigger).toHaveFocus();
+    }
+  });
+
+  it("names a visitor's menu too", () => {
+    render('/home', null);
+    expect(screen.getByRole('button', { name: '未登录，打开账号菜单' })).toBeInTheDocument();
   });
 });

@@ -44,6 +44,12 @@ describe('login page', () => {
     );
     expect(setInitialState).toHaveBeenCalled();
     expect(JSON.parse(localStorage.getItem('initialState')!)).toEqual(admin);
+    expect(await screen.findByText('登录成功')).toBeInTheDocument();
+  });
+
+  it('puts the focus in the username field on arrival', async () => {
+    renderAt('/user/login', <LoginPage />, '/user/login');
+    expect(await screen.findByLabelText('用户名')).toHaveFocus();
   });
 
   it('shows 返回首页 and 注册账号 as antd links (no browser underline), which navigate in the app', async () => {
@@ -305,12 +311,12 @@ describe('login page over its prerendered copy', () => {
     expect(loginMock).not.toHaveBeenCalled();
   });
 
-  it('takes an untouched copy away and leaves the form empty, the focus where it was', () => {
+  it('takes an untouched copy away and leaves the form empty, the focus in the username field', () => {
     renderAt('/user/login', <LoginPage />, '/user/login');
     expect(document.getElementById('prerendered')).toBeNull();
     expect(screen.getByLabelText('用户名')).toHaveValue('');
     expect(screen.getByLabelText('密码')).toHaveValue('');
-    expect(document.activeElement).toBe(document.body);
+    expect(screen.getByLabelText('用户名')).toHaveFocus();
   });
 
   it('takes the copy away on the code step too, without filling anything', async () => {

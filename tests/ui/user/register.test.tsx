@@ -63,6 +63,29 @@ describe('register page', () => {
       { skipErrorHandler: true },
     );
     expect(setInitialState).toHaveBeenCalled();
+    expect(await screen.findByText('注册成功，已为你登录')).toBeInTheDocument();
+  });
+
+  it('keeps the way back: ?redirect= leads there after registering, and the link to login keeps it', async () => {
+    const user = { uid: 9, username: 'alice', nickname: null, avatar: null, roles: [] };
+    registerMock.mockResolvedValue({ success: true, data: user });
+    renderAt('/user/register?redirect=%2FOCS%2Fbill%3Fpage%3D2', <RegisterPage />);
+    expect(await screen.findByRole('link', { name: '已有账号？去登录' })).toHaveAttribute(
+      'href',
+      '/user/login?redirect=%2FOCS%2Fbill%3Fpage%3D2',
+    );
+    await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123' });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/bill\?page=2$/));
+  });
+
+  it('refuses a redirect to another site and goes home instead', async () => {
+    registerMock.mockResolvedValue({
+      success: true,
+      data: { uid: 9, username: 'alice', nickname: null, avatar: null, roles: [] },
+    });
+    renderAt('/user/register?redirect=https%3A%2F%2Fevil.example%2F', <RegisterPage />);
+    await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123' });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
   });
 
   it('says so when registration is closed', async () => {

@@ -30,6 +30,8 @@ export default function BillPage() {
     ...ledgerColumns,
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right' as const,
       key: 'report',
       search: false as const,
       render: (_: unknown, l: LedgerItem) =>
@@ -76,7 +78,7 @@ export default function BillPage() {
           ),
         }}
         toolBarRender={() => [
-          <Button key="csv" icon={<DownloadOutlined />} href={ledgerCsvUrl(filter)} download>
+          <Button key="csv" icon={<DownloadOutlined aria-hidden />} href={ledgerCsvUrl(filter)} download>
             导出 CSV
           </Button>,
         ]}

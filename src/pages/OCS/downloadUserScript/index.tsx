@@ -13,10 +13,10 @@ import { Alert, Button, Card, Skeleton, Space, Steps, Tag, Timeline, Typography 
 
 const copyIcons = [
   <span key="copy">
-    <CopyOutlined /> 复制
+    <CopyOutlined aria-hidden /> 复制
   </span>,
   <span key="copied">
-    <CheckOutlined /> 已复制
+    <CheckOutlined aria-hidden /> 已复制
   </span>,
 ];
 
@@ -77,12 +77,12 @@ export default function DownloadUserScriptPage() {
           <Card>
             <Space direction="vertical" size="middle" style={{ width: '100%' }}>
               <Space wrap>
-                <Typography.Title level={4} style={{ margin: 0 }}>
+                <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
                   Portal 题库助手
                 </Typography.Title>
                 <Tag color="blue">v{info.version}</Tag>
               </Space>
-              <Button type="primary" size="large" icon={<DownloadOutlined />} href={info.userscriptUrl}>
+              <Button type="primary" size="large" icon={<DownloadOutlined aria-hidden />} href={info.userscriptUrl}>
                 安装脚本
               </Button>
               <div>

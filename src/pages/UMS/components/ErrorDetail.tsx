@@ -4,15 +4,16 @@
  */
 import { Typography } from 'antd';
 import { useState } from 'react';
+import ActionLink from '@/components/ActionLink';
 
 export default function ErrorDetail({ detail }: { detail: string | null | undefined }) {
   const [open, setOpen] = useState(false);
   if (!detail) return null;
   return (
     <span>
-      <Typography.Link style={{ marginInlineStart: 8 }} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <ActionLink style={{ marginInlineStart: 8 }} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         {open ? '收起详情' : '详情'}
-      </Typography.Link>
+      </ActionLink>
       {open && (
         <Typography.Text
           code

@@ -95,7 +95,7 @@ export default function MessageDetailDrawer({ id, onClose, onChanged, channels =
               }}
             />
           )}
-          <Button icon={<ReloadOutlined />} onClick={refresh} disabled={id === undefined}>
+          <Button icon={<ReloadOutlined aria-hidden />} onClick={refresh} disabled={id === undefined}>
             刷新
           </Button>
         </Space>

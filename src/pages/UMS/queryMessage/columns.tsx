@@ -6,6 +6,7 @@ import { Button, Tag, Typography } from 'antd';
 import { dayEnd, dayStart } from '../components/days';
 import MessageActions from '../components/MessageActions';
 import { STATUS_VALUE_ENUM } from '../components/status';
+import ActionLink from '@/components/ActionLink';
 
 interface Options {
   channels: Channel[];
@@ -31,9 +32,13 @@ export function messageColumns({ channels, onOpen, onChanged }: Options): ProCol
           {(m.priority === 'urgent' || m.priority === 'high') && (
             <Tag color={m.priority === 'urgent' ? 'red' : 'orange'}>{PRIORITY_LABELS[m.priority]}</Tag>
           )}
-          <Typography.Link onClick={() => onOpen(m.id)} strong={!m.readAt}>
+          {/* A title wraps like text; unread ones are bold. */}
+          <ActionLink
+            onClick={() => onOpen(m.id)}
+            style={{ height: 'auto', whiteSpace: 'normal', textAlign: 'start', fontWeight: m.readAt ? undefined : 600 }}
+          >
             {m.title || m.content.slice(0, 30) || '（无标题）'}
-          </Typography.Link>
+          </ActionLink>
         </>
       ),
     },
@@ -77,6 +82,8 @@ export function messageColumns({ channels, onOpen, onChanged }: Options): ProCol
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       key: 'option',
       render: (_, m) => [

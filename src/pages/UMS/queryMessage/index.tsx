@@ -78,7 +78,7 @@ export default function QueryMessagePage() {
             全部标为已读
           </Button>,
           <Link key="new" to="/UMS/createMessage">
-            <Button type="primary" icon={<PlusOutlined />}>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />}>
               创建消息
             </Button>
           </Link>,

@@ -4,11 +4,13 @@
  * default, and the user's own UMS statistics with the way to a ums:send token.
  */
 import { fetchChannelKinds } from '@/services/ums';
+import { useLocation, useNavigate } from '@umijs/max';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Button, Card, Empty, Space } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { addChannelRequest, SELF_PATH } from '../components/addChannel';
 import { useChannels } from '../components/useChannels';
 import CallbackSecretCard from './components/CallbackSecretCard';
 import ChannelForm from './components/ChannelForm';
@@ -24,12 +26,29 @@ export default function SelfPage() {
     refresh();
     setVersion((v) => v + 1);
   };
+  // Sent here from another page to add a channel: the dialog opens at once, and once a channel is
+  // added the user goes back there; closed without adding, they stay (the request leaves the address).
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [request] = useState(() => addChannelRequest(location.search));
+  const leaving = useRef(false);
+  const added = () => {
+    changed();
+    if (!request.back) return;
+    leaving.current = true;
+    navigate(request.back, { replace: true });
+  };
+  const closed = () => {
+    if (!leaving.current && location.search) navigate(SELF_PATH, { replace: true });
+  };
   const addButton = (
     <ChannelForm
       kinds={kinds}
-      onSaved={changed}
+      onSaved={added}
+      defaultOpen={request.open}
+      onClosed={closed}
       trigger={
-        <Button type="primary" icon={<PlusOutlined />}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />}>
           添加渠道
         </Button>
       }

@@ -43,7 +43,7 @@ export default function TemplatesPage() {
     <TemplateForm
       onSaved={refresh}
       trigger={
-        <Button type="primary" icon={<PlusOutlined />}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />}>
           新建模板
         </Button>
       }

@@ -12,15 +12,12 @@ export default function BarChart({ data, color }: { data: { name: string; count:
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={4}>
       {data.map((d) => (
-        <div
-          key={d.name}
-          style={{ display: 'flex', alignItems: 'center', gap: 8 }}
-          aria-label={`${d.name} ${d.count} 人`}
-        >
+        <div key={d.name} style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
           <Typography.Text style={{ width: 140, flex: 'none' }} ellipsis={{ tooltip: d.name }}>
             {d.name}
           </Typography.Text>
           <Progress
+            aria-label={`${d.name} ${d.count} 人`}
             style={{ flex: 1, margin: 0 }}
             percent={(d.count / max) * 100}
             strokeColor={color}

@@ -80,6 +80,7 @@ export default function NjitOverviewPage() {
                     本分钟 {data.queriesThisMinute} / {limit} 次（每人每分钟最多 {limit} 次）
                   </Typography.Text>
                   <Progress
+                    aria-label="本分钟已用的查询次数"
                     percent={Math.min(100, (data.queriesThisMinute / limit) * 100)}
                     showInfo={false}
                     size="small"

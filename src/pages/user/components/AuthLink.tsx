@@ -9,7 +9,16 @@ import { theme } from 'antd';
 import type React from 'react';
 import { useState } from 'react';
 
-export default function AuthLink({ to, children }: { to: string; children: React.ReactNode }) {
+export default function AuthLink({
+  to,
+  inText = false,
+  children,
+}: {
+  to: string;
+  /** Inside running text: underlined, as its colour alone does not stand out from the text around it. */
+  inText?: boolean;
+  children: React.ReactNode;
+}) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const [hover, setHover] = useState(false);
@@ -27,7 +36,7 @@ export default function AuthLink({ to, children }: { to: string; children: React
       onMouseLeave={() => setHover(false)}
       style={{
         color: hover ? token.colorLinkHover : token.colorLink,
-        textDecoration: 'none',
+        textDecoration: inText ? 'underline' : 'none',
         transition: `color ${token.motionDurationSlow}`,
       }}
     >

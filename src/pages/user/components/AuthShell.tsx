@@ -6,15 +6,20 @@
 import { Link } from '@umijs/max';
 import { theme } from 'antd';
 import React from 'react';
+import { MAIN_CONTENT_ID } from '@/components/SkipLink';
 import AuthLink from './AuthLink';
 
 export default function AuthShell(props: { title: string; subTitle?: string; children: React.ReactNode }) {
   const { token } = theme.useToken();
   return (
     <div style={{ minHeight: '100vh', background: '#f5f5f5', padding: '48px 16px', boxSizing: 'border-box' }}>
-      <div style={{ maxWidth: 400, margin: '0 auto', background: '#fff', borderRadius: 8, padding: 32 }}>
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        style={{ maxWidth: 400, margin: '0 auto', background: '#fff', borderRadius: 8, padding: 32 }}
+      >
         <div style={{ textAlign: 'center', marginBottom: 24 }}>
-          <Link to="/home">
+          <Link to="/home" aria-label="统一门户首页">
             <img src="/logo.svg" alt="" width={44} height={44} />
           </Link>
           <h1
@@ -34,7 +39,7 @@ export default function AuthShell(props: { title: string; subTitle?: string; chi
         <div style={{ textAlign: 'center', marginTop: 16 }}>
           <AuthLink to="/home">返回首页</AuthLink>
         </div>
-      </div>
+      </main>
     </div>
   );
 }

@@ -71,7 +71,12 @@ export default function ForgotPasswordPage() {
             rules={[{ required: true, whitespace: true, message: '请输入用户名或邮箱' }]}
             extra="重置链接只会发送到账号已验证的邮箱。"
           >
-            <Input prefix={<MailOutlined />} placeholder="用户名或邮箱" aria-label="用户名或邮箱" maxLength={254} />
+            <Input
+              prefix={<MailOutlined aria-hidden />}
+              placeholder="用户名或邮箱"
+              aria-label="用户名或邮箱"
+              maxLength={254}
+            />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={submitting}>
             发送重置链接

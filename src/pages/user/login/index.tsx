@@ -16,7 +16,7 @@ import { takePrerendered } from '@/prerendered';
 import { fetchAuthSettings, login, type AuthSettingsAnswer } from '@/services/user';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
-import { Alert, Button, Checkbox, Form, Input } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, theme } from 'antd';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
@@ -60,14 +60,15 @@ export default function LoginPage({
   const [submitting, setSubmitting] = useState(false);
   const [step, setStep] = useState<'password' | 'code'>(query.get('step') === '2fa' ? 'code' : 'password');
   const [form] = Form.useForm<LoginValues>();
+  const { token } = theme.useToken();
   // Before the first paint: the static copy goes, and what was typed into it (or filled in by the
-  // browser) comes over, with the focus; a press of its 登录 sends the form now.
+  // browser) comes over, with the focus (the username's on arrival); a press of its 登录 sends the form now.
   useLayoutEffect(() => {
     const typed = takePrerendered();
-    if (!typed || step !== 'password') return;
-    if (typed.username || typed.password) form.setFieldsValue({ username: typed.username, password: typed.password });
-    if (typed.focused) form.getFieldInstance(typed.focused)?.focus();
-    if (typed.submitted) form.submit();
+    if (step !== 'password') return;
+    if (typed?.username || typed?.password) form.setFieldsValue({ username: typed.username, password: typed.password });
+    form.getFieldInstance(typed?.focused ?? 'username')?.focus();
+    if (typed?.submitted) form.submit();
   }, [form, step]);
   // A plain effect, not ahooks' useRequest: it would be the login page's largest chunk after the form.
   const [settings, setSettings] = useState<Settings>();
@@ -142,11 +143,18 @@ export default function LoginPage({
       )}
       <Form<LoginValues> form={form} name="login" size="large" initialValues={{ remember: true }} onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
-          <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" aria-label="用户名" />
+          {/* The static copy focuses it as soon as it is parsed; the app, above, when the page mounts. */}
+          <Input
+            prefix={<UserOutlined aria-hidden />}
+            placeholder="用户名"
+            autoComplete="username"
+            aria-label="用户名"
+            autoFocus={prerendering}
+          />
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
           <Input.Password
-            prefix={<LockOutlined />}
+            prefix={<LockOutlined aria-hidden />}
             placeholder="密码"
             autoComplete="current-password"
             aria-label="密码"
@@ -164,7 +172,7 @@ export default function LoginPage({
       </Form>
       {sso.length > 0 && (
         <div style={{ marginTop: 16, display: 'flex', flexDirection: 'column', gap: 8 }}>
-          <div style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)' }}>或</div>
+          <div style={{ textAlign: 'center', color: token.colorTextSecondary }}>或</div>
           {sso.map((p) => (
             <Button
               key={p}

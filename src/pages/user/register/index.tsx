@@ -1,17 +1,19 @@
-/** /user/register: the contract's rules on the client, 409/400 shown on the form, then /home. */
+/**
+ * /user/register: the contract's rules on the client, 409/400 shown on the form, then signed in and on
+ * to `redirect` (the page the visitor was going to, as after login; /home without one).
+ */
 import { zodRule } from '@/components/zodRule';
 import { Nickname, Password, Username } from '@/contract';
-import { rememberUser } from '@/initialState';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { fetchAuthSettings, register } from '@/services/user';
 import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
-import { useModel, useNavigate } from '@umijs/max';
+import { useLocation } from '@umijs/max';
 import { Alert, Button, Form, Input, Result, Skeleton } from 'antd';
 import { useRequest } from 'ahooks';
 import { useState } from 'react';
-import { flushSync } from 'react-dom';
 import AuthLink from '../components/AuthLink';
 import AuthShell from '../components/AuthShell';
+import useFinishSignIn from '../components/useFinishSignIn';
 
 interface RegisterValues {
   username: string;
@@ -26,8 +28,9 @@ export default function RegisterPage() {
   const [error, setError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
   const [form] = Form.useForm<RegisterValues>();
-  const { setInitialState } = useModel('@@initialState');
-  const navigate = useNavigate();
+  const location = useLocation();
+  const redirect = new URLSearchParams(location.search).get('redirect');
+  const finishSignIn = useFinishSignIn();
   const { data: settings, loading } = useRequest(fetchAuthSettings);
 
   if (loading) {
@@ -44,7 +47,7 @@ export default function RegisterPage() {
           status="info"
           title="注册已关闭"
           subTitle="管理员已关闭开放注册，请联系管理员创建账号。"
-          extra={<AuthLink to="/user/login">去登录</AuthLink>}
+          extra={<AuthLink to={`/user/login${location.search}`}>去登录</AuthLink>}
         />
       </AuthShell>
     );
@@ -59,10 +62,8 @@ export default function RegisterPage() {
         { skipErrorHandler: true },
       );
       if (res?.success) {
-        rememberUser(res.data);
-        flushSync(() => setInitialState((s) => ({ ...s, currentUser: res.data })));
-        navigate('/home', { replace: true });
-        return; // signed in: the button keeps turning until the home page takes this one's place
+        finishSignIn(res.data, redirect, '注册成功，已为你登录');
+        return; // signed in: the button keeps turning until the next page takes this one's place
       }
     } catch (e) {
       const fields = fieldErrorsOf(e);
@@ -78,7 +79,7 @@ export default function RegisterPage() {
       <Form<RegisterValues> form={form} name="register" size="large" onFinish={onFinish}>
         <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }, zodRule(Username)]}>
           <Input
-            prefix={<UserOutlined />}
+            prefix={<UserOutlined aria-hidden />}
             placeholder="用户名（3–32 位字母、数字、_ 或 -）"
             autoComplete="username"
             aria-label="用户名"
@@ -86,7 +87,7 @@ export default function RegisterPage() {
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }, zodRule(Password)]}>
           <Input.Password
-            prefix={<LockOutlined />}
+            prefix={<LockOutlined aria-hidden />}
             placeholder="密码（8–128 位）"
             autoComplete="new-password"
             aria-label="密码"
@@ -105,20 +106,20 @@ export default function RegisterPage() {
           ]}
         >
           <Input.Password
-            prefix={<LockOutlined />}
+            prefix={<LockOutlined aria-hidden />}
             placeholder="确认密码"
             autoComplete="new-password"
             aria-label="确认密码"
           />
         </Form.Item>
         <Form.Item name="nickname" rules={[zodRule(Nickname)]}>
-          <Input prefix={<SmileOutlined />} placeholder="昵称（可选，最多 32 个字符）" aria-label="昵称" />
+          <Input prefix={<SmileOutlined aria-hidden />} placeholder="昵称（可选，最多 32 个字符）" aria-label="昵称" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={submitting}>
           注册
         </Button>
         <div style={{ marginTop: 16, textAlign: 'right' }}>
-          <AuthLink to="/user/login">已有账号？去登录</AuthLink>
+          <AuthLink to={`/user/login${location.search}`}>已有账号？去登录</AuthLink>
         </div>
       </Form>
     </AuthShell>

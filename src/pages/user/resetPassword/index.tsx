@@ -68,7 +68,10 @@ export default function ResetPasswordPage() {
         message="无法重置密码"
         description={
           <>
-            {invalid}。 <AuthLink to="/user/forgotPassword">重新申请</AuthLink>
+            {invalid}。{' '}
+            <AuthLink to="/user/forgotPassword" inText>
+              重新申请
+            </AuthLink>
           </>
         }
       />
@@ -96,7 +99,7 @@ export default function ResetPasswordPage() {
         <Form<Values> form={form} size="large" onFinish={onFinish} initialValues={{ revokeTokens: true }}>
           <Form.Item name="newPassword" rules={[{ required: true, message: '请输入新密码' }, zodRule(Password)]}>
             <Input.Password
-              prefix={<LockOutlined />}
+              prefix={<LockOutlined aria-hidden />}
               placeholder="新密码（8–128 个字符）"
               autoComplete="new-password"
               aria-label="新密码"
@@ -115,7 +118,7 @@ export default function ResetPasswordPage() {
             ]}
           >
             <Input.Password
-              prefix={<LockOutlined />}
+              prefix={<LockOutlined aria-hidden />}
               placeholder="确认新密码"
               autoComplete="new-password"
               aria-label="确认新密码"

@@ -26,8 +26,10 @@ export default function SecurityPage() {
   const onEnrolled = async () => {
     try {
       const me = await fetchCurrentUser();
-      rememberUser(me.data);
-      await setInitialState((s) => ({ ...s, currentUser: me.data }));
+      if (me.success) {
+        rememberUser(me.data);
+        await setInitialState((s) => ({ ...s, currentUser: me.data }));
+      }
     } catch {
       // The request layer has shown the error.
     }

@@ -114,11 +114,16 @@ export default function SsoBindPage() {
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
         <Form name="sso-link" size="large" onFinish={link}>
           <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
-            <Input prefix={<UserOutlined />} placeholder="门户用户名" autoComplete="username" aria-label="用户名" />
+            <Input
+              prefix={<UserOutlined aria-hidden />}
+              placeholder="门户用户名"
+              autoComplete="username"
+              aria-label="用户名"
+            />
           </Form.Item>
           <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
             <Input.Password
-              prefix={<LockOutlined />}
+              prefix={<LockOutlined aria-hidden />}
               placeholder="门户密码"
               autoComplete="current-password"
               aria-label="密码"

@@ -44,6 +44,8 @@ export function tokenColumns(onRevoke: (token: TokenInfo) => Promise<void>): Pro
     { title: '状态', dataIndex: 'status', valueType: 'select', valueEnum: TOKEN_STATUS_ENUM },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       key: 'option',
       render: (_, t) =>

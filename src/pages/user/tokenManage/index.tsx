@@ -42,7 +42,7 @@ function TokenTable() {
       }}
       toolBarRender={() => [
         <Link key="new" to="/user/tokenGen">
-          <Button type="primary" icon={<PlusOutlined />}>
+          <Button type="primary" icon={<PlusOutlined aria-hidden />}>
             生成令牌
           </Button>
         </Link>,

@@ -27,6 +27,14 @@ it('lists the open misses, most asked first, with their counts and AI drafts', a
   expect(row(NOVEL.title)).toHaveTextContent('9');
 });
 
+it('names its check boxes in Chinese: 全选本页 and each row by its question', async () => {
+  renderAt('/OCS/OCSAdmin/misses', <MissesPage />);
+  await screen.findByText(TCP.title);
+  expect(screen.getByRole('checkbox', { name: '全选本页' })).toBeInTheDocument();
+  expect(screen.getByRole('checkbox', { name: `选择「${TCP.title}」` })).toBeInTheDocument();
+  expect(screen.queryByRole('checkbox', { name: /Select all/ })).toBeNull();
+});
+
 it('answers the selected misses in one go, the AI draft prefilled; nothing is sent until every one has an answer', async () => {
   jest.mocked(answerMisses).mockResolvedValue({ success: true, data: { answered: 2 } });
   renderAt('/OCS/OCSAdmin/misses', <MissesPage />);

@@ -37,7 +37,7 @@ it('offers the enabled models with their price, the strategies, and an unlimited
   expect(radio('仅题库')).toBeInTheDocument();
   expect(radio('仅 AI')).toBeInTheDocument();
   expect(radio('不限').checked).toBe(true);
-  expect(screen.getByLabelText('每日上限')).toBeDisabled();
+  expect(screen.getByLabelText('每日上限（积分）')).toBeDisabled();
   expect(screen.getByText(/今日已在 AI 上花费 7 积分/)).toBeInTheDocument();
 });
 
@@ -48,8 +48,8 @@ it('saves a chosen model, strategy and cap', async () => {
   fireEvent.click(radio('仅 AI'));
   expect(await screen.findByText('每道题都让 AI 作答，即使题库中有答案。')).toBeInTheDocument();
   fireEvent.click(radio('不限'));
-  await waitFor(() => expect(screen.getByLabelText('每日上限')).not.toBeDisabled());
-  fireEvent.change(screen.getByLabelText('每日上限'), { target: { value: '30' } });
+  await waitFor(() => expect(screen.getByLabelText('每日上限（积分）')).not.toBeDisabled());
+  fireEvent.change(screen.getByLabelText('每日上限（积分）'), { target: { value: '30' } });
   await save();
   await waitFor(() => expect(saveMock).toHaveBeenCalled());
   expect(saveMock.mock.calls[0]).toEqual([
@@ -63,8 +63,8 @@ it('asks for a cap once 不限 is unchecked, and sends null for 自动 and 不�
   renderAt('/OCS/preferenceSetting/aiModel', <AiModelPage />);
   await screen.findByText('DeepSeek V3');
   expect(radio('通义千问 Turbo').checked).toBe(true);
-  expect((screen.getByLabelText('每日上限') as HTMLInputElement).value).toBe('10');
-  fireEvent.change(screen.getByLabelText('每日上限'), { target: { value: '' } });
+  expect((screen.getByLabelText('每日上限（积分）') as HTMLInputElement).value).toBe('10');
+  fireEvent.change(screen.getByLabelText('每日上限（积分）'), { target: { value: '' } });
   await save();
   expect(await screen.findByText('请输入每日上限')).toBeInTheDocument();
   expect(saveMock).not.toHaveBeenCalled();

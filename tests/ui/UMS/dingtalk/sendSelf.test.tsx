@@ -32,13 +32,16 @@ describe('send to my DingTalk', () => {
     expect((screen.getByLabelText('内容') as HTMLTextAreaElement).value).toBe('');
   });
 
-  it('without a channel, links to /UMS/self instead of showing the box', async () => {
+  it('without a channel, 添加推送渠道 opens the add dialog on /UMS/self, to come back here after adding', async () => {
     jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
     listMock.mockResolvedValue(page([]));
-    renderAt('/UMS/dingtalk/sendSelf', <SendSelfPage />);
+    renderAt('/UMS/dingtalk/sendSelf?x=1', <SendSelfPage />);
     expect(await screen.findByTestId('no-channel')).toBeInTheDocument();
-    expect(screen.getByText('添加推送渠道').closest('a')).toHaveAttribute('href', '/UMS/self');
     expect(screen.queryByText('发送到我的钉钉')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: '添加推送渠道' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      '/UMS/self?add=1&back=%2FUMS%2Fdingtalk%2FsendSelf%3Fx%3D1',
+    );
     expect(await screen.findByText('还没有发送过消息')).toBeInTheDocument();
   });
 });

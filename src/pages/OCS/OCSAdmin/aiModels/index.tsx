@@ -29,7 +29,7 @@ export default function AdminModelsPage() {
   const failed = providers.error ?? models.error;
   const providerList = providers.data ?? [];
   const addModel = (
-    <Button type="primary" icon={<PlusOutlined />} disabled={providerList.length === 0}>
+    <Button type="primary" icon={<PlusOutlined aria-hidden />} disabled={providerList.length === 0}>
       添加模型
     </Button>
   );
@@ -59,7 +59,7 @@ export default function AdminModelsPage() {
             <ProviderDrawer
               onSaved={refresh}
               trigger={
-                <Button type="primary" icon={<PlusOutlined />}>
+                <Button type="primary" icon={<PlusOutlined aria-hidden />}>
                   添加服务商
                 </Button>
               }

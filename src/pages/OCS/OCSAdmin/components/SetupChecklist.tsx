@@ -10,6 +10,7 @@ import { Link, useAccess } from '@umijs/max';
 import { useRequest } from 'ahooks';
 import { Card, List, Typography } from 'antd';
 import { useEffect, type CSSProperties } from 'react';
+import ListEntry from '@/components/ListEntry';
 
 const listeners = new Set<() => void>();
 
@@ -82,7 +83,7 @@ export default function SetupChecklist({ style = GAP }: { style?: CSSProperties 
         dataSource={items}
         renderItem={(item) => (
           <List.Item data-testid={`ocs-setup-${item.key}`} data-done={item.done}>
-            <List.Item.Meta
+            <ListEntry
               avatar={
                 item.done ? (
                   <CheckCircleFilled style={{ color: '#52c41a' }} aria-label="已完成" />

@@ -40,7 +40,7 @@ export default function UpstreamsPage() {
             <UpstreamDrawer
               onSaved={list.refresh}
               trigger={
-                <Button type="primary" icon={<PlusOutlined />}>
+                <Button type="primary" icon={<PlusOutlined aria-hidden />}>
                   添加上游题库
                 </Button>
               }

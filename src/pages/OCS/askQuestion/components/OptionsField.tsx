@@ -31,14 +31,18 @@ export default function OptionsField({ form }: { form: FormInstance }) {
                   </Form.Item>
                   <Button
                     aria-label={`删除选项 ${optionLetter(index)}`}
-                    icon={<DeleteOutlined />}
+                    icon={<DeleteOutlined aria-hidden />}
                     onClick={() => remove(field.name)}
                   />
                 </Space.Compact>
               </Form.Item>
             ))}
             <Space wrap>
-              <Button icon={<PlusOutlined />} disabled={fields.length >= OCS_OPTIONS_MAX} onClick={() => add('')}>
+              <Button
+                icon={<PlusOutlined aria-hidden />}
+                disabled={fields.length >= OCS_OPTIONS_MAX}
+                onClick={() => add('')}
+              >
                 添加选项
               </Button>
               <Button onClick={() => setPasting((p) => !p)}>{pasting ? '收起粘贴' : '粘贴多行选项'}</Button>

@@ -19,6 +19,7 @@ import { Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { CostText, OUTCOME_VALUE_ENUM, OutcomeTag } from '../../components/outcome';
 import ReportModal from '../../components/ReportModal';
+import ActionLink from '@/components/ActionLink';
 
 const REPORT_COLORS = { open: 'processing', accepted: 'success', rejected: 'default' } as const;
 const answered = (q: QueryLogItem) => ['bank', 'ai', 'cache'].includes(q.outcome) && q.answer !== null;
@@ -74,10 +75,10 @@ export default function QueryHistory({ refreshKey }: { refreshKey: number }) {
       search: false,
       render: (_, q) =>
         q.report ? (
-          <a onClick={() => setReporting(q.id)}>
+          <ActionLink onClick={() => setReporting(q.id)}>
             <Tag color={REPORT_COLORS[q.report.status]}>{OCS_REPORT_STATUS_LABELS[q.report.status]}</Tag>
             {q.report.refunded > 0 && <Tag color="green">退 {q.report.refunded}</Tag>}
-          </a>
+          </ActionLink>
         ) : answered(q) ? (
           <Button type="link" size="small" danger style={{ padding: 0 }} onClick={() => setReporting(q.id)}>
             答案有误

@@ -26,7 +26,7 @@ export default function ConfigOutput({ json, subscription }: Props) {
         <Space style={{ marginBottom: 8 }} wrap>
           <Typography.Text strong>题库配置（JSON）</Typography.Text>
           <Typography.Text copyable={copyable(json)} />
-          <Button size="small" icon={<DownloadOutlined />} onClick={() => download(json)}>
+          <Button size="small" icon={<DownloadOutlined aria-hidden />} onClick={() => download(json)}>
             下载 .json
           </Button>
         </Space>

@@ -117,7 +117,13 @@ export default function ConfigTester({ wrapper, detail = false }: { wrapper: Ans
             maxLength={20000}
           />
         </Form.Item>
-        <Button type="primary" icon={<ExperimentOutlined />} loading={running} disabled={!title.trim()} onClick={run}>
+        <Button
+          type="primary"
+          icon={<ExperimentOutlined aria-hidden />}
+          loading={running}
+          disabled={!title.trim()}
+          onClick={run}
+        >
           测试配置
         </Button>
       </Form>

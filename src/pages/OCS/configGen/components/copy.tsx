@@ -7,10 +7,10 @@ export const copyable = (text: string) => ({
   tooltips: ['复制', '已复制'] as [string, string],
   icon: [
     <span key="copy">
-      <CopyOutlined /> 复制
+      <CopyOutlined aria-hidden /> 复制
     </span>,
     <span key="copied">
-      <CheckOutlined /> 已复制
+      <CheckOutlined aria-hidden /> 已复制
     </span>,
   ] as [ReactNode, ReactNode],
 });

@@ -51,7 +51,7 @@ export default function ClaimCard({ status, fetchedAt, onChanged }: ClaimCardPro
         <Button
           type="primary"
           size="large"
-          icon={<GiftOutlined />}
+          icon={<GiftOutlined aria-hidden />}
           block
           loading={claiming}
           disabled={!status.enabled || status.claimedToday}

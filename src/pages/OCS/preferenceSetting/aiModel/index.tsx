@@ -161,15 +161,17 @@ export default function AiModelPage() {
                   <Checkbox>不限</Checkbox>
                 </Form.Item>
                 <Form.Item name="dailyAiCap" noStyle rules={[{ required: !unlimited, message: '请输入每日上限' }]}>
+                  {/* Wide enough for its placeholder; the unit beside it, not inside (greyed with the box). */}
                   <InputNumber
-                    aria-label="每日上限"
+                    aria-label="每日上限（积分）"
                     min={0}
                     precision={0}
                     disabled={unlimited}
-                    suffix="积分"
                     placeholder="例如 50"
+                    style={{ width: 140 }}
                   />
                 </Form.Item>
+                <span>积分</span>
               </Space>
             </Form.Item>
             <Form.Item

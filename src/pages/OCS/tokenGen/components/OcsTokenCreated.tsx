@@ -28,7 +28,7 @@ export default function OcsTokenCreated({ token, onAgain }: Props) {
       subTitle="下一步：用它生成 OCS 脚本的题库配置。离开本页后将无法再次查看完整令牌。"
       extra={
         <Space wrap>
-          <Button type="primary" icon={<SettingOutlined />} onClick={toConfig}>
+          <Button type="primary" icon={<SettingOutlined aria-hidden />} onClick={toConfig}>
             用此令牌生成配置
           </Button>
           <Button onClick={onAgain}>再生成一个</Button>

@@ -67,7 +67,8 @@ export default function OcsTokenForm({ onCreated }: { onCreated: (t: CreateToken
       <Form.Item label="权限范围">
         <Tag color="blue">{TOKEN_SCOPE_LABELS['ocs:query']}（ocs:query）</Tag>
       </Form.Item>
-      <Form.Item label="有效期" name="expiresInDays" required>
+      {/* Not `required` (one is always picked): antd would mark the group's div aria-required. */}
+      <Form.Item label="有效期" name="expiresInDays">
         <Radio.Group options={EXPIRY_OPTIONS} optionType="button" />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={submitting}>

@@ -15,10 +15,10 @@ function Command({ title, command }: { title: string; command: string }) {
           tooltips: ['复制', '已复制'],
           icon: [
             <span key="copy">
-              <CopyOutlined /> 复制
+              <CopyOutlined aria-hidden /> 复制
             </span>,
             <span key="copied">
-              <CheckOutlined /> 已复制
+              <CheckOutlined aria-hidden /> 已复制
             </span>,
           ],
         }}
@@ -43,7 +43,7 @@ export default function QuickStart({ origin }: { origin: string }) {
       title="快速开始：用 curl 推送"
       extra={
         <Link to="/user/tokenGen?scope=ums:send">
-          <Button icon={<KeyOutlined />}>生成 ums:send 令牌</Button>
+          <Button icon={<KeyOutlined aria-hidden />}>生成 ums:send 令牌</Button>
         </Link>
       }
     >

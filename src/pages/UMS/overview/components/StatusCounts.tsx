@@ -1,9 +1,12 @@
 /** How many of the user's messages are in each status, and how many are unread in the inbox. */
 import { MESSAGE_STATUSES, MESSAGE_STATUS_LABELS, type MessageStatus } from '@/contract';
 import { Link } from '@umijs/max';
-import { Card, Col, Row, Statistic } from 'antd';
+import { Card, Grid, Statistic } from 'antd';
 
-const COLORS: Partial<Record<MessageStatus, string>> = { delivered: '#389e0d', failed: '#cf1322', retrying: '#d48806' };
+// Dark enough for 3:1 on white at the statistic's size (retrying was #d48806, 2.9:1).
+const COLORS: Partial<Record<MessageStatus, string>> = { delivered: '#389e0d', failed: '#cf1322', retrying: '#ad6800' };
+/** All seven statuses in one row on a wide screen; four and three on a narrow one, never one alone. */
+const COLUMNS = { wide: MESSAGE_STATUSES.length, narrow: 4 };
 
 interface Props {
   byStatus: Record<string, number>;
@@ -12,6 +15,7 @@ interface Props {
 }
 
 export default function StatusCounts({ byStatus, total, unread }: Props) {
+  const screens = Grid.useBreakpoint();
   return (
     <Card
       title="消息状态"
@@ -21,13 +25,23 @@ export default function StatusCounts({ byStatus, total, unread }: Props) {
         </>
       }
     >
-      <Row gutter={[16, 16]}>
+      <div
+        data-testid="status-grid"
+        style={{
+          display: 'grid',
+          gridTemplateColumns: `repeat(${screens.md ? COLUMNS.wide : COLUMNS.narrow}, minmax(0, 1fr))`,
+          gap: 16,
+        }}
+      >
         {MESSAGE_STATUSES.map((s) => (
-          <Col key={s} xs={12} sm={8} md={4}>
-            <Statistic title={MESSAGE_STATUS_LABELS[s]} value={byStatus[s] ?? 0} valueStyle={{ color: COLORS[s] }} />
-          </Col>
+          <Statistic
+            key={s}
+            title={MESSAGE_STATUS_LABELS[s]}
+            value={byStatus[s] ?? 0}
+            valueStyle={{ color: COLORS[s] }}
+          />
         ))}
-      </Row>
+      </div>
     </Card>
   );
 }

@@ -24,6 +24,8 @@ import { createBody, initialValues, patchBody, type ChannelFormValues } from './
 import EmailFields from './EmailFields';
 import RobotFields from './RobotFields';
 import WebhookFields from './WebhookFields';
+import { freshModal } from '@/components/formDialog';
+import { useState } from 'react';
 
 interface Props {
   /** The channel being edited; absent to add a new one. */
@@ -32,6 +34,10 @@ interface Props {
   kinds?: ChannelKindInfo[];
   trigger: React.ReactElement;
   onSaved: () => void;
+  /** Open at once (another page sent the user here to add a channel). */
+  defaultOpen?: boolean;
+  /** The dialog closed, saved or not. */
+  onClosed?: () => void;
 }
 
 const FIELDS = [
@@ -56,9 +62,14 @@ function KindFields({ kind, channel }: { kind: ChannelFormValues['kind']; channe
   return <RobotFields kind={kind} channel={channel} />;
 }
 
-export default function ChannelForm({ channel, kinds, trigger, onSaved }: Props) {
+export default function ChannelForm({ channel, kinds, trigger, onSaved, defaultOpen = false, onClosed }: Props) {
   const [form] = Form.useForm<ChannelFormValues>();
   const editing = channel !== undefined;
+  const [open, setOpen] = useState(defaultOpen);
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) onClosed?.();
+  };
 
   const onFinish = async (v: ChannelFormValues) => {
     try {
@@ -95,8 +106,10 @@ export default function ChannelForm({ channel, kinds, trigger, onSaved }: Props)
       form={form}
       title={editing ? `编辑渠道「${channel.name}」` : '添加推送渠道'}
       trigger={trigger}
+      open={open}
+      onOpenChange={onOpenChange}
       width={600}
-      modalProps={{ destroyOnClose: true }}
+      modalProps={freshModal(form)}
       submitter={{ searchConfig: { submitText: editing ? '保存' : '添加', resetText: '取消' } }}
       initialValues={initialValues(channel)}
       onFinish={onFinish}

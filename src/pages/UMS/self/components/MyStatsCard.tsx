@@ -37,7 +37,7 @@ export default function MyStatsCard({ version }: { version: number }) {
         </Typography.Text>
         <Space wrap>
           <Link to="/user/tokenGen?scope=ums:send">
-            <Button icon={<KeyOutlined />}>生成 ums:send 令牌</Button>
+            <Button icon={<KeyOutlined aria-hidden />}>生成 ums:send 令牌</Button>
           </Link>
           <Link to="/user/tokenManage">管理令牌</Link>
           <Link to="/UMS/overview">接口示例</Link>

@@ -70,14 +70,19 @@ function Headers({ channel }: { channel?: Channel }) {
                     </Form.Item>
                     <Button
                       type="text"
-                      icon={<DeleteOutlined />}
+                      icon={<DeleteOutlined aria-hidden />}
                       aria-label="删除请求头"
                       onClick={() => remove(field.name)}
                     />
                   </Space>
                 ))}
                 {fields.length < 10 && (
-                  <Button type="dashed" icon={<PlusOutlined />} onClick={() => add()} disabled={removeHeaders}>
+                  <Button
+                    type="dashed"
+                    icon={<PlusOutlined aria-hidden />}
+                    onClick={() => add()}
+                    disabled={removeHeaders}
+                  >
                     添加请求头
                   </Button>
                 )}

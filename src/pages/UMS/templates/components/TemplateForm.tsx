@@ -8,6 +8,7 @@ import { Form, message } from 'antd';
 import type React from 'react';
 import { useState } from 'react';
 import TemplatePreview from '../../components/TemplatePreview';
+import { freshModal } from '@/components/formDialog';
 
 interface Values {
   name: string;
@@ -55,7 +56,7 @@ export default function TemplateForm({ template, trigger, onSaved }: Props) {
       title={template ? `编辑模板「${template.name}」` : '新建模板'}
       trigger={trigger}
       width={720}
-      modalProps={{ destroyOnClose: true }}
+      modalProps={freshModal(form)}
       submitter={{ searchConfig: { submitText: template ? '保存' : '创建', resetText: '取消' } }}
       initialValues={{
         name: template?.name ?? '',

@@ -45,7 +45,7 @@ export default function AuditLog() {
         return fetchNjitAudit({ current, pageSize, ...toParams(f) });
       }}
       toolBarRender={() => [
-        <Button key="export" icon={<DownloadOutlined />} href={njitAuditExportUrl(toParams(filters))}>
+        <Button key="export" icon={<DownloadOutlined aria-hidden />} href={njitAuditExportUrl(toParams(filters))}>
           导出 CSV
         </Button>,
       ]}

@@ -4,28 +4,25 @@
  */
 import { ImportFlow, megabytes, type ImportReportProps } from '@/components/import';
 import { formatTime } from '@/components/time';
-import { NJIT_IMPORT_MAX_BYTES, type ImportPreview, type ImportSummary } from '@/contract';
-import { commitRosterImport, fetchImports, uploadRoster } from '@/services/njit';
+import { NJIT_IMPORT_MAX_BYTES, ROSTER_COLUMNS, type ImportPreview, type ImportSummary } from '@/contract';
+import { commitRosterImport, fetchImports, rosterTemplateUrl, uploadRoster } from '@/services/njit';
+import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType } from '@ant-design/pro-components';
-import { Table } from 'antd';
+import { Button, Space, Table } from 'antd';
 import { useRef } from 'react';
 
 type SampleRow = ImportPreview['sample'][number];
 
-const HEADER_HINT = '学号,姓名,性别,学院,专业,班级,年级,状态,手机号,身份证号,宿舍';
+/** The columns the importer reads (the templates have the same header). */
+const HEADER_HINT = ROSTER_COLUMNS.map((c) => c.label).join(',');
+const REQUIRED = ROSTER_COLUMNS.filter((c) => c.required)
+  .map((c) => `“${c.label}”`)
+  .join('');
 
-const SAMPLE_COLUMNS: ImportReportProps<SampleRow>['sampleColumns'] = [
-  { title: '学号', dataIndex: 'studentNo' },
-  { title: '姓名', dataIndex: 'name' },
-  { title: '性别', dataIndex: 'gender' },
-  { title: '学院', dataIndex: 'college' },
-  { title: '专业', dataIndex: 'major' },
-  { title: '班级', dataIndex: 'className' },
-  { title: '年级', dataIndex: 'grade' },
-  { title: '状态', dataIndex: 'status' },
-  { title: '手机号', dataIndex: 'phone' },
-  { title: '身份证号', dataIndex: 'idCard' },
-];
+/** The sample shows the file's columns as imported (the dormitory aside: the table is wide enough). */
+const SAMPLE_COLUMNS: ImportReportProps<SampleRow>['sampleColumns'] = ROSTER_COLUMNS.filter(
+  (c) => c.field !== 'dormitory',
+).map((c) => ({ title: c.label, dataIndex: c.field }));
 
 const formatOf = (p: ImportPreview) =>
   p.format === 'xlsx' ? 'Excel 表格' : `CSV（${p.encoding === 'gbk' ? 'GBK 编码，已自动转换' : 'UTF-8 编码'}）`;
@@ -44,6 +41,8 @@ function report(p: ImportPreview): ImportReportProps<SampleRow> {
     rejectedTitle: '有问题（不导入）',
     issues: p.issues,
     issueCount: p.issueCount,
+    warnings: p.warnings,
+    warningCount: p.warningCount,
     showIssueField: true,
     sample: p.sample,
     sampleColumns: SAMPLE_COLUMNS,
@@ -71,48 +70,60 @@ function report(p: ImportPreview): ImportReportProps<SampleRow> {
 export default function ImportPanel() {
   const history = useRef<ActionType>();
   return (
-    <ImportFlow<ImportPreview, SampleRow, ImportSummary>
-      dropzone={{
-        accept: '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        maxBytes: NJIT_IMPORT_MAX_BYTES,
-        title: '点击或拖拽 CSV / Excel（.xlsx）文件到这里上传',
-        hint: (
-          <>
-            第一行为表头，需包含“学号”“姓名”列，例如：{HEADER_HINT}。CSV 支持 UTF-8 与 GBK 编码；文件不超过{' '}
-            {megabytes(NJIT_IMPORT_MAX_BYTES)} MB。 上传后先预览校验结果，确认后才写入；按学号新增或更新。
-          </>
-        ),
-      }}
-      upload={async (file, onProgress) => (await uploadRoster(file, onProgress)).data}
-      report={report}
-      validCount={(p) => p.validRows}
-      confirmLabel={(p) => <>确认导入 {p.validRows} 行</>}
-      committingNote="正在写入数据库（单个事务，失败不会留下部分数据）…"
-      commit={async (p) => (await commitRosterImport(p.importId)).data}
-      outcome={(_, summary) => ({
-        ok: true,
-        summary: `${summary.fileName}：新增 ${summary.inserted} 人，更新 ${summary.updated} 人，跳过 ${summary.rejected} 行`,
-      })}
-      onDone={() => history.current?.reload()}
-    >
-      <ProTable<ImportSummary>
-        rowKey="id"
-        headerTitle="导入历史"
-        actionRef={history}
-        search={false}
-        options={{ density: false, setting: false }}
-        request={({ current, pageSize }) => fetchImports({ current, pageSize })}
-        pagination={{ defaultPageSize: 10 }}
-        columns={[
-          { title: '时间', dataIndex: 'createdAt', render: (_, r) => formatTime(r.createdAt) },
-          { title: '操作人', dataIndex: 'userName' },
-          { title: '文件', dataIndex: 'fileName' },
-          { title: '数据行', dataIndex: 'totalRows' },
-          { title: '新增', dataIndex: 'inserted' },
-          { title: '更新', dataIndex: 'updated' },
-          { title: '跳过', dataIndex: 'rejected' },
-        ]}
-      />
-    </ImportFlow>
+    <>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <span>下载模板（表头即可导入的列）：</span>
+        <Button icon={<DownloadOutlined aria-hidden />} href={rosterTemplateUrl('csv')} download>
+          CSV 模板
+        </Button>
+        <Button icon={<DownloadOutlined aria-hidden />} href={rosterTemplateUrl('xlsx')} download>
+          Excel 模板（含填写说明）
+        </Button>
+      </Space>
+      <ImportFlow<ImportPreview, SampleRow, ImportSummary>
+        dropzone={{
+          accept: '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          maxBytes: NJIT_IMPORT_MAX_BYTES,
+          title: '点击或拖拽 CSV / Excel（.xlsx）文件到这里上传',
+          hint: (
+            <>
+              第一行为表头，需包含{REQUIRED}列，例如：{HEADER_HINT}。CSV 支持 UTF-8 与 GBK 编码；文件不超过{' '}
+              {megabytes(NJIT_IMPORT_MAX_BYTES)} MB。 上传后先预览校验结果，确认后才写入；按学号新增或更新。
+              学号、姓名有误的行不导入；其他列有误时，该项留空导入。
+            </>
+          ),
+        }}
+        upload={async (file, onProgress) => (await uploadRoster(file, onProgress)).data}
+        report={report}
+        validCount={(p) => p.validRows}
+        confirmLabel={(p) => <>确认导入 {p.validRows} 行</>}
+        committingNote="正在写入数据库（单个事务，失败不会留下部分数据）…"
+        commit={async (p) => (await commitRosterImport(p.importId)).data}
+        outcome={(_, summary) => ({
+          ok: true,
+          summary: `${summary.fileName}：新增 ${summary.inserted} 人，更新 ${summary.updated} 人，跳过 ${summary.rejected} 行`,
+        })}
+        onDone={() => history.current?.reload()}
+      >
+        <ProTable<ImportSummary>
+          rowKey="id"
+          headerTitle="导入历史"
+          actionRef={history}
+          search={false}
+          options={{ density: false, setting: false }}
+          request={({ current, pageSize }) => fetchImports({ current, pageSize })}
+          pagination={{ defaultPageSize: 10 }}
+          columns={[
+            { title: '时间', dataIndex: 'createdAt', render: (_, r) => formatTime(r.createdAt) },
+            { title: '操作人', dataIndex: 'userName' },
+            { title: '文件', dataIndex: 'fileName' },
+            { title: '数据行', dataIndex: 'totalRows' },
+            { title: '新增', dataIndex: 'inserted' },
+            { title: '更新', dataIndex: 'updated' },
+            { title: '跳过', dataIndex: 'rejected' },
+          ]}
+        />
+      </ImportFlow>
+    </>
   );
 }

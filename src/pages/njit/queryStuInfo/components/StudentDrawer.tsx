@@ -37,7 +37,7 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
       <span>
         {masked}
         {isAdmin && (
-          <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setAsking(field)}>
+          <Button type="link" size="small" icon={<EyeOutlined aria-hidden />} onClick={() => setAsking(field)}>
             查看完整
           </Button>
         )}

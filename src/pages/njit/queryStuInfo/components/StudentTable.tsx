@@ -5,10 +5,12 @@
 import { NJIT_MAX_PAGE_SIZE, STUDENT_STATUSES, type Student } from '@/contract';
 import { fetchNjitOptions, searchStudents, type NjitOptionsAnswer } from '@/services/njit';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
-import { message, Tag, Typography } from 'antd';
+import { message, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { gradeLabel, STATUS_COLORS } from '../../labels';
 import StudentDrawer from './StudentDrawer';
+import { searchOpenOnWideScreens } from '@/requestDefaults';
+import ActionLink from '@/components/ActionLink';
 
 type Criteria = Partial<Record<'studentNo' | 'name' | 'college' | 'major' | 'className' | 'status', string>> & {
   grade?: number | string;
@@ -77,15 +79,20 @@ export default function StudentTable(props: { isAdmin: boolean }) {
     { title: '手机号', dataIndex: 'phone', search: false, render: (_, r) => r.phone ?? '-' },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       key: 'option',
       render: (_, r) => [
-        <Typography.Link key="detail" onClick={() => setOpenId(r.id)}>
+        <ActionLink key="detail" onClick={() => setOpenId(r.id)}>
           详情
-        </Typography.Link>,
+        </ActionLink>,
       ],
     },
   ];
+
+  // Before the first search the list explains how to search; after one, that nothing matched.
+  const [searched, setSearched] = useState(false);
 
   return (
     <>
@@ -98,18 +105,22 @@ export default function StudentTable(props: { isAdmin: boolean }) {
           const criteria = clean(params as Record<string, unknown>);
           if (Object.keys(criteria).length === 0) {
             message.warning('请至少输入一个查询条件');
+            setSearched(false);
             return { data: [], success: true, total: 0 };
           }
           const res = await searchStudents({ current: params.current, pageSize: params.pageSize, ...criteria });
+          setSearched(true);
           if (res.capped) message.info(`匹配结果超过 ${res.total} 条，仅显示前 ${res.total} 条，请缩小查询范围`);
           return res;
         }}
         pagination={{ defaultPageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, NJIT_MAX_PAGE_SIZE] }}
-        search={{ labelWidth: 'auto', defaultCollapsed: false }}
+        search={searchOpenOnWideScreens()}
         form={{ ignoreRules: false }}
         options={{ density: false, setting: false, reload: false }}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: '输入学号、姓名（汉字或拼音）或筛选条件后点击“查询”' }}
+        locale={{
+          emptyText: searched ? '没有找到匹配的学生' : '输入学号、姓名（汉字或拼音）或筛选条件后点击“查询”',
+        }}
       />
       <StudentDrawer studentId={openId} isAdmin={props.isAdmin} onClose={() => setOpenId(null)} />
     </>

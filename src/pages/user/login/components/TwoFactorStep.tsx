@@ -59,7 +59,7 @@ export default function TwoFactorStep(props: {
           ]}
         >
           <Input
-            prefix={<SafetyOutlined />}
+            prefix={<SafetyOutlined aria-hidden />}
             placeholder={recovery ? '恢复码，如 7k2m-q9xd-c4hp' : '6 位验证码'}
             autoComplete="one-time-code"
             inputMode={recovery ? 'text' : 'numeric'}

@@ -60,7 +60,7 @@ export default function AvatarUpload({ user, onChanged }: Props) {
         beforeUpload={beforeUpload}
         customRequest={customRequest}
       >
-        <Button icon={<UploadOutlined />} loading={uploading} size="small">
+        <Button icon={<UploadOutlined aria-hidden />} loading={uploading} size="small">
           更换头像
         </Button>
       </Upload>

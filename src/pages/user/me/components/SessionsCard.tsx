@@ -50,6 +50,8 @@ export default function SessionsCard({ version }: { version: number }) {
     { title: '最近活动', dataIndex: 'lastSeenAt', render: (t) => formatTime(t) },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       key: 'action',
       render: (_, s) =>
         s.current ? null : (

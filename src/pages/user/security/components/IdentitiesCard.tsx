@@ -47,6 +47,8 @@ export default function IdentitiesCard() {
     { title: '最近登录', dataIndex: 'lastLoginAt', render: (t: string | null) => formatTime(t, '从未') },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       key: 'action',
       render: (_, i) =>
         lastWay ? (

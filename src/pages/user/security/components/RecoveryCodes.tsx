@@ -43,10 +43,10 @@ export default function RecoveryCodes({ codes, onDone }: { codes: string[]; onDo
         ))}
       </div>
       <Space wrap>
-        <Button icon={<CopyOutlined />} onClick={copy}>
+        <Button icon={<CopyOutlined aria-hidden />} onClick={copy}>
           复制全部
         </Button>
-        <Button icon={<DownloadOutlined />} onClick={download}>
+        <Button icon={<DownloadOutlined aria-hidden />} onClick={download}>
           下载为文本文件
         </Button>
         <Button type="primary" onClick={onDone}>

@@ -72,10 +72,12 @@ export default function TokenForm({ initialScopes, onCreated }: Props) {
       >
         <Input placeholder="最多 64 个字符" />
       </Form.Item>
-      <Form.Item label="权限范围" name="scopes" required rules={[zodRule(CreateTokenBody.shape.scopes)]}>
+      {/* Not `required`: antd would mark the group's div aria-required, which a checkbox group may not carry. */}
+      <Form.Item label="权限范围（至少选一项）" name="scopes" rules={[zodRule(CreateTokenBody.shape.scopes)]}>
         <Checkbox.Group options={SCOPE_OPTIONS} />
       </Form.Item>
-      <Form.Item label="有效期" name="expiresInDays" required>
+      {/* Not `required` (one is always picked): antd would mark the group's div aria-required. */}
+      <Form.Item label="有效期" name="expiresInDays">
         <Radio.Group options={EXPIRY_OPTIONS} optionType="button" />
       </Form.Item>
       <Alert

@@ -5,6 +5,7 @@ import { createAdminModel, updateAdminModel } from '@/services/ocsAi';
 import { DrawerForm, ProFormDigit, ProFormSelect, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
 import { Form, message } from 'antd';
 import type React from 'react';
+import { freshDrawer } from '@/components/formDialog';
 
 interface Values {
   providerId: number;
@@ -58,7 +59,7 @@ export default function ModelDrawer({ model, providers, trigger, onSaved }: Prop
       title={editing ? `编辑模型「${model.displayName}」` : '添加模型'}
       trigger={trigger}
       width={520}
-      drawerProps={{ destroyOnClose: true }}
+      drawerProps={freshDrawer(form)}
       submitter={{ searchConfig: { submitText: editing ? '保存' : '添加', resetText: '取消' } }}
       initialValues={{
         providerId: model?.providerId ?? providers[0]?.id,

@@ -48,6 +48,8 @@ export default function ModelTable({ models, providers, loading, onChanged }: Pr
     { title: '最大 Token', dataIndex: 'maxTokens', render: (t) => t ?? '默认' },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       key: 'actions',
       render: (_, m) => (
         <Space size={0}>

@@ -9,6 +9,7 @@ import { createAiProvider, updateAiProvider } from '@/services/ocsAi';
 import { DrawerForm, ProFormText } from '@ant-design/pro-components';
 import { Form, message } from 'antd';
 import type React from 'react';
+import { freshDrawer } from '@/components/formDialog';
 
 interface Values {
   name: string;
@@ -58,7 +59,7 @@ export default function ProviderDrawer({ provider, trigger, onSaved }: Props) {
       title={editing ? `编辑服务商「${provider.name}」` : '添加服务商'}
       trigger={trigger}
       width={520}
-      drawerProps={{ destroyOnClose: true }}
+      drawerProps={freshDrawer(form)}
       submitter={{ searchConfig: { submitText: editing ? '保存' : '添加', resetText: '取消' } }}
       initialValues={{ name: provider?.name ?? '', baseURL: provider?.baseURL ?? '' }}
       onFinish={onFinish}

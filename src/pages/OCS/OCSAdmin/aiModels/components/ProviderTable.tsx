@@ -38,6 +38,8 @@ export default function ProviderTable({ providers, loading, onChanged }: Props) 
     { title: '更新时间', dataIndex: 'updatedAt', render: (t) => formatTime(t) },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       key: 'actions',
       render: (_, p) => (
         <Space size={0}>

@@ -2,12 +2,13 @@
 import { BANK_SOURCE_LABELS, BANK_STATUS_LABELS, OCS_TYPE_LABELS, type BankStats as Stats } from '@/contract';
 import { Card, Col, List, Row, Statistic, Tag } from 'antd';
 
+/** The two cards side by side are as tall as each other (the row stretches both columns). */
 export default function BankStats({ stats, loading }: { stats?: Stats; loading: boolean }) {
   const s = stats;
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={10}>
-        <Card size="small" title="题库概况" loading={loading && !s}>
+        <Card size="small" title="题库概况" loading={loading && !s} style={{ height: '100%' }}>
           <Row gutter={[16, 16]}>
             <Col span={8}>
               <Statistic title="题目总数" value={s?.total ?? 0} />
@@ -38,6 +39,7 @@ export default function BankStats({ stats, loading }: { stats?: Stats; loading: 
           size="small"
           title="命中最多的题目"
           loading={loading && !s}
+          style={{ height: '100%' }}
           styles={{ body: { maxHeight: 260, overflow: 'auto' } }}
         >
           <List

@@ -16,6 +16,7 @@ import { Button, message, Popconfirm, Space, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { SOURCE_ENUM, STATUS_ENUM, TYPE_ENUM } from './labels';
 import QuestionEditDrawer from './QuestionEditDrawer';
+import ActionLink from '@/components/ActionLink';
 
 interface Search {
   current?: number;
@@ -96,20 +97,22 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       render: (_, q) => [
-        <a key="edit" onClick={() => setEditing(q)}>
+        <ActionLink key="edit" onClick={() => setEditing(q)}>
           编辑
-        </a>,
+        </ActionLink>,
         q.status !== 'verified' && (
-          <a key="verify" onClick={() => void mark(q, 'verified')}>
+          <ActionLink key="verify" onClick={() => void mark(q, 'verified')}>
             核实
-          </a>
+          </ActionLink>
         ),
         q.status !== 'wrong' && (
-          <a key="wrong" onClick={() => void mark(q, 'wrong')}>
+          <ActionLink key="wrong" onClick={() => void mark(q, 'wrong')}>
             标为错误
-          </a>
+          </ActionLink>
         ),
         <Popconfirm
           key="delete"
@@ -124,7 +127,7 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
             changed();
           }}
         >
-          <a>删除</a>
+          <ActionLink>删除</ActionLink>
         </Popconfirm>,
       ],
     },
@@ -145,10 +148,10 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的题目' }}
         toolBarRender={() => [
-          <Button key="json" icon={<DownloadOutlined />} href={bankExportUrl('json')} download>
+          <Button key="json" icon={<DownloadOutlined aria-hidden />} href={bankExportUrl('json')} download>
             导出 JSON
           </Button>,
-          <Button key="csv" icon={<DownloadOutlined />} href={bankExportUrl('csv')} download>
+          <Button key="csv" icon={<DownloadOutlined aria-hidden />} href={bankExportUrl('csv')} download>
             导出 CSV
           </Button>,
         ]}

@@ -10,6 +10,7 @@ import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-comp
 import { Button, Popconfirm, Space, Tag, Typography, message } from 'antd';
 import { useRef, useState } from 'react';
 import AnswerModal from './AnswerModal';
+import ActionLink from '@/components/ActionLink';
 
 interface Search {
   current?: number;
@@ -93,17 +94,19 @@ export default function MissTable() {
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       render: (_, m) =>
         m.status !== 'open'
           ? [<span key="done">{m.questionId ? `已入库 #${m.questionId}` : '-'}</span>]
           : [
-              <a key="answer" onClick={() => setAnswering([m])}>
+              <ActionLink key="answer" onClick={() => setAnswering([m])}>
                 补录
-              </a>,
-              <a key="draft" onClick={() => void draft(m)} aria-disabled={drafting === m.id}>
+              </ActionLink>,
+              <ActionLink key="draft" onClick={() => void draft(m)} disabled={drafting === m.id}>
                 {drafting === m.id ? 'AI 起草中…' : 'AI 起草'}
-              </a>,
+              </ActionLink>,
               <Popconfirm
                 key="dismiss"
                 title="忽略这道题？"
@@ -112,7 +115,7 @@ export default function MissTable() {
                 cancelText="取消"
                 onConfirm={() => dismiss([m.id])}
               >
-                <a>忽略</a>
+                <ActionLink>忽略</ActionLink>
               </Popconfirm>,
             ],
     },
@@ -135,7 +138,9 @@ export default function MissTable() {
         }
         rowSelection={{
           onChange: (_, rows) => setSelected(rows),
-          getCheckboxProps: (m) => ({ disabled: m.status !== 'open' }),
+          // Named in Chinese: antd names the header's box "Select all" whatever the locale.
+          getTitleCheckboxProps: () => ({ 'aria-label': '全选本页' }),
+          getCheckboxProps: (m) => ({ disabled: m.status !== 'open', 'aria-label': `选择「${m.title}」` }),
         }}
         tableAlertOptionRender={() => (
           <Space wrap>

@@ -7,6 +7,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormDateTimePicker, ProFormDigit, ProFormTextArea } from '@ant-design/pro-components';
 import { Button, Form, message } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { freshModal } from '@/components/formDialog';
 
 export interface BatchFormValues {
   value: number;
@@ -51,11 +52,11 @@ export default function CreateBatchForm({ onCreated }: { onCreated: () => void }
       title="生成兑换码"
       width={520}
       trigger={
-        <Button type="primary" icon={<PlusOutlined />}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />}>
           生成兑换码
         </Button>
       }
-      modalProps={{ destroyOnClose: true }}
+      modalProps={freshModal(form)}
       submitter={{ searchConfig: { submitText: '生成', resetText: '取消' } }}
       initialValues={{ maxUses: 1, count: 10 }}
       // The picker's Dayjs reaches onFinish untouched; toBatchBody makes it ISO.

@@ -50,7 +50,7 @@ export default function DownloadButton({ batch, onDone }: { batch: RedeemBatch; 
       cancelText="取消"
       onConfirm={download}
     >
-      <Button type="link" size="small" icon={<DownloadOutlined />} loading={busy}>
+      <Button type="link" size="small" icon={<DownloadOutlined aria-hidden />} loading={busy}>
         下载 CSV
       </Button>
     </Popconfirm>

@@ -150,7 +150,9 @@ export default function ReviewDrawer({
           </Descriptions>
 
           <div>
-            <Typography.Title level={5}>反馈（{d.reports.length}）</Typography.Title>
+            <Typography.Title level={2} style={{ fontSize: 16 }}>
+              反馈（{d.reports.length}）
+            </Typography.Title>
             <Table<ReviewReport>
               rowKey="id"
               size="small"
@@ -163,7 +165,9 @@ export default function ReviewDrawer({
 
           {open ? (
             <div>
-              <Typography.Title level={5}>处理</Typography.Title>
+              <Typography.Title level={2} style={{ fontSize: 16 }}>
+                处理
+              </Typography.Title>
               {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
               <Form layout="vertical" component="div">
                 <Form.Item label="正确答案（采纳时使用；已预选最多人建议的答案）">
@@ -219,7 +223,9 @@ export default function ReviewDrawer({
           )}
 
           <div>
-            <Typography.Title level={5}>修改历史</Typography.Title>
+            <Typography.Title level={2} style={{ fontSize: 16 }}>
+              修改历史
+            </Typography.Title>
             {d.history.length === 0 ? (
               <Empty description="还没有修改记录" image={Empty.PRESENTED_IMAGE_SIMPLE} />
             ) : (

@@ -13,6 +13,7 @@ import { useRef, useState } from 'react';
 import BulkDecision, { type BulkKind } from './BulkDecision';
 import { FILTER_ENUM } from './labels';
 import ReviewDrawer from './ReviewDrawer';
+import ActionLink from '@/components/ActionLink';
 
 interface Search {
   current?: number;
@@ -100,11 +101,13 @@ export default function ReviewTable() {
     { title: '最近反馈', dataIndex: 'lastReportAt', search: false, render: (_, r) => formatTime(r.lastReportAt) },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       render: (_, r) => [
-        <a key="review" onClick={() => setViewing(r.questionId)}>
+        <ActionLink key="review" onClick={() => setViewing(r.questionId)}>
           {r.openReports > 0 ? '审核' : '查看'}
-        </a>,
+        </ActionLink>,
       ],
     },
   ];

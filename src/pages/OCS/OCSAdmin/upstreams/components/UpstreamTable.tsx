@@ -124,6 +124,8 @@ export default function UpstreamTable({
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       key: 'actions',
       render: (_, u) => (
         <Space size={0}>

@@ -1,6 +1,6 @@
 /** The other OCS administration pages, one click from the user list. */
 import { Link } from '@umijs/max';
-import { Card, Space } from 'antd';
+import { Card, Space, Typography } from 'antd';
 
 const LINKS = [
   { to: '/OCS/OCSAdmin/bank', label: '题库管理', hint: '导入、导出、搜索与核实题目' },
@@ -16,7 +16,9 @@ export default function AdminLinks() {
         {LINKS.map((l) => (
           <Space key={l.to} direction="vertical" size={0}>
             <Link to={l.to}>{l.label}</Link>
-            <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{l.hint}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {l.hint}
+            </Typography.Text>
           </Space>
         ))}
       </Space>

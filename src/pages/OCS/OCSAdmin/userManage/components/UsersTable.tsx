@@ -8,6 +8,7 @@ import { Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import AdjustBalanceModal from './AdjustBalanceModal';
 import LedgerDrawer from './LedgerDrawer';
+import ActionLink from '@/components/ActionLink';
 
 type SortState = Record<string, 'ascend' | 'descend' | null | undefined>;
 
@@ -57,14 +58,16 @@ export default function UsersTable() {
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       render: (_, u) => [
-        <a key="adjust" onClick={() => setAdjusting(u)}>
+        <ActionLink key="adjust" onClick={() => setAdjusting(u)}>
           调整余额
-        </a>,
-        <a key="ledger" onClick={() => setLedgerOf(u)}>
+        </ActionLink>,
+        <ActionLink key="ledger" onClick={() => setLedgerOf(u)}>
           明细
-        </a>,
+        </ActionLink>,
       ],
     },
   ];

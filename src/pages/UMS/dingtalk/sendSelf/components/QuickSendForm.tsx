@@ -47,7 +47,13 @@ export default function QuickSendForm({ channel, onSent }: { channel: Channel; o
         <Input.TextArea rows={4} placeholder="想提醒自己的事……" />
       </Form.Item>
       <Space size="large" wrap>
-        <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={sending} disabled={tooBig}>
+        <Button
+          type="primary"
+          htmlType="submit"
+          icon={<SendOutlined aria-hidden />}
+          loading={sending}
+          disabled={tooBig}
+        >
           发送到我的钉钉
         </Button>
         <Typography.Text type="secondary">

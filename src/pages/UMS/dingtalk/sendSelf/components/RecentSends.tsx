@@ -8,13 +8,14 @@ import { useRequest } from 'ahooks';
 import { Button, Card, List, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { PENDING_STATUSES, StatusTag } from '../../../components/status';
+import ListEntry from '@/components/ListEntry';
 
 const POLL_MS = 3000;
 
 function Item({ m }: { m: MessageSummary }) {
   return (
     <List.Item extra={<Link to={`/UMS/queryMessage?id=${m.id}`}>详情</Link>}>
-      <List.Item.Meta
+      <ListEntry
         title={
           <Space wrap>
             <StatusTag status={m.status} />
@@ -50,7 +51,7 @@ export default function RecentSends({ version }: { version: number }) {
       title="最近发送"
       extra={
         <Space>
-          <Button size="small" icon={<ReloadOutlined />} onClick={refresh}>
+          <Button size="small" icon={<ReloadOutlined aria-hidden />} onClick={refresh}>
             刷新
           </Button>
           <Link to="/UMS/queryMessage">全部消息</Link>

@@ -51,7 +51,7 @@ export default function DeleteUserModal({ user, onClose, onDeleted }: Props) {
       confirmLoading={deleting}
       onOk={onOk}
       onCancel={close}
-      destroyOnClose
+      destroyOnHidden
     >
       <Typography.Paragraph>删除后无法恢复：</Typography.Paragraph>
       <ul>

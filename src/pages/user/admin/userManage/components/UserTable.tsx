@@ -1,6 +1,6 @@
 /** All users: search, role/status filters, sort by created or last login, page size 10. */
 import type { AdminUser } from '@/contract';
-import { TABLE_PAGINATION } from '@/requestDefaults';
+import { TABLE_PAGINATION, searchOpenOnWideScreens } from '@/requestDefaults';
 import { fetchAdminUsers } from '@/services/account';
 import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType } from '@ant-design/pro-components';
@@ -25,13 +25,13 @@ export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => v
         columns={userColumns({ selfUid: initialState?.currentUser?.uid, onDelete: setDeleting, onAudit })}
         request={(params, sort) => fetchAdminUsers(toUserListQuery(params, sort))}
         pagination={TABLE_PAGINATION}
-        search={{ labelWidth: 'auto', defaultCollapsed: false }}
+        search={searchOpenOnWideScreens()}
         options={{ density: false, setting: false }}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的用户' }}
         toolBarRender={() => [
           <Link key="new" to="/user/admin/createUser">
-            <Button type="primary" icon={<PlusOutlined />}>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />}>
               新建用户
             </Button>
           </Link>,

@@ -7,6 +7,7 @@ import { LOGIN_FREE_FAILURES, type AdminUser } from '@/contract';
 import type { ProColumns } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Avatar, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import ActionLink from '@/components/ActionLink';
 
 interface Actions {
   selfUid?: number;
@@ -35,7 +36,7 @@ export function userColumns({ selfUid, onDelete, onAudit }: Actions): ProColumns
       search: false,
       render: (_, u) => (
         <Space>
-          <Avatar size="small" src={avatarOf(u)} />
+          <Avatar size="small" src={avatarOf(u)} alt="" />
           {/* Two lines, no brackets: a nickname may hold brackets of its own (王老师（已改）). */}
           <Space direction="vertical" size={0}>
             <span>{u.username}</span>
@@ -90,15 +91,17 @@ export function userColumns({ selfUid, onDelete, onAudit }: Actions): ProColumns
     },
     {
       title: '操作',
+      // Stays in view while a narrow screen scrolls the table sideways.
+      fixed: 'right',
       valueType: 'option',
       key: 'option',
       render: (_, u) => [
         <Link key="edit" to={`/user/admin/editUser?uid=${u.uid}`}>
           编辑
         </Link>,
-        <a key="audit" onClick={() => onAudit(u)}>
+        <ActionLink key="audit" onClick={() => onAudit(u)}>
           日志
-        </a>,
+        </ActionLink>,
         u.uid === selfUid ? (
           <Tooltip key="delete" title="不能删除自己">
             <Button type="link" size="small" danger disabled style={{ padding: 0 }}>
