@@ -9,10 +9,13 @@
  * - `ocs-report` (per user): one user's reports one at a time (the daily count and the duplicate checks).
  * - `ocs-redeem` (per user): one redeem attempt per user at a time (the failure count and the code).
  * - `ums-pace` (per pace key): the workers reserving a slot of one paced channel or robot.
+ * - `ums-scheduled` (per user): sends that count the user's scheduled messages one after another.
+ * - `ums-consent` (per user): new e-mail recipients counted against the user's daily cap one at a time.
  */
 import { sql, type Kysely } from 'kysely';
 
-export type LockName = 'user-admin' | 'ocs-settings' | 'ocs-report' | 'ocs-redeem' | 'ums-pace';
+export type LockName =
+  'user-admin' | 'ocs-settings' | 'ocs-report' | 'ocs-redeem' | 'ums-pace' | 'ums-scheduled' | 'ums-consent';
 
 /**
  * Waits for the named lock (for one user id or text key, or the whole name) until the transaction

@@ -9,6 +9,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { UMS_EMAIL_CONFIRM_HOURS, type EmailConsent, type EmailConfirmResult } from '../../../src/contract';
 import type { DB } from '../../db/schema';
+import { lockFor } from '../../db/locks';
 import { badRequest, conflict, HttpError, notFound, tooMany } from '../../errors';
 import { randomSecret, sha256 } from '../../lib/tokens';
 import type { UmsContext } from './kinds';
@@ -38,7 +39,7 @@ export async function reserveConfirmation(
   now: Date,
 ): Promise<PendingMail> {
   const { newAddressesPerDay: cap, timeZone } = ctx.consent;
-  await sql`select pg_advisory_xact_lock(hashtext(${`ums-consent:${userId}`}))`.execute(trx);
+  await lockFor(trx, 'ums-consent', userId);
   const day = await sql<{ start: Date; next: Date }>`
     select (date_trunc('day', ${now}::timestamptz at time zone ${timeZone}) at time zone ${timeZone}) as start,
            ((date_trunc('day', ${now}::timestamptz at time zone ${timeZone}) + interval '1 day')

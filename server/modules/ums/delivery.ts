@@ -9,6 +9,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../db/schema';
+import { lockFor } from '../../db/locks';
 import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
@@ -311,7 +312,7 @@ export class DeliveryWorker {
         if (until) return { deferUntil: until, quiet: true };
       }
       if (windows.length > 0) {
-        await sql`select pg_advisory_xact_lock(hashtext(${paceKey}))`.execute(trx);
+        await lockFor(trx, 'ums-pace', paceKey);
         const ahead = await this.ahead(trx, m, target.id, paceKey, Math.max(...windows.map((w) => w.max)));
         const deferUntil = await this.nextSlot(trx, paceKey, windows, ahead);
         if (deferUntil) return { deferUntil };

@@ -15,6 +15,7 @@ import {
   type UmsStats,
 } from '../../../src/contract';
 import type { DB } from '../../db/schema';
+import { lockFor } from '../../db/locks';
 import { badRequest, conflict, notFound, tooMany } from '../../errors';
 import { escapeLike } from '../../lib/sql';
 import { callbackDue, validateCallbackUrl } from './callbacks';
@@ -165,7 +166,7 @@ export interface CreateOptions {
  * so concurrent sends (on any instance) count one after another.
  */
 async function checkScheduled(trx: Transaction<DB>, userId: number, adding: number, max: number, now: Date) {
-  await sql`select pg_advisory_xact_lock(hashtext(${`ums-scheduled:${userId}`}))`.execute(trx);
+  await lockFor(trx, 'ums-scheduled', userId);
   const row = await trx
     .selectFrom('ums_messages')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('send_at').as('first')])
