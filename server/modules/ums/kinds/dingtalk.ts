@@ -8,8 +8,8 @@
 import crypto from 'node:crypto';
 import { badRequest } from '../../../errors';
 import { maskSecret } from '../../../lib/secretbox';
-import { allowListed, robotPaceKey } from './http';
-import { describeFetchError, type RobotMessage, type SendResult } from './transport';
+import { allowListed, postToRobot, robotPaceKey, withKeyword, type RobotCodes } from './http';
+import type { RobotMessage } from './transport';
 import type { ChannelAdapter } from './types';
 
 export const PERMANENT_ERRCODES: Record<number, string> = {
@@ -25,12 +25,15 @@ export const PERMANENT_ERRCODES: Record<number, string> = {
   430104: '消息内容不安全，被钉钉拦截',
   460101: '消息过长，超出钉钉限制',
 };
-export const RATE_LIMIT_ERRCODES = new Set([130101, 410100, 660026]);
-
-/** The robot's keyword security rejects messages without the keyword: make sure it is there. */
-function withKeyword(text: string, keyword: string | null): string {
-  return keyword && !text.includes(keyword) ? `${text}\n\n${keyword}` : text;
-}
+/** DingTalk's codes as the robots' common classification reads them (kinds/http.ts). */
+const DINGTALK_CODES: RobotCodes = {
+  service: '钉钉',
+  permanent: PERMANENT_ERRCODES,
+  rateLimited: Object.fromEntries(
+    [130101, 410100, 660026].map((code) => [code, '机器人被钉钉限流，10 分钟后自动继续发送']),
+  ),
+  transient: { [-1]: '钉钉系统繁忙，将自动重试' },
+};
 
 export function robotBody(m: RobotMessage, keyword: string | null): Record<string, unknown> {
   const title = m.title || m.content.slice(0, 30);
@@ -84,81 +87,6 @@ export function signedUrl(webhook: string, secret: string | null, now = Date.now
   return `${webhook}${sep}timestamp=${now}&sign=${sign(secret, now)}`;
 }
 
-export function classify(
-  httpStatus: number,
-  errcode: number | null,
-  errmsg: string,
-): Omit<SendResult, 'durationMs' | 'detail'> {
-  if (httpStatus >= 500)
-    return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '钉钉服务暂时不可用，将自动重试' };
-  if (errcode === 0) return { outcome: 'delivered', httpStatus, errcode, errmsg, hint: null };
-  if (errcode !== null && RATE_LIMIT_ERRCODES.has(errcode)) {
-    return { outcome: 'rate_limited', httpStatus, errcode, errmsg, hint: '机器人被钉钉限流，10 分钟后自动继续发送' };
-  }
-  if (errcode === -1) return { outcome: 'transient', httpStatus, errcode, errmsg, hint: '钉钉系统繁忙，将自动重试' };
-  if (errcode !== null && PERMANENT_ERRCODES[errcode]) {
-    return { outcome: 'permanent', httpStatus, errcode, errmsg, hint: PERMANENT_ERRCODES[errcode] };
-  }
-  if (httpStatus >= 400)
-    return { outcome: 'permanent', httpStatus, errcode, errmsg, hint: `钉钉返回 HTTP ${httpStatus}` };
-  // An errcode we do not know: do not hammer the robot with retries.
-  return {
-    outcome: 'permanent',
-    httpStatus,
-    errcode,
-    errmsg,
-    hint: errcode === null ? '钉钉返回了无法识别的应答' : null,
-  };
-}
-
-export async function sendToRobot(
-  webhook: string,
-  secret: string | null,
-  body: Record<string, unknown>,
-  timeoutMs: number,
-): Promise<SendResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  let res: Response;
-  try {
-    res = await fetch(signedUrl(webhook, secret), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json;charset=utf-8' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
-    });
-  } catch (err) {
-    // No answer at all: always worth another try. The hint stays empty, errmsg says what happened.
-    const failure = describeFetchError(err, timeoutMs);
-    return {
-      outcome: 'transient',
-      httpStatus: null,
-      errcode: null,
-      errmsg: failure.message,
-      hint: null,
-      detail: failure.detail,
-      durationMs: elapsed(),
-    };
-  }
-  let errcode: number | null = null;
-  let errmsg = '';
-  let detail: string | null = null;
-  let text = '';
-  try {
-    text = await res.text();
-    const json = JSON.parse(text) as { errcode?: unknown; errmsg?: unknown };
-    errcode = typeof json.errcode === 'number' ? json.errcode : null;
-    errmsg = typeof json.errmsg === 'string' ? json.errmsg.slice(0, 500) : '';
-  } catch {
-    // A proxy's or load balancer's error page: describe it, keep its first words as the detail.
-    errmsg = res.status >= 500 ? `钉钉服务器出错（HTTP ${res.status}）` : `钉钉的应答不是 JSON（HTTP ${res.status}）`;
-    const body = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-    detail = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${body ? `：${body}` : ''}`;
-  }
-  return { ...classify(res.status, errcode, errmsg), detail, durationMs: elapsed() };
-}
-
 export const DINGTALK_WEBHOOK = 'https://oapi.dingtalk.com/robot/send';
 
 /** Accepts DingTalk's robot endpoint with an access_token, or a URL under an allow-listed base. */
@@ -201,5 +129,9 @@ export const dingtalk: ChannelAdapter = {
   paceKey: (t) => robotPaceKey(t.address),
   windows: (_t, ctx) => (ctx.pacing.robotPerMinute > 0 ? [{ ms: 60_000, max: ctx.pacing.robotPerMinute }] : []),
   throttleMs: DINGTALK_THROTTLE_MS,
-  send: (t, m, ctx) => sendToRobot(t.address, t.secret, robotBody(m, t.keyword), ctx.timeoutMs),
+  send: (t, m, ctx) =>
+    postToRobot(signedUrl(t.address, t.secret), robotBody(m, t.keyword), ctx.timeoutMs, DINGTALK_CODES, (json) => ({
+      code: typeof json.errcode === 'number' ? json.errcode : null,
+      msg: typeof json.errmsg === 'string' ? json.errmsg : '',
+    })),
 };

@@ -1,14 +1,13 @@
 /**
- * Posting a JSON body to a robot (WeCom, Feishu) and classifying its answer by the service's own code,
- * the way dingtalk.ts does for DingTalk: robots answer HTTP 200 even on failure, so success is code 0
- * and nothing else. Failures before an answer are described per kind in Chinese (describeFetchError).
+ * Posting a JSON body to a robot (DingTalk, WeCom, Feishu) and classifying its answer by the service's
+ * own code: robots answer HTTP 200 even on failure, so success is code 0 and nothing else. Failures before an answer are described per kind in Chinese (describeFetchError).
  */
 import { sha256 } from '../../../lib/tokens';
 import { describeFetchError, type SendResult } from './transport';
 
 /** A robot service's documented codes. */
 export interface RobotCodes {
-  /** Who answered, in the user's words: 企业微信, 飞书. */
+  /** Who answered, in the user's words: 钉钉, 企业微信, 飞书. */
   service: string;
   permanent: Record<number, string>;
   rateLimited: Record<number, string>;
