@@ -5,7 +5,7 @@
  * (baseline before the upload, peak during it, from /proc/<pid>/status) and /api/health/live asked one
  * request after another meanwhile (its slowest answer is how long the event loop was held).
  *
- *   npx tsx bench/imports/generate.ts && npx tsx bench/imports/run.ts [--dir DIR] [--runs 2]
+ *   npx tsx bench/imports/generate.ts && npx tsx bench/imports/run.ts [--dir DIR] [--runs 2] [--only roster|bank]
  *
  * Each upload gets its own server, so one does not inherit the memory another left.
  */
@@ -194,6 +194,7 @@ async function measure(label: string, endpoint: string, file: string): Promise<M
 async function main() {
   const dir = arg('dir', DEFAULT_DIR);
   const runs = Number(arg('runs', '2'));
+  const only = arg('only', '');
   const roster = path.join(dir, ROSTER_FILE);
   const bank = path.join(dir, BANK_FILE);
   for (const f of [roster, bank]) {
@@ -203,8 +204,8 @@ async function main() {
   console.log(`roster ${mb(fs.statSync(roster).size)}, bank ${mb(fs.statSync(bank).size)}; ${os.cpus().length} CPUs`);
   const rows: Measure[] = [];
   for (let run = 1; run <= runs; run++) {
-    rows.push(await measure(`NJIT roster .xlsx (run ${run})`, '/api/njit/imports', roster));
-    rows.push(await measure(`OCS bank JSON (run ${run})`, '/api/ocs/admin/bank/imports', bank));
+    if (only !== 'bank') rows.push(await measure(`NJIT roster .xlsx (run ${run})`, '/api/njit/imports', roster));
+    if (only !== 'roster') rows.push(await measure(`OCS bank JSON (run ${run})`, '/api/ocs/admin/bank/imports', bank));
   }
   console.log('| upload | answer | upload time | RSS before | RSS peak | added | health max | health p99 | probes |');
   console.log('|---|---|---|---|---|---|---|---|---|');

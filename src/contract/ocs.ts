@@ -215,6 +215,12 @@ export const LedgerListResponse = page(LedgerItem);
 // --- Question bank (administrators) ---
 
 export const OCS_BANK_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * The most questions (rows) one bank file may hold. The largest real banks are tens of thousands of
+ * questions; the cap bounds what one preview stages and how long its check runs (a 50 MB file of
+ * `[{},{},…]` is otherwise 17 million rows to check). A file with more is refused whole.
+ */
+export const OCS_BANK_MAX_ROWS = 200_000;
 
 export const BankImportIssue = z.object({ row: z.number().int(), message: z.string() });
 export const BankImportPreview = z.object({

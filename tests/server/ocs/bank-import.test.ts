@@ -1,9 +1,12 @@
 /**
  * Question-bank import through the API: JSON and CSV (Chinese and English headers, option columns,
  * BOM, GBK), the validation report with row numbers, idempotent re-imports, the background job's
- * progress, the audit row, and questions answerable by /api/ocs/query as soon as they land.
+ * progress, the audit row, and questions answerable by /api/ocs/query as soon as they land; the list
+ * read one element at a time, with its limits (rows in a file, bytes of one element).
  */
 import iconv from 'iconv-lite';
+import { BANK_MAX_ROWS, BANK_MAX_ROW_BYTES } from '../../../server/modules/ocs/bank/import-parse';
+import { prepareBankFile } from '../../../server/modules/ocs/bank/import-prepare';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { ask, csv, importFile, upload, userWithToken, waitForJob } from './admin-fixtures';
 
@@ -276,6 +279,118 @@ describe('the validation report', () => {
     expect(again.json().data).toMatchObject({ status: 'done', inserted: 4 });
     expect(await count()).toBe(4);
   });
+});
+
+describe('the JSON list, read one element at a time', () => {
+  const question = (i: number) => ({
+    title: `流式读取第 ${i} 题：${i} 加 1 等于几`,
+    type: 'completion',
+    answer: String(i + 1),
+  });
+
+  it('reads the list from a top-level object field (questions, data, items or list), as before', async () => {
+    for (const field of ['questions', 'data', 'items', 'list']) {
+      const text = JSON.stringify({ meta: { source: '导出', tags: ['a', { b: 1 }] }, [field]: JSON_BANK, total: 4 });
+      const res = await upload(admin, text, `${field}.json`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({ total: 4, valid: 4, rejected: 0 });
+    }
+    // A list field outranks one written before it (questions, data, items, list); a field that is not a list is no list.
+    const ranked = await prepareBankFile(
+      'ranked.json',
+      Buffer.from(JSON.stringify({ list: [question(1), question(2)], questions: [question(3)], data: '不是列表' })),
+    );
+    expect(ranked).toMatchObject({ total: 1, valid: 1, sample: [{ row: 1, title: question(3).title }] });
+    // The same field twice: the last one, as JSON.parse keeps it.
+    const twice = await prepareBankFile(
+      'twice.json',
+      Buffer.from(`{"questions": [${JSON.stringify(question(1))}], "questions": [${JSON.stringify(question(2))}]}`),
+    );
+    expect(twice.sample.map((q) => q.title)).toEqual([question(2).title]);
+    const noList = await upload(admin, JSON.stringify({ questions: { a: question(1) } }), 'x.json');
+    expect(noList.statusCode).toBe(400);
+    expect(noList.json().errorMessage).toContain('JSON 顶层应为题目数组');
+    const scalar = await upload(admin, '"题库"', 'x.json');
+    expect(scalar.json().errorMessage).toContain('JSON 顶层应为题目数组');
+    const trailing = await upload(admin, `${JSON.stringify(JSON_BANK)} x`, 'x.json');
+    expect(trailing.statusCode).toBe(400);
+    expect(trailing.json().errorMessage).toContain('JSON 格式有误');
+    const blank = await upload(admin, '   \n', 'x.json');
+    expect(blank.json().errorMessage).toContain('JSON 格式有误');
+  });
+
+  it('reads a GBK JSON file and one with a BOM', async () => {
+    const text = JSON.stringify(JSON_BANK);
+    const gbk = await upload(admin, iconv.encode(text, 'gbk'), 'gbk.json');
+    expect(gbk.json().data).toMatchObject({ total: 4, valid: 4 });
+    expect(gbk.json().data.sample[1].title).toBe('下列属于哺乳动物的有');
+    const bom = await upload(admin, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), 'bom.json');
+    expect(bom.json().data).toMatchObject({ total: 4, valid: 4 });
+  });
+
+  it(`refuses a flood of empty objects beyond ${BANK_MAX_ROWS} rows with 413, staging and writing nothing`, async () => {
+    // 1,000,000 × `{}`: 3 MB that JSON.parse would make a million objects of, every one a row to check.
+    const flood = Buffer.from(`[${'{},'.repeat(1_000_000 - 1)}{}]`);
+    const res = await upload(admin, flood, 'flood.json');
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ success: false, errorCode: 'TOO_MANY_ROWS' });
+    expect(res.json().errorMessage).toBe(
+      `文件中的题目超过 ${BANK_MAX_ROWS} 道，已拒绝（未导入任何题目）；请拆分后分批上传`,
+    );
+    expect(await count()).toBe(0);
+    // The same in a CSV, and in a list field of an object.
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => question(i));
+    await expect(
+      prepareBankFile('cap.csv', Buffer.from(csv([['题目', '答案'], ...rows(4).map((q) => [q.title, q.answer])])), {
+        maxRows: 3,
+        maxRowBytes: BANK_MAX_ROW_BYTES,
+      }),
+    ).rejects.toMatchObject({ statusCode: 413, errorCode: 'TOO_MANY_ROWS' });
+    await expect(
+      prepareBankFile('cap.json', Buffer.from(JSON.stringify({ data: rows(4) })), {
+        maxRows: 3,
+        maxRowBytes: BANK_MAX_ROW_BYTES,
+      }),
+    ).rejects.toMatchObject({ statusCode: 413, errorCode: 'TOO_MANY_ROWS' });
+    // Exactly the cap is accepted.
+    const atCap = await prepareBankFile('cap.json', Buffer.from(JSON.stringify(rows(3))), {
+      maxRows: 3,
+      maxRowBytes: BANK_MAX_ROW_BYTES,
+    });
+    expect(atCap).toMatchObject({ total: 3, valid: 3 });
+  }, 60_000);
+
+  it('refuses one element larger than the per-question limit with 413, and nesting no question needs with 400', async () => {
+    const huge = await upload(
+      admin,
+      JSON.stringify([question(1), { title: '长'.repeat(BANK_MAX_ROW_BYTES) }]),
+      'huge.json',
+    );
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ errorCode: 'ROW_TOO_LARGE' });
+    expect(huge.json().errorMessage).toContain('约第 2 项');
+    // Nesting no question needs, refused at once.
+    const deep = await upload(admin, `[${'['.repeat(2 * BANK_MAX_ROW_BYTES)}`, 'deep.json');
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().errorMessage).toBe('JSON 嵌套层数超过 16 层，不是题库文件');
+    // A member of the top-level object beside the list.
+    const beside = await upload(
+      admin,
+      JSON.stringify({ meta: 'x'.repeat(BANK_MAX_ROW_BYTES + 1), questions: JSON_BANK }),
+      'm.json',
+    );
+    expect(beside.statusCode).toBe(413);
+    expect(await count()).toBe(0);
+  });
+
+  it('previews and commits a big bank given as a list field, in chunks', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => question(i));
+    const { preview, job } = await importFile(admin, JSON.stringify({ questions: rows }), 'big-object.json');
+    expect(preview).toMatchObject({ total: 12_000, valid: 12_000, rejected: 0 });
+    expect(preview.sample[19]).toMatchObject({ row: 20, title: question(19).title });
+    expect(job).toMatchObject({ status: 'done', total: 12_000, done: 12_000, inserted: 12_000 });
+    expect(await count()).toBe(12_000);
+  }, 120_000);
 });
 
 describe('idempotence and progress', () => {

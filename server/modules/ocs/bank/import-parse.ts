@@ -2,11 +2,16 @@
  * Reads a question-bank file into questions with their row numbers: JSON (an array of objects, keys in
  * English or Chinese) or CSV (a header row; options in one column split by newline, `|` or `#`, or in
  * columns A, B, C…), in UTF-8 (with or without BOM) or GBK. A row that cannot become a question carries
- * its reason instead; whole-file problems are 400s.
+ * its reason instead; whole-file problems are 400s, and a file beyond the limits (BANK_MAX_ROWS,
+ * BANK_MAX_ROW_BYTES) a 413. Rows are handed over one at a time (RowSink), and a JSON file is parsed as it
+ * is read, so the file never exists in memory as one big tree of objects.
  */
+import { isUtf8 } from 'node:buffer';
+import { JSONParser, TokenType } from '@streamparser/json';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
-import { badRequest } from '../../../errors';
+import { OCS_BANK_MAX_ROWS } from '../../../../src/contract/ocs';
+import { badRequest, HttpError } from '../../../errors';
 import { csvCell } from '../../../lib/csv';
 import type { QuestionInput } from './question';
 import { normalizeType, plainText, splitOptions, type OcsQuestionType } from './normalize';
@@ -162,42 +167,134 @@ export function toQuestion(rec: Record<string, unknown>): QuestionInput | { erro
   return { title: f.title, type, options, answer };
 }
 
-function decode(buf: Buffer): { text: string; encoding: 'utf-8' | 'gbk' } {
-  const body = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), encoding: 'utf-8' };
-  } catch {
-    // Not UTF-8: Excel's "CSV" on Chinese Windows writes GBK (gb18030 is its superset).
-    return { text: iconv.decode(body, 'gb18030'), encoding: 'gbk' };
-  }
-}
-
 const UNREADABLE = '无法识别的文件：请上传 JSON（题目数组）或带表头的 CSV（UTF-8 或 GBK 编码）';
+const NOT_A_LIST = 'JSON 顶层应为题目数组，例如 [{"title": "…", "answer": "…"}]';
 
-function parseJson(text: string): ParsedRow[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw badRequest(`JSON 格式有误：${(err as Error).message.slice(0, 120)}`);
-  }
-  if (data && typeof data === 'object' && !Array.isArray(data)) {
-    const inner = ['questions', 'data', 'items', 'list']
-      .map((k) => (data as Record<string, unknown>)[k])
-      .find(Array.isArray);
-    if (inner) data = inner;
-  }
-  if (!Array.isArray(data)) throw badRequest('JSON 顶层应为题目数组，例如 [{"title": "…", "answer": "…"}]');
-  return data.map((item, i) => {
-    const row = i + 1;
-    if (!item || typeof item !== 'object' || Array.isArray(item))
-      return { row, error: '每一项应为对象（包含 title、answer 等字段）' };
-    const q = toQuestion(item as Record<string, unknown>);
-    return 'error' in q ? { row, error: q.error } : { row, question: q };
-  });
+/** How many questions one file may hold: the contract's OCS_BANK_MAX_ROWS (the page states it too). */
+export const BANK_MAX_ROWS = OCS_BANK_MAX_ROWS;
+/**
+ * The most bytes one question (an element of the list) may span in a JSON file. A real question is a
+ * few kilobytes (a title of 2000 characters, 26 options, an answer of 4000, each character up to six
+ * bytes as a \u escape); past this an element is refused as soon as the parser has read that far,
+ * instead of being built whole in the worker's memory.
+ */
+export const BANK_MAX_ROW_BYTES = 1024 * 1024;
+
+export interface BankParseLimits {
+  maxRows: number;
+  maxRowBytes: number;
+}
+const LIMITS: BankParseLimits = { maxRows: BANK_MAX_ROWS, maxRowBytes: BANK_MAX_ROW_BYTES };
+
+const tooManyRows = (max: number) =>
+  new HttpError(413, 'TOO_MANY_ROWS', `文件中的题目超过 ${max} 道，已拒绝（未导入任何题目）；请拆分后分批上传`);
+
+/** Where parsed rows go, one at a time; `restart` forgets the rows so far (a JSON list that replaces another). */
+export interface RowSink {
+  row(r: ParsedRow): void;
+  restart(): void;
 }
 
-function parseCsv(text: string): ParsedRow[] {
+function rowOf(row: number, item: unknown): ParsedRow {
+  if (!item || typeof item !== 'object' || Array.isArray(item))
+    return { row, error: '每一项应为对象（包含 title、answer 等字段）' };
+  const q = toQuestion(item as Record<string, unknown>);
+  return 'error' in q ? { row, error: q.error } : { row, question: q };
+}
+
+/** The fields of a top-level object that may hold the list, the first of them that is a list winning. */
+const LIST_FIELDS = ['questions', 'data', 'items', 'list'];
+const MAX_DEPTH = 16;
+/** Bytes fed to the parser at a time: the granularity of the size checks. */
+const FEED_BYTES = 64 * 1024;
+
+/**
+ * Reads the JSON list one element at a time (a streaming parser) instead of parsing the whole file:
+ * what the file weighs in memory is one element, not the whole bank. The list is the top-level array,
+ * or the first list field of a top-level object (LIST_FIELDS), as JSON.parse and a lookup found it before.
+ * Only the list's elements are kept, each until its row is made; anything else is read and dropped.
+ */
+function parseJson(body: Uint8Array, sink: RowSink, limits: BankParseLimits): void {
+  const objectForm = firstChar(body) === '{';
+  const parser = new JSONParser({
+    paths: objectForm ? LIST_FIELDS.map((f) => `$.${f}.*`) : ['$.*'],
+    keepStack: false,
+  });
+  let failure: unknown = null;
+  parser.onError = (err) => {
+    failure ??= err;
+  };
+  // Where the parser is, from the tokens (they arrive before the value they complete is emitted).
+  let depth = 0;
+  let top: 'array' | 'object' | 'other' | null = null;
+  let pendingKey: string | null = null;
+  let memberKey: string | null = null;
+  /** The LIST_FIELDS list the parser is inside (object form), and the one whose rows count. */
+  let inList: string | null = null;
+  let chosen: string | null = null;
+  let listRows = 0;
+  /** The offset of the last token between two elements: an element spans from there. */
+  let boundary = 0;
+  let fed = 0;
+  const elementDepth = () => (objectForm ? (inList ? 2 : 1) : 1);
+  const checkSpan = (at: number) => {
+    if (top !== null && depth > 0 && at - boundary > limits.maxRowBytes) {
+      throw new HttpError(
+        413,
+        'ROW_TOO_LARGE',
+        `文件中有一道题超过 ${Math.round(limits.maxRowBytes / 1024)} KB（约第 ${listRows + 1} 项），已拒绝；请检查文件内容`,
+      );
+    }
+  };
+  parser.onToken = ({ token, value, offset }) => {
+    checkSpan(offset);
+    if (top === null)
+      top = token === TokenType.LEFT_BRACKET ? 'array' : token === TokenType.LEFT_BRACE ? 'object' : 'other';
+    if (objectForm && depth === 1) {
+      if (token === TokenType.STRING) pendingKey = value as string;
+      else if (token === TokenType.COLON) memberKey = pendingKey;
+      else if (token === TokenType.LEFT_BRACKET && memberKey !== null && LIST_FIELDS.includes(memberKey)) {
+        inList = memberKey;
+        listRows = 0;
+        // A list field replaces the rows of one it outranks (or of the same field, as JSON.parse keeps the last).
+        if (chosen === null || LIST_FIELDS.indexOf(inList) <= LIST_FIELDS.indexOf(chosen)) {
+          chosen = inList;
+          sink.restart();
+        }
+      }
+    }
+    if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) {
+      // A question is an object of lists of texts; deeper nesting is no bank, and each level costs the
+      // parser a frame, so a file of `[[[[…` is refused at once rather than at the element's byte limit.
+      if (++depth > MAX_DEPTH) throw badRequest(`JSON 嵌套层数超过 ${MAX_DEPTH} 层，不是题库文件`);
+    } else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) {
+      depth--;
+      if (objectForm && depth === 1) inList = null;
+    }
+    if (depth <= elementDepth()) boundary = offset;
+  };
+  parser.onValue = ({ value, key, parent }) => {
+    if (!Array.isArray(parent) || typeof key !== 'number') return;
+    if (objectForm && inList === null) return;
+    listRows++;
+    if (listRows > limits.maxRows) throw tooManyRows(limits.maxRows);
+    if (!objectForm || inList === chosen) sink.row(rowOf(key + 1, value));
+  };
+  for (let at = 0; at < body.length && failure === null; at += FEED_BYTES) {
+    parser.write(body.subarray(at, at + FEED_BYTES));
+    fed += Math.min(FEED_BYTES, body.length - at);
+    checkSpan(fed);
+  }
+  if (failure === null && !parser.isEnded) parser.end();
+  if (failure !== null) {
+    if (failure instanceof HttpError) throw failure;
+    throw badRequest(`JSON 格式有误：${String((failure as Error).message ?? failure).slice(0, 120)}`);
+  }
+  if (top === null) throw badRequest('JSON 格式有误：文件中没有内容');
+  if (top === 'other' || (top === 'object' && chosen === null)) throw badRequest(NOT_A_LIST);
+}
+
+function parseCsv(text: string, sink: RowSink, limits: BankParseLimits): void {
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });
   const fatal = parsed.errors.find((e) => e.type === 'Quotes');
   if (fatal) throw badRequest(`CSV 格式有误（第 ${(fatal.row ?? 0) + 1} 行引号不匹配）`);
@@ -210,28 +307,60 @@ function parseCsv(text: string): ParsedRow[] {
       `表头缺少必需的列：${missing.join('、')}。第一行应为表头，例如：题目,题型,选项,答案 或 题目,题型,A,B,C,D,答案`,
     );
   }
-  const rows: ParsedRow[] = [];
+  let rows = 0;
   data.forEach((cells, i) => {
     if (cells.every((c) => String(c ?? '').trim() === '')) return;
+    if (++rows > limits.maxRows) throw tooManyRows(limits.maxRows);
     const rec: Record<string, unknown> = {};
     header.forEach((h, col) => {
       if (!(h in rec)) rec[h] = csvCell(cells[col] ?? '');
     });
     const q = toQuestion(rec);
     // The header is row 1, as a spreadsheet numbers it.
-    rows.push('error' in q ? { row: i + 2, error: q.error } : { row: i + 2, question: q });
+    sink.row('error' in q ? { row: i + 2, error: q.error } : { row: i + 2, question: q });
   });
-  return rows;
 }
 
-export function parseBankFile(fileName: string, buf: Buffer): ParsedBankFile {
+/** The first character of the file that is not white space (ASCII in UTF-8 and GBK alike). */
+function firstChar(body: Uint8Array): string | undefined {
+  for (const b of body) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return String.fromCharCode(b);
+  return undefined;
+}
+
+/**
+ * Reads the file's rows into `sink`, one at a time, and says what the file was. A JSON file is parsed as
+ * it is read (parseJson); more than `limits.maxRows` rows, or a JSON element beyond `limits.maxRowBytes`,
+ * is a 413 thrown before the rest is read.
+ */
+export function parseBankFile(
+  fileName: string,
+  buf: Buffer,
+  sink: RowSink,
+  limits: BankParseLimits = LIMITS,
+): Pick<ParsedBankFile, 'format' | 'encoding'> {
   if (buf.length === 0) throw badRequest('上传的文件是空的');
   const head = buf.subarray(0, 4096);
   if ((head[0] === 0xff && head[1] === 0xfe) || head.includes(0) || (head[0] === 0x50 && head[1] === 0x4b)) {
     throw badRequest(`${UNREADABLE}；Excel 表格请先另存为 CSV`);
   }
-  const { text, encoding } = decode(buf);
-  const first = text.trimStart()[0];
+  const body = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
+  // Not UTF-8: Excel's "CSV" on Chinese Windows writes GBK (gb18030 is its superset).
+  const encoding = isUtf8(body) ? 'utf-8' : 'gbk';
+  const first = firstChar(body);
   const json = /\.json$/i.test(fileName) || (!/\.csv$/i.test(fileName) && (first === '[' || first === '{'));
-  return { format: json ? 'json' : 'csv', encoding, rows: json ? parseJson(text) : parseCsv(text) };
+  if (json) parseJson(encoding === 'gbk' ? Buffer.from(iconv.decode(body, 'gb18030')) : body, sink, limits);
+  else parseCsv(encoding === 'gbk' ? iconv.decode(body, 'gb18030') : body.toString('utf8'), sink, limits);
+  return { format: json ? 'json' : 'csv', encoding };
+}
+
+/** Every row of a file at once: for files known to be small (the shipped sample bank). */
+export function parseBankRows(fileName: string, buf: Buffer): ParsedBankFile {
+  let rows: ParsedRow[] = [];
+  const parsed = parseBankFile(fileName, buf, {
+    row: (r) => rows.push(r),
+    restart: () => {
+      rows = [];
+    },
+  });
+  return { ...parsed, rows };
 }

@@ -1,7 +1,7 @@
 /**
  * The sample bank shipped with the portal (sample-bank.json beside this file): a few hundred
  * general-knowledge questions written for this project, so a fresh install can answer something before
- * a real bank is imported. It goes through the import's own path (parseBankFile, prepareQuestion,
+ * a real bank is imported. It goes through the import's own path (parseBankRows, prepareQuestion,
  * upsertQuestions as source import, verified), but questions already in the bank are skipped rather
  * than rewritten: importing it twice changes nothing, and an administrator's later edits or 错误 marks
  * on a sample question survive a second click.
@@ -13,7 +13,7 @@ import type { SampleBankImportResult } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
 import { recordAudit, type Actor } from '../../audit';
 import type { FuzzyIndex } from './fuzzy-index';
-import { parseBankFile } from './import-parse';
+import { parseBankRows } from './import-parse';
 import { prepareQuestion, type PreparedQuestion } from './question';
 import { upsertQuestions } from './store';
 
@@ -24,7 +24,7 @@ const identity = (q: { title_hash: string; type: string; options_hash: string })
 
 /** The sample file's questions, validated as an import validates them; a bad row is a bug of the file. */
 export async function readSampleBank(file = SAMPLE_BANK_FILE): Promise<PreparedQuestion[]> {
-  const parsed = parseBankFile(path.basename(file), await fs.readFile(file));
+  const parsed = parseBankRows(path.basename(file), await fs.readFile(file));
   return parsed.rows.map((r) => {
     const p = 'error' in r ? r : prepareQuestion(r.question);
     if ('error' in p) throw new Error(`sample bank row ${r.row}: ${p.error}`);

@@ -4,7 +4,13 @@
  * existing questions update.
  */
 import { ImportFlow, megabytes, type ImportJobFollow, type ImportReportProps } from '@/components/import';
-import { OCS_BANK_MAX_BYTES, OCS_TYPE_LABELS, type BankImportJob, type BankImportPreview } from '@/contract';
+import {
+  OCS_BANK_MAX_BYTES,
+  OCS_BANK_MAX_ROWS,
+  OCS_TYPE_LABELS,
+  type BankImportJob,
+  type BankImportPreview,
+} from '@/contract';
 import { commitBankImport, fetchBankImportJob, uploadBankFile } from '@/services/ocsAdmin';
 import { Progress } from 'antd';
 
@@ -61,8 +67,8 @@ export default function ImportPanel({ onImported }: { onImported: () => void }) 
           <>
             JSON：题目数组，如 {'[{"title": "题目", "type": "single", "options": ["甲", "乙"], "answer": "A"}]'}
             ；CSV：首行为表头（题目,题型,选项,答案，或 题目,题型,A,B,C,D,答案），选项可用换行、| 或 #
-            分隔。答案可写选项字母或原文，多个答案用 # 分隔。支持 UTF-8 与 GBK，不超过 {MB} MB。
-            上传后先预览校验结果，确认后才写入；相同的题目会更新而不会重复。
+            分隔。答案可写选项字母或原文，多个答案用 # 分隔。支持 UTF-8 与 GBK，不超过 {MB} MB、
+            {OCS_BANK_MAX_ROWS / 10_000} 万题。 上传后先预览校验结果，确认后才写入；相同的题目会更新而不会重复。
           </>
         ),
       }}
