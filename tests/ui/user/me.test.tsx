@@ -172,6 +172,14 @@ describe('personal center', () => {
     await waitFor(() => expect(fetchSessions).toHaveBeenCalledTimes(2));
   });
 
+  it('makes the sessions table a named region the keyboard reaches, so a phone user can scroll it sideways', async () => {
+    renderAt('/user/me', <PersonalCenterPage />);
+    await screen.findByText('当前会话');
+    const region = screen.getByRole('region', { name: '登录会话列表' });
+    expect(region).toHaveAttribute('tabindex', '0');
+    expect(within(region).getByText('当前会话')).toBeInTheDocument();
+  });
+
   it('ends all other sessions at once after confirmation', async () => {
     jest.mocked(endOtherSessions).mockResolvedValue({ success: true, data: { ended: 1 } });
     renderAt('/user/me', <PersonalCenterPage />);

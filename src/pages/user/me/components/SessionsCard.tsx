@@ -2,7 +2,8 @@
 import { formatTime } from '@/components/time';
 import type { SessionInfo } from '@/contract';
 import { endOtherSessions, endSession, fetchSessions } from '@/services/account';
-import { Button, Card, Popconfirm, Table, Tag, Tooltip, message, type TableColumnsType } from 'antd';
+import ScrollTable from '@/components/ScrollTable';
+import { Button, Card, Popconfirm, Tag, Tooltip, message, type TableColumnsType } from 'antd';
 import { useRequest } from 'ahooks';
 import { describeUserAgent } from './userAgent';
 
@@ -88,7 +89,8 @@ export default function SessionsCard({ version }: { version: number }) {
         </Popconfirm>
       }
     >
-      <Table<SessionInfo>
+      <ScrollTable<SessionInfo>
+        label="登录会话列表"
         rowKey="id"
         size="small"
         loading={loading}
@@ -96,7 +98,6 @@ export default function SessionsCard({ version }: { version: number }) {
         dataSource={sessions}
         pagination={false}
         locale={{ emptyText: '没有活动的会话' }}
-        scroll={{ x: 'max-content' }}
       />
     </Card>
   );
