@@ -197,7 +197,8 @@ pgliteOnly('embedded database (PGlite)', () => {
     const database = await openDir(dataA);
     await migrateToLatest(database.db);
     const tdb: TestDatabase = { db: database.db, close: () => database.close() };
-    const ctx = await startTestApp({ DATA_DIR: dataA }, tdb);
+    // The load below sends as fast as it can: no per-user limit on queueing messages for it.
+    const ctx = await startTestApp({ DATA_DIR: dataA, UMS_USER_PER_MINUTE: '0' }, tdb);
     const logs: string[] = [];
     const log = {
       info: () => undefined,

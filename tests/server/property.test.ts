@@ -510,11 +510,15 @@ const excerpt = (s: string | undefined, n = 400) =>
 
 /**
  * A path parameter `..` or `%2e%2e` that fills a whole segment is a dot segment: the URL resolves to
- * another path, not this route (`/:sendkey.send` with `..` is `/...send`, still the route).
+ * another path, not this route (`/:sendkey.send` with `..` is `/...send`, still the route). So does an
+ * empty last parameter, since routes answer with or without a trailing slash.
  */
 const rerouted = (e: Endpoint, req: GeneratedRequest) =>
   Object.entries(req.params).some(
-    ([name, v]) => /^(?:\.|%2e){1,2}$/i.test(v) && new RegExp(`(?:^|/):${name}(?:/|$)`).test(e.path),
+    ([name, v]) =>
+      (/^(?:\.|%2e){1,2}$/i.test(v) && new RegExp(`(?:^|/):${name}(?:/|$)`).test(e.path)) ||
+      // An empty last segment leaves a trailing slash, which every route ignores: `/x/:id` with '' is `/x`.
+      (v === '' && e.path.endsWith(`/:${name}`)),
   );
 
 function problemsOf(e: Endpoint, res: LightMyRequestResponse, sessionAlive: boolean, elsewhere: boolean): string[] {
@@ -531,6 +535,8 @@ function problemsOf(e: Endpoint, res: LightMyRequestResponse, sessionAlive: bool
   if (redirect) return problems;
   // A dot segment took the request out of /api (`/send/%2e%2e` is `/`): what answers is the UI's, not an API.
   if (elsewhere && !e.path.startsWith('/api/')) return problems;
+  // Another API route answered (an empty last parameter): its success is in that route's shape, not this one's.
+  if (elsewhere && status < 400) return problems;
   const type = String(res.headers['content-type'] ?? '');
   let json: unknown;
   if (ownShape(e) || status >= 400 || s.response) {

@@ -181,7 +181,7 @@ describe('usernames in another case', () => {
       locationOf(await browser.fetch(`${service}&ticket=${cas.issueTicket(username, service)}`), url),
     );
     const me = await browser.fetch(`${url}/api/user/me`);
-    return { landed: landed.pathname, user: me.status === 200 ? (await me.json()).data : null };
+    return { landed: landed.pathname, user: me.status === 200 ? ((await me.json()).data ?? null) : null };
   }
 
   test('JDOE after jdoe is the same person: one account, one identity', async () => {

@@ -170,7 +170,7 @@ describe('what must not sign anyone in', () => {
     const before = ctx.logs.length;
     const res = await client.get(local(callback));
     expect(res.headers.location).toBe('/user/login?sso_error=failed');
-    expect((await client.get('/api/user/me')).statusCode).toBe(401);
+    expect((await client.get('/api/user/me')).json()).toMatchObject({ success: false, errorCode: 'UNAUTHORIZED' });
     const lines = ctx.logs.slice(before);
     const failure = lines.find((l) => l.includes('sso sign-in failed'));
     expect(failure).toMatch(/nonce mismatch/);

@@ -14,7 +14,7 @@ import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { ask, seedQuestions, userWithToken } from './admin-fixtures';
 import { adminClient, createModel, createProvider } from './ai-helpers';
 import { startFakeOpenAi } from '../../fixtures/fake-openai';
-import { startTestApp, type TestContext } from '../helpers';
+import { FAKES_ON_LOOPBACK, startTestApp, type TestContext } from '../helpers';
 
 let ctx: TestContext;
 
@@ -72,7 +72,7 @@ async function statementsDuring(fn: () => Promise<unknown>): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp(FAKES_ON_LOOPBACK);
   await seed(BANK);
   await writeSettings(ctx.db, { ratePerSecond: 1000, rateBurst: 1000 });
   ctx.app.ocs.settings.invalidate();
