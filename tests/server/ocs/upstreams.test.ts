@@ -247,7 +247,9 @@ test('the daily budget is shared by every instance and stops the calls once spen
 
 test('agreement feeds the confidence; the answer most sources give wins, the wrong upstream does not', async () => {
   up.answers.set('上游：多数一致？', { text: '图形处理器', letters: 'B', wrong: '内存' });
-  await addUpstream({ name: 'a-correct', url: `${up.url}/correct`, position: 1 });
+  // The upstream placed first among those that agree is named, even when it answers last.
+  up.slowMs = 300;
+  await addUpstream({ name: 'a-correct', url: `${up.url}/slow`, position: 1 });
   await addUpstream({ name: 'b-wrong', url: `${up.url}/wrong`, position: 0 });
   await addUpstream({ name: 'c-letters', url: `${up.url}/letters`, position: 2, price: 5 });
   const { token } = await userWithToken(ctx, 10);

@@ -55,6 +55,8 @@ export interface AiAnswerer {
 export interface UpstreamAnswer {
   id: number;
   name: string;
+  /** Its place among the enabled upstreams (0 first): among answers that agree, the first place is named. */
+  rank: number;
   /** In the caller's own option lines. */
   answer: string[];
   /** As the bank stores it (option texts, 正确/错误, blanks). */
@@ -507,8 +509,10 @@ export class OcsService {
       }
     }
     if (useUpstreams) {
-      await this.upstreams!.ask(q, (u) =>
-        cands.push({
+      await this.upstreams!.ask(q, (u) => {
+        // In the upstreams' order, whichever answered sooner.
+        const after = cands.findIndex((c) => c.kind === 'upstream' && c.upstream!.rank > u.rank);
+        cands.splice(after < 0 ? cands.length : after, 0, {
           kind: 'upstream',
           source: `upstream:${u.name}`,
           answer: u.answer,
@@ -518,8 +522,8 @@ export class OcsService {
           questionId: null,
           modelId: null,
           upstream: u,
-        }),
-      );
+        });
+      });
     }
     const hasOptions = q.options.length > 0;
     const sofar = vote(cands, hasOptions);

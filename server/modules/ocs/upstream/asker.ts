@@ -85,8 +85,8 @@ export class UpstreamAsker implements UpstreamSource {
   async ask(q: Question, onAnswer?: (a: UpstreamAnswer) => void): Promise<UpstreamAnswer[]> {
     const rows = await this.enabledRows();
     const answers = await Promise.all(
-      rows.map(async (r) => {
-        const a = await this.askOne(r, q);
+      rows.map(async (r, rank) => {
+        const a = await this.askOne(r, q, rank);
         if (a) onAnswer?.(a);
         return a;
       }),
@@ -116,7 +116,7 @@ export class UpstreamAsker implements UpstreamSource {
     return !!r;
   }
 
-  private async askOne(row: UpstreamRow, q: Question): Promise<UpstreamAnswer | null> {
+  private async askOne(row: UpstreamRow, q: Question, rank: number): Promise<UpstreamAnswer | null> {
     const breaker = this.breaker(row);
     if (!breaker.tryAcquire()) return null;
     let reserved: boolean;
@@ -160,7 +160,7 @@ export class UpstreamAsker implements UpstreamSource {
     await this.record(row, counted).catch(() => undefined);
     if (!fits) return null;
     const stored = (parsed as { answer: string[] }).answer;
-    return { id: Number(row.id), name: row.name, answer: inCallerText(stored, q), stored, price: row.price };
+    return { id: Number(row.id), name: row.name, rank, answer: inCallerText(stored, q), stored, price: row.price };
   }
 
   /** The upstream's running figures. */
