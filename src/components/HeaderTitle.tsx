@@ -1,8 +1,12 @@
-/** The header title as a link to /home; shorter below 1400 px or on mobile. */
+/**
+ * The header title as a link to /home; shorter below 1400 px or on mobile. Being in every layout page's
+ * header, it also keeps antd's controls named in Chinese there (components/controlNames.ts).
+ */
 import { FULL_TITLE, SHORT_TITLE, SHORT_TITLE_BELOW } from '../../config/defaultSettings';
 import { Link } from '@umijs/max';
 import { Grid, theme } from 'antd';
 import React, { useEffect, useState } from 'react';
+import { useChineseControlNames } from './controlNames';
 
 export function headerTitle(width: number, isMobile: boolean): string {
   return isMobile || width < SHORT_TITLE_BELOW ? SHORT_TITLE : FULL_TITLE;
@@ -19,6 +23,7 @@ function useWindowWidth(): number {
 }
 
 export default function HeaderTitle({ logo, isMobile }: { logo?: React.ReactNode; isMobile?: boolean }) {
+  useChineseControlNames();
   const width = useWindowWidth();
   const screens = Grid.useBreakpoint();
   const { token } = theme.useToken();

@@ -2,20 +2,11 @@ import OcsSettingsPage from '@/pages/OCS/OCSAdmin/settings';
 import { fetchOcsSettings, saveOcsSettings } from '@/services/ocsAdmin';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../helpers';
+import { OCS_SETTINGS } from './settingsFixtures';
 
 jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSettings: jest.fn(), saveOcsSettings: jest.fn() }));
 
-const current = {
-  bankPrice: 1,
-  freeDaily: 10,
-  fuzzyThreshold: 0.5,
-  ratePerSecond: 10,
-  rateBurst: 20,
-  latencyBudgetSeconds: 15,
-  disputedMode: 'lower' as const,
-  disputeThreshold: 3,
-  reportDailyLimit: 20,
-};
+const current = OCS_SETTINGS;
 
 beforeEach(() => {
   jest.mocked(fetchOcsSettings).mockResolvedValue({ success: true, data: current });

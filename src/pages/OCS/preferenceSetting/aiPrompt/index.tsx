@@ -87,6 +87,7 @@ export default function AiPromptPage() {
                 {/* Five types are wider than a phone: they scroll inside this strip, never the page. */}
                 <div data-testid="type-tabs" style={{ maxWidth: '100%', overflowX: 'auto' }}>
                   <Segmented<OcsAiType>
+                    aria-label="题型"
                     options={TYPES.map((t) => ({ label: typeLabel(t), value: t }))}
                     value={type}
                     onChange={setType}
