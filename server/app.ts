@@ -11,6 +11,7 @@ import type { AppDeps } from './deps';
 import { loggerOptions } from './logger';
 import healthModule from './modules/health';
 import njitModule from './modules/njit';
+import notificationsModule from './modules/notifications';
 import ocsModule from './modules/ocs';
 import umsModule from './modules/ums';
 import userModule, { userIdentity } from './modules/user';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(maintenancePlugin, { db: deps.db, everyMs: deps.config.DB_MAINTENANCE_MS });
 
   await app.register(healthModule, deps);
+  await app.register(notificationsModule, deps);
   await app.register(userModule, deps);
   await app.register(njitModule, deps);
   await app.register(ocsModule, deps);

@@ -53,6 +53,8 @@ export const ConfigSchema = z.object({
   REGISTER_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   /** NJIT: days the njit audit trail is kept before pruning. */
   NJIT_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+  /** Read notifications are kept this many days (unread ones until read). */
+  NOTIFICATIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
   /** NJIT: student searches and detail views per user per minute; 0 turns the limit off. */
   NJIT_QUERY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
   /** Key for stored secrets (webhooks, signing secrets, API keys). Required with DATABASE_URL. */

@@ -604,8 +604,21 @@ export interface OcsUpstreamsTable {
   updated_at: Generated<Date>;
 }
 
+/** What the portal told a user (migration 0032_notifications); read_at null while unread. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  title: string;
+  body: Generated<string>;
+  link: string | null;
+  created_at: Generated<Date>;
+  read_at: Date | null;
+}
+
 export interface DB {
   users: UsersTable;
+  notifications: NotificationsTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   login_devices: LoginDevicesTable;

@@ -12,3 +12,4 @@ export * from './ocsPrompt';
 export * from './ocsReview';
 export * from './ocsUpstream';
 export * from './identity';
+export * from './notifications';

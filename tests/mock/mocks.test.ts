@@ -142,6 +142,11 @@ import {
   TwoFactorStatusResponse,
   VerifyEmailResponse,
 } from '@/contract';
+import {
+  NotificationListResponse,
+  UnreadCountResponse,
+  MarkReadResponse as NotificationsReadResponse,
+} from '@/contract';
 import { z as zod } from 'zod';
 import { allEndpoints } from '@/contract/api';
 import { keyOf } from '@/contract/endpoint';
@@ -624,6 +629,25 @@ const CASES: Record<string, Case> = {
       { body: { content: '你好', channel: 999 }, status: 400, error: true },
     ],
   },
+  // ---- the notification centre (mock/notifications.ts); order matters: read one, then all ----
+  'GET /api/notifications': {
+    schema: NotificationListResponse,
+    calls: [
+      { status: 200 },
+      { query: { current: '1', pageSize: '2', kind: 'ums.failed', read: 'unread' }, status: 200 },
+      { query: { kind: 'nope' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/notifications/unread-count': { schema: UnreadCountResponse, calls: [{ status: 200 }] },
+  'POST /api/notifications/read': {
+    schema: NotificationsReadResponse,
+    calls: [
+      { body: { ids: [5] }, status: 200 },
+      { body: { ids: [] }, status: 400, error: true },
+    ],
+  },
+  'POST /api/notifications/read-all': { schema: NotificationsReadResponse, calls: [{ status: 200 }] },
+
   'GET /api/ums/messages': {
     schema: UmsMessageListResponse,
     calls: [

@@ -13,6 +13,7 @@ import { lockFor } from '../../db/locks';
 import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
+import { notify } from '../notifications';
 import type { Outcome, RobotMessage, SendResult } from './kinds/transport';
 import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
@@ -42,6 +43,7 @@ export interface DeliveryOptions {
 
 interface Claimed {
   id: number;
+  user_id: number;
   channel_id: number | null;
   type: RobotMessage['type'];
   title: string;
@@ -61,6 +63,21 @@ interface Claimed {
 }
 
 const URGENT = 3;
+
+/** The owner hears that a message failed for good (once until they read it: a broken channel fails many). */
+async function tellFailed(db: Kysely<DB> | Transaction<DB>, m: Claimed, reason: string): Promise<void> {
+  await notify(
+    db,
+    m.user_id,
+    {
+      kind: 'ums.failed',
+      title: `消息「${m.title.slice(0, 60) || '（无标题）'}」发送失败`,
+      body: `${reason.slice(0, 300)}。之后失败的消息可在消息查询中按状态“失败”查看。`,
+      link: '/UMS/queryMessage',
+    },
+    { unlessUnread: true },
+  );
+}
 
 /** What an attempt cut short by its server's end says (its outcome `interrupted`). */
 export const INTERRUPTED = '服务器在发送途中停止，不知道对方是否已收到；消息已重新排队发送';
@@ -163,15 +180,15 @@ export class DeliveryWorker {
                updated_at = now()
           from due
          where m.id = due.id
-     returning m.id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
+     returning m.id, m.user_id, m.channel_id, m.type, m.title, m.content, m.extra, m.attempts, m.created_at,
                m.next_attempt_at, m.priority, m.fallback, m.source, m.claim_id, due.was),
       interrupted as (
         update ums_attempts a
            set outcome = 'interrupted', done_at = ${now}, errmsg = ${INTERRUPTED}
           from claimed
          where claimed.was = 'sending' and a.message_id = claimed.id and a.outcome = 'pending')
-      select id, channel_id, type, title, content, extra, attempts, created_at, next_attempt_at, priority, fallback,
-             source, claim_id
+      select id, user_id, channel_id, type, title, content, extra, attempts, created_at, next_attempt_at, priority,
+             fallback, source, claim_id
         from claimed`.execute(this.o.db);
     return res.rows[0] ?? null;
   }
@@ -272,6 +289,7 @@ export class DeliveryWorker {
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return;
     if (m.source === 'digest') await settleMerged(this.o.db, m.id, { status: 'failed', reason }, this.clock());
+    await tellFailed(this.o.db, m, reason);
   }
 
   /**
@@ -512,7 +530,7 @@ export class DeliveryWorker {
           .execute();
         if (m.source === 'digest') await settleMerged(trx, m.id, { status: 'delivered', reason: null }, now);
       } else if (r.outcome === 'permanent') {
-        if (!(await this.fallBack(m, reason, trx)))
+        if (!(await this.fallBack(m, reason, trx))) {
           await base
             .set({
               status: 'failed',
@@ -522,6 +540,8 @@ export class DeliveryWorker {
               ...callbackDue(now),
             })
             .execute();
+          await tellFailed(trx, m, reason);
+        }
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason }, now);
       } else if (r.outcome === 'rate_limited') {
@@ -537,7 +557,7 @@ export class DeliveryWorker {
           .execute();
       } else if (m.attempts >= this.o.maxAttempts) {
         const gaveUp = `重试 ${m.attempts} 次后仍失败：${reason}`;
-        if (!(await this.fallBack(m, gaveUp, trx)))
+        if (!(await this.fallBack(m, gaveUp, trx))) {
           await base
             .set({
               status: 'failed',
@@ -547,6 +567,8 @@ export class DeliveryWorker {
               ...callbackDue(now),
             })
             .execute();
+          await tellFailed(trx, m, gaveUp);
+        }
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason: gaveUp }, now);
       } else {

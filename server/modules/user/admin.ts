@@ -227,6 +227,7 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
     await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
     await trx.deleteFrom('api_tokens').where('user_id', '=', id).execute();
     await trx.deleteFrom('avatars').where('user_id', '=', id).execute();
+    await trx.deleteFrom('notifications').where('user_id', '=', id).execute();
     await trx
       .updateTable('users')
       .set({

@@ -18,6 +18,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { LOGIN_FREE_FAILURES } from '../../../src/contract';
+import { notify } from '../notifications';
 import type { DB } from '../../db/schema';
 import { tooMany } from '../../errors';
 import { randomSecret, sha256 } from '../../lib/tokens';
@@ -167,7 +168,18 @@ export async function recordLoginSuccess(
     .where('username', '=', username)
     .where((eb) => eb.or([eb('ip', '=', origin.ip), eb('device', '=', sha256(device))]))
     .execute();
-  return rememberDevice(db, userId, device);
+  const known = await db.selectFrom('login_devices').select(['id_hash']).where('user_id', '=', userId).execute();
+  const id = await rememberDevice(db, userId, device);
+  // A browser the account did not know, while it knows others: the owner hears of it.
+  if (known.length > 0 && !known.some((k) => k.id_hash === sha256(id))) {
+    await notify(db, userId, {
+      kind: 'user.new-browser',
+      title: '你的账号在新的浏览器上登录',
+      body: `登录地址 ${origin.ip}。如果不是你本人，请立即修改密码并退出其他会话。`,
+      link: '/user/security',
+    });
+  }
+  return id;
 }
 
 /** A browser that just registered an account is that account's own: it becomes known to it. */

@@ -6,6 +6,7 @@ import type { Endpoint } from '../endpoint';
 import * as health from './health';
 import * as identity from './identity';
 import * as njit from './njit';
+import * as notifications from './notifications';
 import * as ocs from './ocs';
 import * as ocsAdmin from './ocsAdmin';
 import * as ocsAi from './ocsAi';
@@ -27,6 +28,7 @@ export const apiModules = {
   ocsFree,
   ocsReview,
   ocsUpstream,
+  notifications,
 } as const;
 
 /** `[module.name, descriptor]` for every endpoint. */

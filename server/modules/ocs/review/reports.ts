@@ -17,6 +17,7 @@ import type { FuzzyIndex } from '../bank/fuzzy-index';
 import { answerCellPieces } from '../bank/import-parse';
 import { prepareQuestion } from '../bank/question';
 import { toQueryItem } from '../query/log';
+import { notifyAdmins } from '../../notifications';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -227,6 +228,12 @@ export async function createReport(
       .returning(REPORT_COLUMNS)
       .executeTakeFirstOrThrow();
     const changed = await recomputeDispute(trx, questionId, deps.settings.disputeThreshold, null);
+    await notifyAdmins(trx, {
+      kind: 'ocs.report.new',
+      title: '有新的答案纠错反馈待审核',
+      body: `题目：${question.title.slice(0, 100)}`,
+      link: '/OCS/OCSAdmin/reviews',
+    });
     return { report: toMyReport(row), changed, norm: question.norm_title };
   });
   // The answer's 存疑 mark changed: memory reads the row again.

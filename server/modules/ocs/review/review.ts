@@ -23,6 +23,7 @@ import type { DB, OcsQuestionType } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
 import { escapeLike } from '../../../lib/sql';
 import { recordAudit, type Actor } from '../../audit';
+import { notify } from '../../notifications';
 import { getRow, toBankQuestion } from '../bank/admin';
 import type { FuzzyIndex } from '../bank/fuzzy-index';
 import { prepareQuestion, provenanceOf } from '../bank/question';
@@ -279,6 +280,12 @@ export async function acceptCorrections(
           })
           .where('id', '=', r.id)
           .execute();
+        await notify(trx, r.user_id, {
+          kind: 'ocs.report.accepted',
+          title: '你的纠错反馈已被采纳',
+          body: `题目「${before.title.slice(0, 100)}」的答案已更正${refunded > 0 ? `，已退还 ${refunded} 积分` : ''}。`,
+          link: '/OCS/bill',
+        });
         out.reports++;
         if (refunded > 0) {
           out.refunds++;
@@ -325,9 +332,17 @@ export async function rejectReports(
         .set({ status: 'rejected', resolved_by: actor.id, resolved_at: sql<Date>`now()`, resolution: reason })
         .where('question_id', '=', id)
         .where('status', '=', 'open')
-        .returning('id')
+        .returning(['id', 'user_id'])
         .execute();
       if (rejected.length === 0) throw conflict(`题目 #${id} 没有待审核的反馈（可能已被处理）`);
+      for (const r of rejected) {
+        await notify(trx, r.user_id, {
+          kind: 'ocs.report.rejected',
+          title: '你的纠错反馈未被采纳',
+          body: `题目「${q.title.slice(0, 100)}」：${reason}`,
+          link: '/OCS/overview',
+        });
+      }
       await history(trx, actor, {
         questionId: id,
         action: 'reject',

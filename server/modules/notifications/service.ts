@@ -1,0 +1,168 @@
+/**
+ * The notification centre's store: other modules call `notify()` (inside the transaction of the change
+ * it tells about, so a rolled-back change tells nobody) and `notifyAdmins()`; the owner lists, counts
+ * and marks them read. Every instance hears of a new or read notification through the database's
+ * notifier (server/db/notify.ts), which feeds the live stream (stream.ts).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { NotificationItem, NotificationKind, NotificationListQuery } from '../../../src/contract';
+import { notifierOf } from '../../db/notify';
+import { paginate } from '../../db/paging';
+import type { DB } from '../../db/schema';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** The notifier channel: the payload is the user id whose notifications changed. */
+export const CHANGED_CHANNEL = 'portal_notifications';
+
+export interface NewNotification {
+  kind: NotificationKind;
+  title: string;
+  body?: string;
+  /** A path of the portal (starting with /). */
+  link?: string | null;
+}
+
+const TITLE_MAX = 200;
+const BODY_MAX = 1000;
+
+function values(userId: number, n: NewNotification) {
+  return {
+    user_id: userId,
+    kind: n.kind,
+    title: n.title.slice(0, TITLE_MAX),
+    body: (n.body ?? '').slice(0, BODY_MAX),
+    link: n.link && n.link.startsWith('/') && !n.link.startsWith('//') ? n.link : null,
+  };
+}
+
+async function announce(db: Executor, userIds: number[]): Promise<void> {
+  const notifier = notifierOf(db as Kysely<DB>);
+  for (const id of new Set(userIds)) await notifier.notify(CHANGED_CHANNEL, String(id), db);
+}
+
+/**
+ * Tells one user; with a transaction, only if it commits. `unlessUnread`: not again while an unread
+ * notification of the same kind waits (what repeats, such as failures on a broken channel, is said once).
+ */
+export async function notify(
+  db: Executor,
+  userId: number,
+  n: NewNotification,
+  opts: { unlessUnread?: boolean } = {},
+): Promise<void> {
+  if (opts.unlessUnread) {
+    const waiting = await db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('kind', '=', n.kind)
+      .where('read_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    if (waiting) return;
+  }
+  await db.insertInto('notifications').values(values(userId, n)).execute();
+  await announce(db, [userId]);
+}
+
+/**
+ * Tells every active administrator who has not an unread notification of the same kind already (one
+ * "new reports waiting" until it is read, not one per report).
+ */
+export async function notifyAdmins(db: Executor, n: NewNotification): Promise<void> {
+  const admins = await db
+    .selectFrom('users as u')
+    .select('u.id')
+    .where(sql<boolean>`'admin' = any(u.roles)`)
+    .where('u.status', '=', 'active')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notifications as n')
+            .select('n.id')
+            .whereRef('n.user_id', '=', 'u.id')
+            .where('n.kind', '=', n.kind)
+            .where('n.read_at', 'is', null),
+        ),
+      ),
+    )
+    .execute();
+  if (admins.length === 0) return;
+  await db
+    .insertInto('notifications')
+    .values(admins.map((a) => values(a.id, n)))
+    .execute();
+  await announce(
+    db,
+    admins.map((a) => a.id),
+  );
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export async function listNotifications(
+  db: Kysely<DB>,
+  userId: number,
+  q: NotificationListQuery,
+): Promise<{ rows: NotificationItem[]; total: number }> {
+  let base = db.selectFrom('notifications').where('user_id', '=', userId);
+  if (q.kind) base = base.where('kind', '=', q.kind);
+  if (q.read === 'unread') base = base.where('read_at', 'is', null);
+  if (q.read === 'read') base = base.where('read_at', 'is not', null);
+  const { rows, total } = await paginate(base, q, (b) =>
+    b.select(['id', 'kind', 'title', 'body', 'link', 'created_at', 'read_at']).orderBy('id', 'desc'),
+  );
+  return {
+    total,
+    rows: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind as NotificationKind,
+      title: r.title,
+      body: r.body,
+      link: r.link,
+      createdAt: iso(r.created_at)!,
+      readAt: iso(r.read_at),
+    })),
+  };
+}
+
+export async function unreadCount(db: Kysely<DB>, userId: number): Promise<number> {
+  const r = await db
+    .selectFrom('notifications')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Marks the given notifications of this user read (others' ids change nothing); `ids` null: all of them. */
+export async function markRead(
+  db: Kysely<DB>,
+  userId: number,
+  ids: number[] | null,
+): Promise<{ updated: number; unread: number }> {
+  const updated = await db.transaction().execute(async (trx) => {
+    let q = trx
+      .updateTable('notifications')
+      .set({ read_at: sql<Date>`now()` })
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null);
+    if (ids) q = q.where('id', 'in', ids);
+    const res = await q.executeTakeFirst();
+    const n = Number(res.numUpdatedRows);
+    if (n > 0) await announce(trx, [userId]);
+    return n;
+  });
+  return { updated, unread: await unreadCount(db, userId) };
+}
+
+/** Read notifications older than `days` go (the daily cleanup); unread ones stay until read. */
+export async function pruneRead(db: Kysely<DB>, days: number): Promise<number> {
+  const res = await db
+    .deleteFrom('notifications')
+    .where('read_at', '<', sql<Date>`now() - make_interval(days => ${days})`)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -1,0 +1,41 @@
+/** The notification centre: a signed-in user's own notifications, their unread count, marking them read. */
+import { endpoint } from '../endpoint';
+
+const tags = ['notifications'];
+
+export const listNotifications = endpoint({
+  method: 'GET',
+  path: '/api/notifications',
+  access: 'user',
+  tags,
+  summary: '我的通知（新的在前；可按类型、未读筛选）',
+  schema: (c) => ({ query: c.NotificationListQuery, response: c.NotificationListResponse }),
+});
+
+export const unreadCount = endpoint({
+  method: 'GET',
+  path: '/api/notifications/unread-count',
+  access: 'user',
+  tags,
+  summary: '未读通知数',
+  schema: (c) => ({ response: c.UnreadCountResponse }),
+});
+
+/** Only the caller's own notifications are marked; other ids are ignored. */
+export const markRead = endpoint({
+  method: 'POST',
+  path: '/api/notifications/read',
+  access: 'user',
+  tags,
+  summary: '标为已读',
+  schema: (c) => ({ body: c.NotificationReadBody, response: c.MarkReadResponse }),
+});
+
+export const markAllRead = endpoint({
+  method: 'POST',
+  path: '/api/notifications/read-all',
+  access: 'user',
+  tags,
+  summary: '全部标为已读',
+  schema: (c) => ({ response: c.MarkReadResponse }),
+});

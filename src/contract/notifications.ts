@@ -1,0 +1,42 @@
+/**
+ * The notification centre (marking read answers like UMS messages: MarkReadResponse): what the portal tells a user about their own things, and for
+ * administrators about the portal's. Each kind has a Chinese name the page filters by.
+ */
+import { z } from 'zod';
+import { ok, page, PageQuery } from './common';
+
+export const NOTIFICATION_KINDS = {
+  'ums.failed': '推送失败',
+  'ocs.report.accepted': '纠错已采纳',
+  'ocs.report.rejected': '纠错未采纳',
+  'ocs.report.new': '新的纠错反馈',
+  'user.new-browser': '新浏览器登录',
+} as const;
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+export const NotificationKind = z.enum(Object.keys(NOTIFICATION_KINDS) as [NotificationKind, ...NotificationKind[]]);
+
+export const NotificationItem = z.object({
+  id: z.number().int(),
+  kind: NotificationKind,
+  title: z.string(),
+  body: z.string(),
+  /** A page of the portal to open (a path starting with /), or null. */
+  link: z.string().nullable(),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+});
+export type NotificationItem = z.infer<typeof NotificationItem>;
+
+export const NotificationListQuery = PageQuery.extend({
+  kind: NotificationKind.optional(),
+  read: z.enum(['read', 'unread']).optional(),
+});
+export type NotificationListQuery = z.infer<typeof NotificationListQuery>;
+export const NotificationListResponse = page(NotificationItem);
+
+export const UnreadCountResponse = ok(z.object({ unread: z.number().int() }));
+
+export const NotificationReadBody = z.object({
+  ids: z.array(z.number().int().positive()).min(1, '请选择要标为已读的通知').max(200, '一次最多标记 200 条'),
+});
+export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
