@@ -60,6 +60,7 @@ const routes: PortalRoute[] = [
       { path: '/user', redirect: '/user/me' },
       { path: '/user/me', name: '个人中心', menuIcon: 'idcard', component: './user/me' },
       { path: '/user/security', name: '账号安全', menuIcon: 'lock', component: './user/security' },
+      { path: '/user/notifications', name: '我的通知', menuIcon: 'bell', component: './user/notifications' },
       { path: '/user/tokenGen', name: '生成令牌', menuIcon: 'key', component: './user/tokenGen' },
       { path: '/user/tokenManage', name: '令牌管理', menuIcon: 'safety', component: './user/tokenManage' },
       {

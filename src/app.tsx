@@ -39,6 +39,7 @@ const AccessDenied = lazy(() => import('./components/AccessDenied'));
 const AvatarDropdown = lazy(() => import('./components/AvatarDropdown'));
 const ExceptionResult = lazy(() => import('./components/ExceptionResult'));
 const HeaderTitle = lazy(() => import('./components/HeaderTitle'));
+const NotificationBell = lazy(() => import('./components/NotificationBell'));
 
 export async function getInitialState(): Promise<InitialState> {
   return takeInitialState();
@@ -101,6 +102,13 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       <Link key="home" to="/home" title="返回首页">
         <HomeOutlined aria-hidden /> 首页
       </Link>,
+      ...(currentUser
+        ? [
+            <Suspense key="bell" fallback={null}>
+              <NotificationBell />
+            </Suspense>,
+          ]
+        : []),
     ],
     avatarProps: {
       src: avatarOf(currentUser),

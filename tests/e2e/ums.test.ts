@@ -142,3 +142,48 @@ test('a message written in the UI fans out to five kinds of channel, and a Serve
     expect([...kinds].sort()).toEqual(['dingtalk', 'email', 'feishu', 'webhook', 'wecom']);
   });
 }, 180_000);
+
+test('a message that fails for good raises the bell of a tab already open, and the notification centre leads to it', async () => {
+  const portal = server!.url;
+  const login = await fetch(`${portal}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const session: Session = { url: portal, cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] };
+  dingtalk.script('e2e-broken', { kind: 'errcode', errcode: 300001 });
+  const ch = await call(session, 'POST', '/api/ums/channels', {
+    kind: 'dingtalk',
+    name: 'E2E坏机器人',
+    webhook: dingtalk.robot('e2e-broken'),
+  });
+  expect(ch.success).toBe(true);
+  await withPage(browser, 'ums-bell', async (page) => {
+    await page.goto(`${portal}/user/login?redirect=${encodeURIComponent('/home')}`);
+    await fillLogin(page, username, password);
+    await page.waitForURL(`${portal}/home`);
+    // Any earlier notification (the sign-in from this browser) is read first.
+    await call(session, 'POST', '/api/notifications/read-all', {});
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.getByRole('link', { name: '通知', exact: true }).waitFor();
+    const sent = await call(session, 'POST', '/api/ums/messages', {
+      channel: ch.data.id,
+      title: '注定失败',
+      content: 'bell-e2e',
+    });
+    expect(sent.success).toBe(true);
+    await waitFor(
+      async () => (await call(session, 'GET', `/api/ums/messages/${sent.data.id}`)).data.status === 'failed',
+      'the message failed for good',
+      30_000,
+    );
+    // The user comes back to the tab: the bell counts again without a reload.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.getByRole('link', { name: '通知（1 条未读）' }).click();
+    await page.waitForURL(`${portal}/user/notifications`);
+    const row = page.locator('.ant-table-row', { hasText: '消息「注定失败」发送失败' });
+    await row.getByRole('button', { name: '查看' }).click();
+    await page.waitForURL(`${portal}/UMS/queryMessage`);
+    await page.getByRole('link', { name: '通知', exact: true }).waitFor();
+  });
+}, 120_000);

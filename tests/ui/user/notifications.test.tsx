@@ -1,0 +1,101 @@
+/**
+ * The notification centre page and the header's bell: the list with its filters, opening a
+ * notification (marked read, then its page), 标为已读 and 全部标为已读, the bell's count and name.
+ */
+import NotificationBell from '@/components/NotificationBell';
+import * as api from '@/contract/api/notifications';
+import NotificationsPage from '@/pages/user/notifications';
+import { call } from '@/services/call';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderAt } from '../helpers';
+
+jest.mock('@/services/call', () => ({ call: jest.fn() }));
+type NotificationItem = import('@/contract').NotificationItem;
+const callMock = jest.mocked(call) as unknown as jest.Mock;
+
+const item = (id: number, over: Partial<NotificationItem> = {}): NotificationItem => ({
+  id,
+  kind: 'ums.failed',
+  title: `消息「告警 ${id}」发送失败`,
+  body: 'DingTalk 310000：关键词不匹配',
+  link: '/UMS/queryMessage',
+  createdAt: '2026-01-02T00:30:00.000Z',
+  readAt: null,
+  ...over,
+});
+
+let unread = 2;
+let items: NotificationItem[] = [];
+beforeEach(() => {
+  unread = 2;
+  items = [
+    item(3),
+    item(2, { kind: 'user.new-browser', title: '你的账号在新的浏览器上登录', link: null }),
+    item(1, { readAt: '2026-01-01T00:00:00.000Z' }),
+  ];
+  callMock.mockReset();
+  callMock.mockImplementation(async (endpoint: unknown, input?: { body?: { ids: number[] } }) => {
+    if (endpoint === api.listNotifications)
+      return { success: true, data: items, total: items.length, current: 1, pageSize: 10 };
+    if (endpoint === api.unreadCount) return { success: true, data: { unread } };
+    if (endpoint === api.markRead) {
+      unread -= input!.body!.ids.length;
+      return { success: true, data: { updated: input!.body!.ids.length, unread } };
+    }
+    if (endpoint === api.markAllRead) {
+      const updated = unread;
+      unread = 0;
+      return { success: true, data: { updated, unread: 0 } };
+    }
+    throw new Error('unexpected call');
+  });
+});
+
+const calls = (endpoint: unknown) => callMock.mock.calls.filter(([e]) => e === endpoint);
+
+it('lists the notifications with kind, state and time, and the unread count', async () => {
+  renderAt('/user/notifications', <NotificationsPage />);
+  expect(await screen.findByText('消息「告警 3」发送失败')).toBeInTheDocument();
+  expect(screen.getByText('通知（2 条未读）')).toBeInTheDocument();
+  const row = screen.getByText('你的账号在新的浏览器上登录').closest('tr')!;
+  expect(within(row).getByText('新浏览器登录', { selector: '.ant-tag' })).toBeInTheDocument();
+  expect(within(row).getByText('未读')).toBeInTheDocument();
+  // No page to open: no 查看.
+  expect(within(row).queryByRole('button', { name: '查看' })).toBeNull();
+  // 00:30 UTC is 08:30 in Asia/Shanghai.
+  expect(within(row).getByText('2026-01-02 08:30')).toBeInTheDocument();
+  const read = screen.getByText('消息「告警 1」发送失败').closest('tr')!;
+  expect(within(read).getByText('已读')).toBeInTheDocument();
+  expect(within(read).queryByRole('button', { name: '标为已读' })).toBeNull();
+  expect(calls(api.listNotifications)[0]![1]).toEqual({ query: expect.objectContaining({ current: 1, pageSize: 10 }) });
+});
+
+it('opening one marks it read and goes to its page', async () => {
+  renderAt('/user/notifications', <NotificationsPage />);
+  const row = (await screen.findByText('消息「告警 3」发送失败')).closest('tr')!;
+  fireEvent.click(within(row).getByRole('button', { name: '查看' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/UMS/queryMessage'));
+  expect(calls(api.markRead).map(([, input]) => input)).toEqual([{ body: { ids: [3] } }]);
+});
+
+it('标为已读 marks one; 全部标为已读 marks the rest and then has nothing left to do', async () => {
+  renderAt('/user/notifications', <NotificationsPage />);
+  const row = (await screen.findByText('你的账号在新的浏览器上登录')).closest('tr')!;
+  fireEvent.click(within(row).getByRole('button', { name: '标为已读' }));
+  await waitFor(() => expect(screen.getByText('通知（1 条未读）')).toBeInTheDocument());
+  expect(calls(api.markRead).map(([, input]) => input)).toEqual([{ body: { ids: [2] } }]);
+  fireEvent.click(screen.getByRole('button', { name: /全部标为已读/ }));
+  expect(await screen.findByText('已将 1 条通知标为已读')).toBeInTheDocument();
+  await waitFor(() => expect(screen.getByRole('button', { name: /全部标为已读/ })).toBeDisabled());
+});
+
+it('the bell names the unread count and counts again when a page marks some read', async () => {
+  renderAt('/home', <NotificationBell />);
+  const bell = await screen.findByRole('link', { name: '通知（2 条未读）' });
+  expect(bell).toHaveAttribute('href', '/user/notifications');
+  unread = 0;
+  await act(async () => {
+    window.dispatchEvent(new Event('portal:notifications-changed'));
+  });
+  expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
+});
