@@ -219,6 +219,14 @@ test('failing, garbage, nonsense and hanging upstreams cost nothing and show on 
   const failing = await upstreamView(ids.failing);
   expect(failing.stats).toMatchObject({ calls: 2, failures: 2, successRate: 0, lastError: 'HTTP 500' });
   expect(failing.breaker).toMatchObject({ state: 'open', consecutiveFailures: 2 });
+  // The administrators hear of it once (one unread notice, whichever upstream opened).
+  const told = (await admin.get('/api/notifications?kind=ocs.upstream.open')).json().data;
+  expect(told).toEqual([
+    expect.objectContaining({
+      title: expect.stringMatching(/^上游题库「(failing|garbage|hang)」已熔断$/),
+      link: '/OCS/OCSAdmin/upstreams',
+    }),
+  ]);
   expect((await upstreamView(ids.garbage)).stats).toMatchObject({ failures: 2, lastError: '返回的不是 JSON' });
   expect((await upstreamView(ids.nonsense)).stats).toMatchObject({
     failures: 0,

@@ -12,6 +12,7 @@ import type { DB } from '../../../db/schema';
 import type { SecretBox } from '../../../lib/secretbox';
 import { parseAnswerPieces } from '../ai/parse';
 import { inCallerText } from '../bank/answer';
+import { notifyAdmins } from '../../notifications';
 import type { Question } from '../query/question';
 import type { UpstreamAnswer, UpstreamSource } from '../query/service';
 import { CircuitBreaker } from './breaker';
@@ -116,6 +117,16 @@ export class UpstreamAsker implements UpstreamSource {
     return !!r;
   }
 
+  /** The administrators hear that an upstream's breaker opened (once until they read it). */
+  private tellOpened(row: UpstreamRow, error: string): void {
+    notifyAdmins(this.db, {
+      kind: 'ocs.upstream.open',
+      title: `上游题库「${row.name}」已熔断`,
+      body: `连续失败（最近一次：${error.slice(0, 200)}），${Math.round(row.breaker_cooldown_ms / 1000)} 秒内不再调用，之后试探恢复。`,
+      link: '/OCS/OCSAdmin/upstreams',
+    }).catch((err: unknown) => this.log?.warn({ err }, 'ocs upstream breaker notification failed'));
+  }
+
   private async askOne(row: UpstreamRow, q: Question, rank: number): Promise<UpstreamAnswer | null> {
     const breaker = this.breaker(row);
     if (!breaker.tryAcquire()) return null;
@@ -142,7 +153,7 @@ export class UpstreamAsker implements UpstreamSource {
         latencyMs: 0,
         body: null,
       });
-      breaker.failure();
+      if (breaker.failure()) this.tellOpened(row, '密钥无法解密');
       return null;
     }
     const outcome = await callUpstream(spec, asSent(q));
@@ -154,7 +165,7 @@ export class UpstreamAsker implements UpstreamSource {
         ? { kind: 'not_found', status: outcome.status, latencyMs: outcome.latencyMs, body: outcome.body }
         : outcome;
     if (counted.kind === 'failed') {
-      breaker.failure();
+      if (breaker.failure()) this.tellOpened(row, counted.error);
       this.log?.warn({ upstream: row.name, error: counted.error, latencyMs: counted.latencyMs }, 'ocs upstream failed');
     } else breaker.success();
     await this.record(row, counted).catch(() => undefined);

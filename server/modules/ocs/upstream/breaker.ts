@@ -40,10 +40,14 @@ export class CircuitBreaker {
     this.trial = false;
   }
 
-  failure(now = Date.now()): void {
+  /** Returns true when this failure opened the breaker (it was closed, or this was the trial call). */
+  failure(now = Date.now()): boolean {
     const wasTrial = this.trial;
+    const wasClosed = this.state(now) === 'closed';
     this.trial = false;
     this.failures++;
-    if (wasTrial || this.failures >= this.threshold) this.openUntil = now + this.cooldownMs;
+    if (!wasTrial && this.failures < this.threshold) return false;
+    this.openUntil = now + this.cooldownMs;
+    return wasTrial || wasClosed;
   }
 }
