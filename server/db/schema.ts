@@ -148,6 +148,8 @@ export interface ApiTokensTable {
   revoked_at: Date | null;
   last_used_at: Date | null;
   last_used_ip: string | null;
+  /** When the owner was told it expires within a week (migration 0032_notifications). */
+  expiry_told_at: Date | null;
 }
 
 export interface AvatarsTable {

@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = {
   'ocs.report.new': '新的纠错反馈',
   'ocs.upstream.open': '上游题库熔断',
   'user.new-browser': '新浏览器登录',
+  'user.token-expiring': '令牌即将过期',
 } as const;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 export const NotificationKind = z.enum(Object.keys(NOTIFICATION_KINDS) as [NotificationKind, ...NotificationKind[]]);

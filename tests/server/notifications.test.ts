@@ -7,7 +7,8 @@
  */
 import { prepareQuestion } from '../../server/modules/ocs/bank/question';
 import { upsertQuestions } from '../../server/modules/ocs/bank/store';
-import { notify } from '../../server/modules/notifications/service';
+import { notify, tellExpiringTokens } from '../../server/modules/notifications/service';
+import { sql } from 'kysely';
 import { writeSettings } from '../../server/modules/ocs/admin/settings';
 import { Client, loggedInClient, startTestApp, type TestContext } from './helpers';
 import { userWithToken } from './ocs/admin-fixtures';
@@ -167,6 +168,34 @@ test('reports: administrators hear of new ones once until read; the reporter hea
   expect(rejected.statusCode).toBe(200);
   expect((await list(reporters[1]!.client)).data).toEqual([
     expect.objectContaining({ kind: 'ocs.report.rejected', body: expect.stringContaining('原答案正确') }),
+  ]);
+});
+
+test('a personal token that expires within a week is told once; a short-lived or revoked one is not', async () => {
+  const me = await loggedInClient(ctx);
+  const make = async (name: string, expiresInDays: number) =>
+    (await me.client.post('/api/user/tokens', { name, scopes: ['ocs:query'], expiresInDays })).json().data.id as number;
+  const soon = await make('即将过期', 30);
+  const short = await make('短期', 7);
+  const revoked = await make('已撤销', 30);
+  await make('还早', 30);
+  await ctx.db
+    .updateTable('api_tokens')
+    .set({ expires_at: sql<Date>`now() + interval '3 days'`, created_at: sql<Date>`now() - interval '27 days'` })
+    .where('id', 'in', [soon, revoked])
+    .execute();
+  // The seven-day token, two days before its end.
+  await ctx.db
+    .updateTable('api_tokens')
+    .set({ expires_at: sql<Date>`now() + interval '2 days'`, created_at: sql<Date>`now() - interval '5 days'` })
+    .where('id', '=', short)
+    .execute();
+  await me.client.post(`/api/user/tokens/${revoked}/revoke`, {});
+  expect(short).toBeGreaterThan(0);
+  await tellExpiringTokens(ctx.db);
+  await tellExpiringTokens(ctx.db);
+  expect((await list(me.client, '?kind=user.token-expiring')).data).toEqual([
+    expect.objectContaining({ title: '令牌「即将过期」将在 3 天内过期', link: '/user/tokenManage' }),
   ]);
 });
 

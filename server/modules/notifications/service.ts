@@ -166,3 +166,36 @@ export async function pruneRead(db: Kysely<DB>, days: number): Promise<number> {
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Days before a personal token expires that its owner is told (once). */
+export const TOKEN_EXPIRY_NOTICE_DAYS = 7;
+
+/**
+ * Tells the owners of unrevoked personal tokens that expire within TOKEN_EXPIRY_NOTICE_DAYS (and were
+ * made to live longer than that), once per token (the row is marked in the same statement, so two instances never both tell). Returns how many.
+ */
+export async function tellExpiringTokens(db: Kysely<DB>): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .updateTable('api_tokens')
+      .set({ expiry_told_at: sql<Date>`now()` })
+      .where('revoked_at', 'is', null)
+      .where('expiry_told_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .where('expires_at', '<=', sql<Date>`now() + make_interval(days => ${TOKEN_EXPIRY_NOTICE_DAYS})`)
+      // A token made to live a week or less: its owner chose that, and is not told.
+      .where(sql<boolean>`expires_at - created_at > make_interval(days => ${TOKEN_EXPIRY_NOTICE_DAYS})`)
+      .returning(['user_id', 'name', 'expires_at'])
+      .execute();
+    for (const t of due) {
+      const days = Math.max(1, Math.ceil((new Date(t.expires_at!).getTime() - Date.now()) / 86_400_000));
+      await notify(trx, t.user_id, {
+        kind: 'user.token-expiring',
+        title: `令牌「${t.name}」将在 ${days} 天内过期`,
+        body: '过期后使用它的脚本将无法调用门户。如仍需要，请生成新的令牌并更新脚本。',
+        link: '/user/tokenManage',
+      });
+    }
+    return due.length;
+  });
+}
