@@ -7,6 +7,8 @@
  *
  *   npx tsx bench/imports/generate.ts && npx tsx bench/imports/run.ts [--dir DIR] [--runs 2] [--only roster|bank]
  *
+ * BENCH_NODE_ARGS adds node flags to the server (e.g. `--cpu-prof`).
+ *
  * Each upload gets its own server, so one does not inherit the memory another left.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,7 +55,8 @@ interface Server {
 async function startServer(): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-import-bench-data-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
