@@ -260,7 +260,7 @@ describe('bad rows', () => {
     );
     const id = res.json().data.importId;
     // Corrupt the last staged row so the upsert violates the status check after the first rows went in.
-    await sql`update njit_import_staging set rows = jsonb_set(rows, '{2,status}', '"放假"') where id = ${id}`.execute(
+    await sql`update njit_import_staging_chunks set rows = jsonb_set(rows, '{2,status}', '"放假"') where import_id = ${id}`.execute(
       ctx.db,
     );
     const commit = await admin.post(`/api/njit/imports/${id}/commit`, {});
