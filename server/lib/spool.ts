@@ -3,7 +3,7 @@
  * worker thread that prepares a file appends each chunk as soon as it is full (SpoolWriter), so neither
  * it nor the main thread ever holds more than one chunk of a large file; the main thread reads them back
  * one at a time (readSpool), without blocking, to store or count them. The main thread owns the file:
- * it makes the folder before the worker runs (createSpool) and removes it (removeSpool) whatever the
+ * it makes the folder before the worker runs (createTempFile) and removes it (removeTempFile) whatever the
  * worker did, so a worker stopped mid-file (timeout, heap limit) leaves nothing behind.
  */
 import fs from 'node:fs';
@@ -23,14 +23,17 @@ export interface Spool {
   chunks: SpoolChunk[];
 }
 
-/** A fresh private folder for one spool (0700) and the path of the file the worker will write. */
-export async function createSpool(): Promise<string> {
+/**
+ * The path of a file `name` in a fresh private folder (0700) of the system's temporary folder: for a
+ * spool the worker will write, or an upload saved as it arrives (server/http/upload.ts).
+ */
+export async function createTempFile(name = 'rows.json'): Promise<string> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'portal-import-'));
-  return path.join(dir, 'rows.json');
+  return path.join(dir, name);
 }
 
-/** Removes a spool's file and folder; never fails (a spool already removed is fine). */
-export async function removeSpool(file: string): Promise<void> {
+/** Removes a file made by createTempFile and its folder; never fails (one already removed is fine). */
+export async function removeTempFile(file: string): Promise<void> {
   await fs.promises.rm(path.dirname(file), { recursive: true, force: true }).catch(() => undefined);
 }
 

@@ -15,12 +15,15 @@ import { recordNjitAudit } from './audit';
 import type { TaskPool } from '../../lib/worker-task';
 import type { PreparedRoster } from './prepare';
 import { importSummary } from './service';
-import { createSpool, readSpool, removeSpool } from '../../lib/spool';
+import { createTempFile, readSpool, removeTempFile } from '../../lib/spool';
 
 export const STAGING_MINUTES = 30;
 
-/** A roster prepared for its preview (./prepare.ts), its valid rows into `spoolFile`; the module runs it in a worker thread. */
-export type RosterPreparer = (fileName: string, buf: Buffer, spoolFile: string) => Promise<PreparedRoster>;
+/**
+ * A roster prepared for its preview (./prepare.ts) from the uploaded file at `uploadFile`, its valid
+ * rows into `spoolFile`; the module runs it in a worker thread.
+ */
+export type RosterPreparer = (fileName: string, uploadFile: string, spoolFile: string) => Promise<PreparedRoster>;
 
 /**
  * Preparing on a worker thread: an .xlsx of 100,000 rows keeps the CPU busy for a minute; meanwhile the
@@ -28,8 +31,8 @@ export type RosterPreparer = (fileName: string, buf: Buffer, spoolFile: string) 
  * rows are in the spool file as JSON chunks, which this thread passes to the database without parsing them.
  */
 export function workerRosterPreparer(pool: TaskPool): RosterPreparer {
-  return (fileName, buf, spoolFile) =>
-    pool.run<PreparedRoster>(require.resolve('./prepare'), 'prepareRoster', [fileName, buf, spoolFile]);
+  return (fileName, uploadFile, spoolFile) =>
+    pool.run<PreparedRoster>(require.resolve('./prepare'), 'prepareRosterUpload', [fileName, uploadFile, spoolFile]);
 }
 
 export async function previewImport(
@@ -37,13 +40,13 @@ export async function previewImport(
   prepare: RosterPreparer,
   actor: Actor,
   fileName: string,
-  buf: Buffer,
+  uploadFile: string,
 ): Promise<ImportPreview> {
-  const file = await createSpool();
+  const file = await createTempFile();
   try {
-    return await stage(db, actor, fileName, await prepare(fileName, buf, file));
+    return await stage(db, actor, fileName, await prepare(fileName, uploadFile, file));
   } finally {
-    await removeSpool(file);
+    await removeTempFile(file);
   }
 }
 

@@ -6,6 +6,7 @@
  * report and one chunk, whatever the file's size. Nothing here touches the database.
  */
 import type { ImportIssue, ImportPreview } from '../../../src/contract';
+import fs from 'node:fs';
 import { SpoolWriter, type Spool } from '../../lib/spool';
 import { parseRosterFile, type ParsedFile } from './parse';
 import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type RowIssue, type StudentInput } from './record';
@@ -30,6 +31,11 @@ export interface PreparedRoster {
   /** The valid rows, in chunks each a JSON array of up to ROSTER_CHUNK StudentInput (none without a spool file). */
   spool: Spool | null;
   validRows: number;
+}
+
+/** prepareRoster of an upload saved to `uploadFile` (server/http/upload.ts), as the worker thread runs it. */
+export async function prepareRosterUpload(fileName: string, uploadFile: string, spoolFile: string) {
+  return prepareRoster(fileName, await fs.promises.readFile(uploadFile), spoolFile);
 }
 
 /** The valid rows are written to `spoolFile` (made by the caller, who removes it); without one only the report is made. */

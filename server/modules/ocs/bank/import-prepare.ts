@@ -7,7 +7,7 @@
  * reads them back one chunk at a time. Nothing here touches the database.
  */
 import type { BankImportPreview } from '../../../../src/contract';
-import { parseBankFile, type BankParseLimits, type ParsedRow } from './import-parse';
+import { parseBankFile, parseBankFileAt, type BankParseLimits, type ParsedRow, type RowSink } from './import-parse';
 import { prepareQuestion, type PreparedQuestion } from './question';
 import { SpoolWriter, type Spool } from '../../../lib/spool';
 
@@ -66,6 +66,14 @@ class Preparation {
 }
 
 /**
+ * prepareBankFile of an upload saved to `uploadFile` (server/http/upload.ts), as the worker thread runs
+ * it: a UTF-8 JSON file is read as it is parsed, never whole (parseBankFileAt).
+ */
+export async function prepareBankUpload(fileName: string, uploadFile: string, spoolFile: string) {
+  return prepare((sink) => parseBankFileAt(fileName, uploadFile, sink), spoolFile);
+}
+
+/**
  * `limits` are the parse's (import-parse.ts: BANK_MAX_ROWS, BANK_MAX_ROW_BYTES); a test lowers them to
  * reach them with a small file. The valid questions are written to `spoolFile` (made by the caller, who
  * removes it); without one only the report is made.
@@ -76,21 +84,21 @@ export async function prepareBankFile(
   limits?: BankParseLimits,
   spoolFile?: string,
 ): Promise<PreparedBank> {
+  return prepare((sink) => parseBankFile(fileName, buf, sink, limits), spoolFile);
+}
+
+/** The preparation of the rows `parse` hands over. */
+function prepare(parse: (sink: RowSink) => void, spoolFile: string | undefined): PreparedBank {
   const spool = spoolFile ? new SpoolWriter(spoolFile, IMPORT_CHUNK) : null;
   let prep = new Preparation(spool);
   try {
-    parseBankFile(
-      fileName,
-      buf,
-      {
-        row: (r) => prep.add(r),
-        restart: () => {
-          spool?.reset();
-          prep = new Preparation(spool);
-        },
+    parse({
+      row: (r) => prep.add(r),
+      restart: () => {
+        spool?.reset();
+        prep = new Preparation(spool);
       },
-      limits,
-    );
+    });
   } catch (err) {
     spool?.close();
     throw err;

@@ -24,22 +24,20 @@ import type { TaskPool } from '../../../lib/worker-task';
 import type { PreparedBank } from './import-prepare';
 import type { PreparedQuestion } from './question';
 import { upsertQuestions } from './store';
-import { createSpool, readSpool, removeSpool, type Spool } from '../../../lib/spool';
+import { createTempFile, readSpool, removeTempFile, type Spool } from '../../../lib/spool';
 
 export const STAGING_MS = 30 * 60_000;
 
-/** Prepares an uploaded bank file for its preview (./import-prepare.ts), its rows into `spoolFile`. */
-export type BankPreparer = (fileName: string, buf: Buffer, spoolFile: string) => Promise<PreparedBank>;
+/**
+ * Prepares an uploaded bank file, saved at `uploadFile`, for its preview (./import-prepare.ts), its
+ * rows into `spoolFile`.
+ */
+export type BankPreparer = (fileName: string, uploadFile: string, spoolFile: string) => Promise<PreparedBank>;
 
 /** Preparing on a worker thread of `pool` (one file at a time, its heap capped). */
 export function workerBankPreparer(pool: TaskPool): BankPreparer {
-  return (fileName, buf, spoolFile) =>
-    pool.run<PreparedBank>(require.resolve('./import-prepare'), 'prepareBankFile', [
-      fileName,
-      buf,
-      undefined,
-      spoolFile,
-    ]);
+  return (fileName, uploadFile, spoolFile) =>
+    pool.run<PreparedBank>(require.resolve('./import-prepare'), 'prepareBankUpload', [fileName, uploadFile, spoolFile]);
 }
 
 interface Staged {
@@ -83,15 +81,15 @@ export class BankImporter {
     private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger; prepare: BankPreparer },
   ) {}
 
-  async preview(actor: Actor, fileName: string, buf: Buffer): Promise<BankImportPreview> {
-    const file = await createSpool();
+  async preview(actor: Actor, fileName: string, uploadFile: string): Promise<BankImportPreview> {
+    const file = await createTempFile();
     let prepared: PreparedBank;
     let existing: number;
     try {
-      prepared = await this.deps.prepare(fileName, buf, file);
+      prepared = await this.deps.prepare(fileName, uploadFile, file);
       existing = await countExisting(this.deps.db, prepared.spool!);
     } catch (err) {
-      await removeSpool(file);
+      await removeTempFile(file);
       throw err;
     }
     const { total, rejected, valid, issues, sample, spool } = prepared;
@@ -145,14 +143,14 @@ export class BankImporter {
   /** Lets running imports finish before the database closes, and removes the staged previews' spools. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.running]);
-    await Promise.all([...this.staged.values()].map((s) => removeSpool(s.spool.file)));
+    await Promise.all([...this.staged.values()].map((s) => removeTempFile(s.spool.file)));
     this.staged.clear();
   }
 
   /** Forgets a staged preview and removes its spool (in the background: nothing waits for it). */
   private drop(id: string, s: Staged): void {
     this.staged.delete(id);
-    void removeSpool(s.spool.file);
+    void removeTempFile(s.spool.file);
   }
 
   private snapshot({ expiresAt: _e, ...job }: JobState): BankImportJob {
@@ -203,6 +201,6 @@ export class BankImporter {
         updated: job.updated,
       },
     }).catch((err) => log.error({ err }, 'ocs bank import audit failed'));
-    await removeSpool(staged.spool.file);
+    await removeTempFile(staged.spool.file);
   }
 }
