@@ -11,7 +11,7 @@ import { parseBankFile, parseBankFileAt, type BankParseLimits, type ParsedRow, t
 import { prepareQuestion, type PreparedQuestion } from './question';
 import { SpoolWriter, type Spool } from '../../../lib/spool';
 
-/** Questions a chunk holds: what the commit writes in one statement. */
+/** Questions a spooled chunk holds: what the preview counts and the commit reads in one go. */
 export const IMPORT_CHUNK = 2000;
 const MAX_ISSUES = 200;
 const SAMPLE_ROWS = 20;

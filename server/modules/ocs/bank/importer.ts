@@ -27,6 +27,11 @@ import { upsertQuestions } from './store';
 import { createTempFile, readSpool, removeTempFile, type Spool } from '../../../lib/spool';
 
 export const STAGING_MS = 30 * 60_000;
+/**
+ * Questions the commit writes in one statement. Between two, the event loop answers others: a statement
+ * of 2,000 (its query built, its rows added to the fuzzy index) held it for up to half a second.
+ */
+const COMMIT_SLICE = 500;
 
 /**
  * Prepares an uploaded bank file, saved at `uploadFile`, for its preview (./import-prepare.ts), its
@@ -166,21 +171,28 @@ export class BankImporter {
 
   private async run(job: JobState, staged: Staged, actor: Actor): Promise<void> {
     const { db, index, log } = this.deps;
+    let written = 0;
     try {
       for await (const { json } of readSpool(staged.spool)) {
         const chunk = JSON.parse(json) as PreparedQuestion[];
-        const r = await upsertQuestions(db, chunk, 'import', 'verified');
-        // Each chunk is answerable (exact and fuzzy) as soon as it lands.
-        for (const row of r.rows) index.add(row.id, row.norm_title);
+        const counts = { inserted: 0, updated: 0 };
+        for (let i = 0; i < chunk.length; i += COMMIT_SLICE) {
+          const r = await upsertQuestions(db, chunk.slice(i, i + COMMIT_SLICE), 'import', 'verified');
+          // Each slice is answerable (exact and fuzzy) as soon as it lands.
+          for (const row of r.rows) index.add(row.id, row.norm_title);
+          written += Math.min(COMMIT_SLICE, chunk.length - i);
+          counts.inserted += r.inserted;
+          counts.updated += r.updated;
+        }
         job.done += chunk.length;
-        job.inserted += r.inserted;
-        job.updated += r.updated;
+        job.inserted += counts.inserted;
+        job.updated += counts.updated;
       }
       job.status = 'done';
     } catch (err) {
       log.error({ err, importId: job.id }, 'ocs bank import failed');
       job.status = 'failed';
-      job.error = `导入在第 ${job.done + 1} 条附近中断（之前的 ${job.done} 条已写入；重新导入同一文件是安全的）`;
+      job.error = `导入在第 ${written + 1} 条附近中断（之前的 ${written} 条已写入；重新导入同一文件是安全的）`;
     }
     job.expiresAt = Date.now() + STAGING_MS;
     // Fresh planner statistics after a bulk change (the embedded database has no autovacuum).
