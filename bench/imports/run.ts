@@ -3,9 +3,12 @@
  * embedded database, one upload each (the roster .xlsx to the NJIT import, the bank JSON to the OCS
  * bank import, from bench/imports/generate.ts), the process's resident memory sampled every 20 ms
  * (baseline before the upload, peak during it, from /proc/<pid>/status) and /api/health/live asked one
- * request after another meanwhile (its slowest answer is how long the event loop was held).
+ * request after another meanwhile, from a thread of its own (its slowest answer is how long the server's
+ * event loop was held; sending the upload does not hold the prober).
  *
  *   npx tsx bench/imports/generate.ts && npx tsx bench/imports/run.ts [--dir DIR] [--runs 2] [--only roster|bank]
+ *
+ * BENCH_NODE_ARGS adds node flags to the server (e.g. `--cpu-prof`).
  *
  * Each upload gets its own server, so one does not inherit the memory another left.
  */
@@ -14,6 +17,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { BANK_FILE, DEFAULT_DIR, ROSTER_FILE } from './generate';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -53,7 +57,8 @@ interface Server {
 async function startServer(): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-import-bench-data-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -121,6 +126,41 @@ async function signIn(url: string): Promise<string> {
   );
 }
 
+/**
+ * Asks `url` one request after another (10 ms apart) on a thread of its own until stopped, and gives
+ * the time of each answer: the upload's own work in this thread (sending 45 MB) does not count.
+ */
+function startProber(url: string): { stop(): Promise<number[]> } {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    let done = false;
+    const latencies = [];
+    parentPort.once('message', () => { done = true; });
+    (async () => {
+      while (!done) {
+        const t = performance.now();
+        await (await fetch(workerData.url)).arrayBuffer();
+        latencies.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      parentPort.postMessage(latencies);
+    })();`,
+    { eval: true, workerData: { url } },
+  );
+  const result = new Promise<number[]>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      const latencies = await result;
+      await worker.terminate();
+      return latencies;
+    },
+  };
+}
+
 interface Measure {
   upload: string;
   status: number;
@@ -152,17 +192,9 @@ async function measure(label: string, endpoint: string, file: string): Promise<M
         await sleep(20);
       }
     })();
-    const latencies: number[] = [];
-    const prober = (async () => {
-      while (!done) {
-        const t = performance.now();
-        await (await fetch(`${server.url}/api/health/live`)).arrayBuffer();
-        latencies.push(performance.now() - t);
-        await sleep(10);
-      }
-    })();
+    const prober = startProber(`${server.url}/api/health/live`);
     const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
+    form.append('file', await fs.openAsBlob(file), path.basename(file));
     const started = performance.now();
     const res = await fetch(`${server.url}${endpoint}`, {
       method: 'POST',
@@ -174,7 +206,7 @@ async function measure(label: string, endpoint: string, file: string): Promise<M
     // The worker that parsed the file (if any) gives its memory back afterwards: keep watching a moment.
     await sleep(500);
     done = true;
-    await Promise.all([sampler, prober]);
+    const [latencies] = await Promise.all([prober.stop(), sampler]);
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
       upload: label,

@@ -9,8 +9,8 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../server/config';
 import { DataDirLockedError, lockDataDir } from '../../server/db/datadir-lock';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
-import { commitImport, previewImport } from '../../server/modules/njit/imports';
-import { prepareRoster } from '../../server/modules/njit/prepare';
+import { commitImport } from '../../server/modules/njit/imports';
+import { previewRoster } from './preview';
 import { syntheticCsv, syntheticStudents } from './synthetic';
 
 async function main() {
@@ -45,7 +45,7 @@ async function main() {
     if (!admin) throw new Error('No administrator yet: start the server once (it creates admin), stop it, then seed.');
     const actor = { id: admin.id, username: admin.username, ip: null };
     const csv = Buffer.from(syntheticCsv(syntheticStudents(count, { seed: Date.now() % 100000 })));
-    const preview = await previewImport(database.db, prepareRoster, actor, `synthetic-${count}.csv`, csv);
+    const preview = await previewRoster(database.db, actor, `synthetic-${count}.csv`, csv);
     const summary = await commitImport(database.db, actor, preview.importId);
     console.log(
       `seeded ${count} synthetic students: ${summary.inserted} inserted, ${summary.updated} updated (as ${admin.username})`,

@@ -324,9 +324,15 @@ export interface NjitImportStagingTable {
   file_name: string;
   total_rows: number;
   rejected_rows: number;
-  rows: ColumnType<unknown, string, string>;
   created_at: Generated<Date>;
   expires_at: Timestamp;
+}
+
+/** A staged import's valid rows, a chunk at a time (a JSON array of StudentInput). */
+export interface NjitImportStagingChunksTable {
+  import_id: string;
+  seq: number;
+  rows: ColumnType<unknown, string, string>;
 }
 
 export interface NjitImportsTable {
@@ -636,6 +642,7 @@ export interface DB {
   audit_log: AuditLogTable;
   njit_students: NjitStudentsTable;
   njit_import_staging: NjitImportStagingTable;
+  njit_import_staging_chunks: NjitImportStagingChunksTable;
   njit_imports: NjitImportsTable;
   njit_audit: NjitAuditTable;
   njit_roster: NjitRosterTable;

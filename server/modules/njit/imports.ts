@@ -2,6 +2,8 @@
  * Roster import in two steps. preview: parse and validate the file, stage the valid rows under a
  * one-time id owned by the uploader, and report. commit: upsert the staged rows by student number in
  * one transaction together with the import-history and audit rows, so a failed commit changes nothing.
+ * The rows are staged a chunk at a time (njit_import_staging_chunks), as read back from the spool the
+ * worker wrote them to: no thread holds the whole file's rows, and no statement handles more than a chunk.
  */
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -13,19 +15,24 @@ import { recordNjitAudit } from './audit';
 import type { TaskPool } from '../../lib/worker-task';
 import type { PreparedRoster } from './prepare';
 import { importSummary } from './service';
+import { createTempFile, readSpool, removeTempFile } from '../../lib/spool';
 
 export const STAGING_MINUTES = 30;
 
-/** A roster prepared for its preview (./prepare.ts); the module runs it in a worker thread. */
-export type RosterPreparer = (fileName: string, buf: Buffer) => Promise<PreparedRoster>;
+/**
+ * A roster prepared for its preview (./prepare.ts) from the uploaded file at `uploadFile`, its valid
+ * rows into `spoolFile`; the module runs it in a worker thread.
+ */
+export type RosterPreparer = (fileName: string, uploadFile: string, spoolFile: string) => Promise<PreparedRoster>;
 
 /**
  * Preparing on a worker thread: an .xlsx of 100,000 rows keeps the CPU busy for a minute; meanwhile the
- * event loop goes on answering, and what it parsed stays in the worker. Back come the report and the
- * valid rows as one JSON text (what the staging row stores), so this thread handles no row itself.
+ * event loop goes on answering, and what it parsed stays in the worker. Back comes the report; the valid
+ * rows are in the spool file as JSON chunks, which this thread passes to the database without parsing them.
  */
 export function workerRosterPreparer(pool: TaskPool): RosterPreparer {
-  return (fileName, buf) => pool.run<PreparedRoster>(require.resolve('./prepare'), 'prepareRoster', [fileName, buf]);
+  return (fileName, uploadFile, spoolFile) =>
+    pool.run<PreparedRoster>(require.resolve('./prepare'), 'prepareRosterUpload', [fileName, uploadFile, spoolFile]);
 }
 
 export async function previewImport(
@@ -33,36 +40,59 @@ export async function previewImport(
   prepare: RosterPreparer,
   actor: Actor,
   fileName: string,
-  buf: Buffer,
+  uploadFile: string,
 ): Promise<ImportPreview> {
-  const p = await prepare(fileName, buf);
-  const validRows = p.validRows;
-  const existing = validRows
-    ? await db
-        .selectFrom('njit_students')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('student_no', '=', sql<string>`any(string_to_array(${p.studentNos}, chr(10)))`)
-        .executeTakeFirstOrThrow()
-    : { n: 0 };
-  const toUpdate = Number(existing.n);
+  const file = await createTempFile();
+  try {
+    return await stage(db, actor, fileName, await prepare(fileName, uploadFile, file));
+  } finally {
+    await removeTempFile(file);
+  }
+}
 
+/** Stores a prepared roster's valid rows under a new import id, a chunk at a time, and makes the preview. */
+async function stage(db: Kysely<DB>, actor: Actor, fileName: string, p: PreparedRoster): Promise<ImportPreview> {
   const id = crypto.randomBytes(18).toString('base64url');
+  // Written already expired, the import cannot be committed before all its chunks are in; one that
+  // fails halfway stays so, and the daily prune removes it (its chunks with it).
+  await db
+    .insertInto('njit_import_staging')
+    .values({
+      id,
+      user_id: actor.id,
+      file_name: fileName,
+      total_rows: p.totalRows,
+      rejected_rows: p.rejected,
+      expires_at: sql<Date>`now()`,
+    })
+    .execute();
+  // Each chunk is counted (its students already stored will be updated) as it is stored.
+  let toUpdate = 0;
+  let seq = 0;
+  if (p.spool) {
+    for await (const { json } of readSpool(p.spool)) {
+      const { rows } = await sql<{ n: number }>`
+        with c as (
+          insert into njit_import_staging_chunks (import_id, seq, rows) values (${id}, ${seq++}, ${json}::jsonb)
+          returning rows
+        )
+        select count(*)::int as n from c, jsonb_to_recordset(c.rows) as r(student_no text)
+        where exists (select 1 from njit_students s where s.student_no = r.student_no)`.execute(db);
+      toUpdate += Number(rows[0]!.n);
+    }
+  }
+  const validRows = p.validRows;
+
   const expiresAt = new Date(Date.now() + STAGING_MINUTES * 60_000);
   await db.transaction().execute(async (trx) => {
     // One pending import per uploader: a new upload replaces the previous preview.
-    await trx.deleteFrom('njit_import_staging').where('user_id', '=', actor.id).execute();
-    await trx
-      .insertInto('njit_import_staging')
-      .values({
-        id,
-        user_id: actor.id,
-        file_name: fileName,
-        total_rows: p.totalRows,
-        rejected_rows: p.rejected,
-        rows: p.validJson,
-        expires_at: expiresAt,
-      })
-      .execute();
+    await trx.deleteFrom('njit_import_staging').where('user_id', '=', actor.id).where('id', '<>', id).execute();
+    const made = await trx
+      .updateTable('njit_import_staging')
+      .set({ expires_at: expiresAt })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(made.numUpdatedRows) !== 1) throw new Error('the staged import was removed while it was written');
   });
 
   return {
@@ -109,11 +139,11 @@ async function applyImport(db: Kysely<DB>, actor: Actor, importId: string): Prom
     // xmax = 0 marks a freshly inserted row; a conflict-updated row carries the updating transaction.
     const { rows } = await sql<{ inserted: number; updated: number }>`
       with src as (
-        select r.* from njit_import_staging s,
-          jsonb_to_recordset(s.rows) as r(
+        select r.* from njit_import_staging_chunks c,
+          jsonb_to_recordset(c.rows) as r(
             student_no text, name text, name_pinyin text, name_initials text, gender text, college text,
             major text, class_name text, grade integer, status text, phone text, id_card text, dormitory text)
-        where s.id = ${importId}
+        where c.import_id = ${importId}
       ), up as (
         insert into njit_students as t (student_no, name, name_pinyin, name_initials, gender, college, major,
           class_name, grade, status, phone, id_card, dormitory)

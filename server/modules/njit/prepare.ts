@@ -1,15 +1,20 @@
 /**
  * A roster file prepared for its preview, on a worker thread (./imports.ts): parsed (./parse.ts), each
  * row validated, duplicates within the file found, and the report made — the issues (the first
- * MAX_ISSUES), a masked sample, the counts — with the valid rows as the one JSON text the staging row
- * stores and their student numbers (to count those already there). Nothing here touches the database.
+ * MAX_ISSUES), a masked sample, the counts. The valid rows go to a spool file (server/lib/spool.ts) in
+ * JSON chunks of ROSTER_CHUNK rows, each written as soon as it is full: what this thread holds is the
+ * report and one chunk, whatever the file's size. Nothing here touches the database.
  */
 import type { ImportIssue, ImportPreview } from '../../../src/contract';
+import fs from 'node:fs';
+import { SpoolWriter, type Spool } from '../../lib/spool';
 import { parseRosterFile, type ParsedFile } from './parse';
 import { FIELD_LABELS, maskIdCard, maskPhone, validateRow, type RowIssue, type StudentInput } from './record';
 
 const MAX_ISSUES = 500;
 const SAMPLE_ROWS = 20;
+/** Valid rows a spooled chunk holds: what the preview stages in one statement. */
+export const ROSTER_CHUNK = 2000;
 
 export interface PreparedRoster {
   format: ParsedFile['format'];
@@ -23,24 +28,32 @@ export interface PreparedRoster {
   warnings: ImportIssue[];
   warningCount: number;
   sample: ImportPreview['sample'];
-  /** The valid rows (StudentInput[]) as JSON. */
-  validJson: string;
-  /**
-   * Their student numbers, one a line: a single text crosses the thread boundary in one copy, where
-   * an array of 150,000 strings would take the receiving event loop a while to rebuild.
-   */
-  studentNos: string;
+  /** The valid rows, in chunks each a JSON array of up to ROSTER_CHUNK StudentInput (none without a spool file). */
+  spool: Spool | null;
   validRows: number;
 }
 
-export async function prepareRoster(fileName: string, buf: Buffer): Promise<PreparedRoster> {
+/** prepareRoster of an upload saved to `uploadFile` (server/http/upload.ts), as the worker thread runs it. */
+export async function prepareRosterUpload(fileName: string, uploadFile: string, spoolFile: string) {
+  return prepareRoster(fileName, await fs.promises.readFile(uploadFile), spoolFile);
+}
+
+/** The valid rows are written to `spoolFile` (made by the caller, who removes it); without one only the report is made. */
+export async function prepareRoster(fileName: string, buf: Buffer, spoolFile?: string): Promise<PreparedRoster> {
+  const spool = spoolFile ? new SpoolWriter(spoolFile, ROSTER_CHUNK) : null;
+  try {
+    return await prepare(fileName, buf, spool);
+  } finally {
+    spool?.close();
+  }
+}
+
+async function prepare(fileName: string, buf: Buffer, spool: SpoolWriter | null): Promise<PreparedRoster> {
   const issues: ImportIssue[] = [];
   let issueCount = 0;
   const warnings: ImportIssue[] = [];
   let warningCount = 0;
-  // Each valid row is kept as its JSON text only (about a third of the object's size in the heap).
-  const validJson: string[] = [];
-  const studentNos: string[] = [];
+  let validRows = 0;
   const sample: ImportPreview['sample'] = [];
   const firstLine = new Map<string, number>();
   let rejected = 0;
@@ -77,8 +90,8 @@ export async function prepareRoster(fileName: string, buf: Buffer): Promise<Prep
     // Imported, with the optional values that were not valid left blank.
     warningCount += rowWarnings.length;
     for (const w of rowWarnings) if (warnings.length < MAX_ISSUES) warnings.push(issueOf(w, '，该项留空导入'));
-    validJson.push(JSON.stringify(record satisfies StudentInput | undefined));
-    studentNos.push(record!.student_no);
+    spool?.push(JSON.stringify(record satisfies StudentInput | undefined));
+    validRows += 1;
     if (sample.length < SAMPLE_ROWS) {
       sample.push({
         row: line,
@@ -107,8 +120,7 @@ export async function prepareRoster(fileName: string, buf: Buffer): Promise<Prep
     warnings,
     warningCount,
     sample,
-    validJson: `[${validJson.join(',')}]`,
-    studentNos: studentNos.join('\n'),
-    validRows: studentNos.length,
+    spool: spool?.close() ?? null,
+    validRows,
   };
 }

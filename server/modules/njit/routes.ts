@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps';
 import { forbidden } from '../../errors';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
-import { readUpload } from '../../http/upload';
+import { withSavedUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
 import { commitImport, listImports, previewImport, type RosterPreparer } from './imports';
@@ -64,8 +64,10 @@ export default async function njitRoutes(
   // ---------- roster imports ----------
   route(app, api.uploadImport, async (request) => {
     requireAdmin(request, '导入名单');
-    const { fileName, buffer } = await readUpload(request, { maxBytes: NJIT_IMPORT_MAX_BYTES });
-    return success(await previewImport(db, prepareRoster, actorOf(request), fileName, buffer));
+    const preview = await withSavedUpload(request, { maxBytes: NJIT_IMPORT_MAX_BYTES }, ({ fileName, file }) =>
+      previewImport(db, prepareRoster, actorOf(request), fileName, file),
+    );
+    return success(preview);
   });
 
   route(app, api.commitImport, async (request) => {

@@ -10,6 +10,8 @@ import iconv from 'iconv-lite';
 import JSZip from 'jszip';
 import { sql } from 'kysely';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
+import { createTempFile, readSpool, removeTempFile } from '../../../server/lib/spool';
+import { prepareRoster, ROSTER_CHUNK } from '../../../server/modules/njit/prepare';
 import { csv, HEADER, importFile, PEOPLE, synthetic, upload, xlsx } from './fixtures';
 
 let ctx: TestContext;
@@ -260,7 +262,7 @@ describe('bad rows', () => {
     );
     const id = res.json().data.importId;
     // Corrupt the last staged row so the upsert violates the status check after the first rows went in.
-    await sql`update njit_import_staging set rows = jsonb_set(rows, '{2,status}', '"放假"') where id = ${id}`.execute(
+    await sql`update njit_import_staging_chunks set rows = jsonb_set(rows, '{2,status}', '"放假"') where import_id = ${id}`.execute(
       ctx.db,
     );
     const commit = await admin.post(`/api/njit/imports/${id}/commit`, {});
@@ -335,6 +337,51 @@ describe('re-import', () => {
 });
 
 describe('a huge file', () => {
+  it(`stages the rows ${ROSTER_CHUNK} at a time and counts the students already stored chunk by chunk`, async () => {
+    const rows = synthetic(4_500, 12);
+    // Stored already: 100 of the first chunk's students and 200 of the second's.
+    await importFile(admin, csv([...rows.slice(0, 100), ...rows.slice(2_100, 2_300)]), 'first.csv');
+    const res = await upload(admin, csv(rows), 'big.csv');
+    const { importId, toInsert, toUpdate } = res.json().data;
+    expect({ toInsert, toUpdate }).toEqual({ toInsert: 4_200, toUpdate: 300 });
+    const { rows: chunks } = await sql<{ seq: number; n: number }>`
+      select seq, jsonb_array_length(rows) as n from njit_import_staging_chunks
+      where import_id = ${importId} order by seq`.execute(ctx.db);
+    expect(chunks).toEqual([
+      { seq: 0, n: 2_000 },
+      { seq: 1, n: 2_000 },
+      { seq: 2, n: 500 },
+    ]);
+    const commit = await admin.post(`/api/njit/imports/${importId}/commit`, {});
+    expect(commit.json().data).toMatchObject({ inserted: 4_200, updated: 300 });
+    expect(await count()).toBe(4_500);
+    // Committed: the staged chunks are gone with their import.
+    const left = await ctx.db.selectFrom('njit_import_staging_chunks').select('seq').execute();
+    expect(left).toEqual([]);
+  }, 120_000);
+
+  it('what the preparation hands back is the report, as large for 4,500 rows as for 50: the rows are in the spool', async () => {
+    const prepared = async (n: number) => {
+      const spool = await createTempFile();
+      try {
+        const p = await prepareRoster('roster.csv', Buffer.from(csv(synthetic(n, 13))), spool);
+        const titles: string[] = [];
+        for await (const { json } of readSpool(p.spool!)) {
+          titles.push(...(JSON.parse(json) as { student_no: string }[]).map((r) => r.student_no));
+        }
+        return { size: JSON.stringify(p).length, chunks: p.spool!.chunks.map((c) => c.rows), numbers: titles };
+      } finally {
+        await removeTempFile(spool);
+      }
+    };
+    const small = await prepared(50);
+    const big = await prepared(4_500);
+    expect(small.chunks).toEqual([50]);
+    expect(big.chunks).toEqual([2_000, 2_000, 500]);
+    expect(big.numbers).toEqual(synthetic(4_500, 13).map((r) => r[0]));
+    expect(big.size).toBeLessThan(small.size + 1_000);
+  }, 60_000);
+
   it('imports 20,000 rows in one commit', async () => {
     const rows = synthetic(20_000, 11);
     const { preview, summary } = await importFile(admin, csv(rows), 'big.csv');

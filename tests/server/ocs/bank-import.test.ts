@@ -6,7 +6,8 @@
  */
 import iconv from 'iconv-lite';
 import { BANK_MAX_ROWS, BANK_MAX_ROW_BYTES } from '../../../server/modules/ocs/bank/import-parse';
-import { prepareBankFile } from '../../../server/modules/ocs/bank/import-prepare';
+import { createTempFile, readSpool, removeTempFile } from '../../../server/lib/spool';
+import { IMPORT_CHUNK, prepareBankFile } from '../../../server/modules/ocs/bank/import-prepare';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { ask, csv, importFile, upload, userWithToken, waitForJob } from './admin-fixtures';
 
@@ -318,6 +319,32 @@ describe('the JSON list, read one element at a time', () => {
     const blank = await upload(admin, '   \n', 'x.json');
     expect(blank.json().errorMessage).toContain('JSON 格式有误');
   });
+
+  it(`spools the prepared questions ${IMPORT_CHUNK} at a time and hands back only the report`, async () => {
+    const prepared = async (text: string) => {
+      const spool = await createTempFile();
+      try {
+        const p = await prepareBankFile('bank.json', Buffer.from(text), undefined, spool);
+        const titles: string[] = [];
+        for await (const { json } of readSpool(p.spool!)) {
+          titles.push(...(JSON.parse(json) as { title: string }[]).map((q) => q.title));
+        }
+        return { size: JSON.stringify(p).length, chunks: p.spool!.chunks.map((c) => c.rows), titles };
+      } finally {
+        await removeTempFile(spool);
+      }
+    };
+    const list = (n: number) => Array.from({ length: n }, (_, i) => question(i));
+    const small = await prepared(JSON.stringify(list(50)));
+    const big = await prepared(JSON.stringify(list(4_500)));
+    expect(small.chunks).toEqual([50]);
+    expect(big.chunks).toEqual([2_000, 2_000, 500]);
+    expect(big.titles).toEqual(list(4_500).map((q) => q.title));
+    expect(big.size).toBeLessThan(small.size + 1_000);
+    // A list field that replaces an earlier one replaces its spooled rows too.
+    const replaced = await prepared(JSON.stringify({ list: list(2_500), questions: [question(9_999)] }));
+    expect(replaced).toMatchObject({ chunks: [1], titles: [question(9_999).title] });
+  }, 60_000);
 
   it('reads a GBK JSON file and one with a BOM', async () => {
     const text = JSON.stringify(JSON_BANK);

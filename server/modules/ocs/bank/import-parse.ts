@@ -7,6 +7,7 @@
  * is read, so the file never exists in memory as one big tree of objects.
  */
 import { isUtf8 } from 'node:buffer';
+import fs from 'node:fs';
 import { JSONParser, TokenType } from '@streamparser/json';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
@@ -214,8 +215,13 @@ const FEED_BYTES = 64 * 1024;
  * or the first list field of a top-level object (LIST_FIELDS), as JSON.parse and a lookup found it before.
  * Only the list's elements are kept, each until its row is made; anything else is read and dropped.
  */
-function parseJson(body: Uint8Array, sink: RowSink, limits: BankParseLimits): void {
-  const objectForm = firstChar(body) === '{';
+function parseJson(
+  pieces: Iterable<Uint8Array>,
+  first: string | undefined,
+  sink: RowSink,
+  limits: BankParseLimits,
+): void {
+  const objectForm = first === '{';
   const parser = new JSONParser({
     paths: objectForm ? LIST_FIELDS.map((f) => `$.${f}.*`) : ['$.*'],
     keepStack: false,
@@ -280,10 +286,11 @@ function parseJson(body: Uint8Array, sink: RowSink, limits: BankParseLimits): vo
     if (listRows > limits.maxRows) throw tooManyRows(limits.maxRows);
     if (!objectForm || inList === chosen) sink.row(rowOf(key + 1, value));
   };
-  for (let at = 0; at < body.length && failure === null; at += FEED_BYTES) {
-    parser.write(body.subarray(at, at + FEED_BYTES));
-    fed += Math.min(FEED_BYTES, body.length - at);
+  for (const piece of pieces) {
+    parser.write(piece);
+    fed += piece.length;
     checkSpan(fed);
+    if (failure !== null) break;
   }
   if (failure === null && !parser.isEnded) parser.end();
   if (failure !== null) {
@@ -327,6 +334,22 @@ function firstChar(body: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** FEED_BYTES pieces of `body`. */
+function* piecesOf(body: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < body.length; at += FEED_BYTES) yield body.subarray(at, at + FEED_BYTES);
+}
+
+/** The file's start: refuses what is no text, and says where the text begins (after a UTF-8 BOM). */
+function checkHead(head: Buffer): number {
+  if ((head[0] === 0xff && head[1] === 0xfe) || head.includes(0) || (head[0] === 0x50 && head[1] === 0x4b)) {
+    throw badRequest(`${UNREADABLE}；Excel 表格请先另存为 CSV`);
+  }
+  return head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+}
+
+const isJsonFile = (fileName: string, first: string | undefined) =>
+  /\.json$/i.test(fileName) || (!/\.csv$/i.test(fileName) && (first === '[' || first === '{'));
+
 /**
  * Reads the file's rows into `sink`, one at a time, and says what the file was. A JSON file is parsed as
  * it is read (parseJson); more than `limits.maxRows` rows, or a JSON element beyond `limits.maxRowBytes`,
@@ -339,18 +362,67 @@ export function parseBankFile(
   limits: BankParseLimits = LIMITS,
 ): Pick<ParsedBankFile, 'format' | 'encoding'> {
   if (buf.length === 0) throw badRequest('上传的文件是空的');
-  const head = buf.subarray(0, 4096);
-  if ((head[0] === 0xff && head[1] === 0xfe) || head.includes(0) || (head[0] === 0x50 && head[1] === 0x4b)) {
-    throw badRequest(`${UNREADABLE}；Excel 表格请先另存为 CSV`);
-  }
-  const body = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
+  const body = buf.subarray(checkHead(buf.subarray(0, 4096)));
   // Not UTF-8: Excel's "CSV" on Chinese Windows writes GBK (gb18030 is its superset).
   const encoding = isUtf8(body) ? 'utf-8' : 'gbk';
   const first = firstChar(body);
-  const json = /\.json$/i.test(fileName) || (!/\.csv$/i.test(fileName) && (first === '[' || first === '{'));
-  if (json) parseJson(encoding === 'gbk' ? Buffer.from(iconv.decode(body, 'gb18030')) : body, sink, limits);
+  const json = isJsonFile(fileName, first);
+  if (json)
+    parseJson(piecesOf(encoding === 'gbk' ? Buffer.from(iconv.decode(body, 'gb18030')) : body), first, sink, limits);
   else parseCsv(encoding === 'gbk' ? iconv.decode(body, 'gb18030') : body.toString('utf8'), sink, limits);
   return { format: json ? 'json' : 'csv', encoding };
+}
+
+/** FEED_BYTES pieces of the file from `offset` on, read as they are needed. */
+function* piecesOfFile(fd: number, offset: number): Generator<Uint8Array> {
+  for (let at = offset; ;) {
+    // A buffer of its own for each piece: the parser may keep a piece's bytes until the next arrives.
+    const buf = Buffer.allocUnsafe(FEED_BYTES);
+    const n = fs.readSync(fd, buf, 0, FEED_BYTES, at);
+    if (n === 0) return;
+    at += n;
+    yield buf.subarray(0, n);
+  }
+}
+
+/**
+ * parseBankFile of a file on disk (an upload saved as it arrived). A JSON file in UTF-8, what exports
+ * write, is read and parsed FEED_BYTES at a time and never held whole (a first pass checks that it is
+ * UTF-8); anything else (CSV, GBK) is read whole and goes to parseBankFile.
+ */
+export function parseBankFileAt(
+  fileName: string,
+  file: string,
+  sink: RowSink,
+  limits: BankParseLimits = LIMITS,
+): Pick<ParsedBankFile, 'format' | 'encoding'> {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const headBytes = fs.readSync(fd, head, 0, head.length, 0);
+    if (headBytes > 0) {
+      const start = checkHead(head.subarray(0, headBytes));
+      const first = firstChar(head.subarray(start, headBytes));
+      if (isJsonFile(fileName, first) && isUtf8File(fd, start)) {
+        parseJson(piecesOfFile(fd, start), first, sink, limits);
+        return { format: 'json', encoding: 'utf-8' };
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return parseBankFile(fileName, fs.readFileSync(file), sink, limits);
+}
+
+function isUtf8File(fd: number, offset: number): boolean {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for (const piece of piecesOfFile(fd, offset)) decoder.decode(piece, { stream: true });
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Every row of a file at once: for files known to be small (the shipped sample bank). */

@@ -2,10 +2,11 @@
  * Question-bank import in two steps. preview: parse the file, validate every row with prepareQuestion
  * and report (counts, row-numbered issues, a sample), keeping the prepared rows staged; that runs on a
  * worker thread (./import-prepare.ts), so a large file neither holds the event loop nor leaves the
- * memory its parse took. commit: upsert
- * the staged rows in the background in chunks, through a job record the page polls for progress.
+ * memory its parse took. The prepared rows are staged in a spool file (server/lib/spool.ts), not in
+ * memory, and are read back one chunk at a time: to count those already in the bank, then by the
+ * commit, which upserts them in the background through a job record the page polls for progress.
  *
- * Staging and jobs live in this process's memory (there is no staging table): the preview, the commit
+ * Staging and jobs belong to this process (there is no staging table): the preview, the commit
  * and the progress polls must reach the same instance. That holds on the embedded database (one
  * instance) and behind a sticky load balancer; the importer is an administrators' tool, and an expired
  * or lost preview only means uploading the file again. Re-running an import is always safe: rows are
@@ -23,23 +24,32 @@ import type { TaskPool } from '../../../lib/worker-task';
 import type { PreparedBank } from './import-prepare';
 import type { PreparedQuestion } from './question';
 import { upsertQuestions } from './store';
+import { createTempFile, readSpool, removeTempFile, type Spool } from '../../../lib/spool';
 
 export const STAGING_MS = 30 * 60_000;
+/**
+ * Questions the commit writes in one statement. Between two, the event loop answers others: a statement
+ * of 2,000 (its query built, its rows added to the fuzzy index) held it for up to half a second.
+ */
+const COMMIT_SLICE = 500;
 
-/** Prepares an uploaded bank file for its preview (./import-prepare.ts). */
-export type BankPreparer = (fileName: string, buf: Buffer) => Promise<PreparedBank>;
+/**
+ * Prepares an uploaded bank file, saved at `uploadFile`, for its preview (./import-prepare.ts), its
+ * rows into `spoolFile`.
+ */
+export type BankPreparer = (fileName: string, uploadFile: string, spoolFile: string) => Promise<PreparedBank>;
 
 /** Preparing on a worker thread of `pool` (one file at a time, its heap capped). */
 export function workerBankPreparer(pool: TaskPool): BankPreparer {
-  return (fileName, buf) =>
-    pool.run<PreparedBank>(require.resolve('./import-prepare'), 'prepareBankFile', [fileName, buf]);
+  return (fileName, uploadFile, spoolFile) =>
+    pool.run<PreparedBank>(require.resolve('./import-prepare'), 'prepareBankUpload', [fileName, uploadFile, spoolFile]);
 }
 
 interface Staged {
   actorId: number;
   fileName: string;
-  /** The valid questions as JSON chunks (PreparedBank.chunks), parsed one at a time when needed. */
-  chunks: string[];
+  /** The valid questions in JSON chunks (PreparedBank.spool), read one at a time when needed. */
+  spool: Spool;
   valid: number;
   total: number;
   rejected: number;
@@ -50,17 +60,18 @@ interface JobState extends BankImportJob {
   expiresAt: number;
 }
 
-/** How many of these rows are already in the bank (they will be updated). */
-async function countExisting(db: Kysely<DB>, chunks: string[]): Promise<number> {
+/**
+ * How many of the spooled rows are already in the bank (they will be updated): one chunk at a time, its
+ * JSON read by the database, so this thread neither parses the rows nor holds more than a chunk's text.
+ */
+async function countExisting(db: Kysely<DB>, spool: Spool): Promise<number> {
   let n = 0;
-  for (const text of chunks) {
-    const c = JSON.parse(text) as PreparedQuestion[];
+  for await (const { json } of readSpool(spool)) {
     const r = await sql<{ n: number }>`
       select count(*)::int as n
-      from unnest(${c.map((q) => q.title_hash)}::text[], ${c.map((q) => q.type)}::text[], ${c.map((q) => q.options_hash)}::text[]) as k(th, ty, oh)
-      where exists (select 1 from ocs_questions q where q.title_hash = k.th and q.type = k.ty and q.options_hash = k.oh)`.execute(
-      db,
-    );
+      from jsonb_to_recordset(${json}::jsonb) as k(title_hash text, type text, options_hash text)
+      where exists (select 1 from ocs_questions q
+        where q.title_hash = k.title_hash and q.type = k.type and q.options_hash = k.options_hash)`.execute(db);
     n += Number(r.rows[0]!.n);
   }
   return n;
@@ -75,17 +86,26 @@ export class BankImporter {
     private readonly deps: { db: Kysely<DB>; index: FuzzyIndex; log: FastifyBaseLogger; prepare: BankPreparer },
   ) {}
 
-  async preview(actor: Actor, fileName: string, buf: Buffer): Promise<BankImportPreview> {
-    const { total, rejected, valid, issues, sample, chunks } = await this.deps.prepare(fileName, buf);
-    const existing = await countExisting(this.deps.db, chunks);
+  async preview(actor: Actor, fileName: string, uploadFile: string): Promise<BankImportPreview> {
+    const file = await createTempFile();
+    let prepared: PreparedBank;
+    let existing: number;
+    try {
+      prepared = await this.deps.prepare(fileName, uploadFile, file);
+      existing = await countExisting(this.deps.db, prepared.spool!);
+    } catch (err) {
+      await removeTempFile(file);
+      throw err;
+    }
+    const { total, rejected, valid, issues, sample, spool } = prepared;
     this.sweep();
     // One pending preview per administrator: a new upload replaces the previous one.
-    for (const [id, s] of this.staged) if (s.actorId === actor.id) this.staged.delete(id);
+    for (const [id, s] of this.staged) if (s.actorId === actor.id) this.drop(id, s);
     const id = crypto.randomUUID();
     this.staged.set(id, {
       actorId: actor.id,
       fileName,
-      chunks,
+      spool: spool!,
       valid,
       total,
       rejected,
@@ -125,9 +145,17 @@ export class BankImporter {
     return this.snapshot(job);
   }
 
-  /** Lets running imports finish before the database closes. */
+  /** Lets running imports finish before the database closes, and removes the staged previews' spools. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.running]);
+    await Promise.all([...this.staged.values()].map((s) => removeTempFile(s.spool.file)));
+    this.staged.clear();
+  }
+
+  /** Forgets a staged preview and removes its spool (in the background: nothing waits for it). */
+  private drop(id: string, s: Staged): void {
+    this.staged.delete(id);
+    void removeTempFile(s.spool.file);
   }
 
   private snapshot({ expiresAt: _e, ...job }: JobState): BankImportJob {
@@ -137,27 +165,34 @@ export class BankImporter {
   /** Forgets expired previews and finished jobs (the OCS plugin runs this every minute). */
   sweep(): void {
     const now = Date.now();
-    for (const [id, s] of this.staged) if (s.expiresAt < now) this.staged.delete(id);
+    for (const [id, s] of this.staged) if (s.expiresAt < now) this.drop(id, s);
     for (const [id, j] of this.jobs) if (j.status !== 'running' && j.expiresAt < now) this.jobs.delete(id);
   }
 
   private async run(job: JobState, staged: Staged, actor: Actor): Promise<void> {
     const { db, index, log } = this.deps;
+    let written = 0;
     try {
-      for (const text of staged.chunks) {
-        const chunk = JSON.parse(text) as PreparedQuestion[];
-        const r = await upsertQuestions(db, chunk, 'import', 'verified');
-        // Each chunk is answerable (exact and fuzzy) as soon as it lands.
-        for (const row of r.rows) index.add(row.id, row.norm_title);
+      for await (const { json } of readSpool(staged.spool)) {
+        const chunk = JSON.parse(json) as PreparedQuestion[];
+        const counts = { inserted: 0, updated: 0 };
+        for (let i = 0; i < chunk.length; i += COMMIT_SLICE) {
+          const r = await upsertQuestions(db, chunk.slice(i, i + COMMIT_SLICE), 'import', 'verified');
+          // Each slice is answerable (exact and fuzzy) as soon as it lands.
+          for (const row of r.rows) index.add(row.id, row.norm_title);
+          written += Math.min(COMMIT_SLICE, chunk.length - i);
+          counts.inserted += r.inserted;
+          counts.updated += r.updated;
+        }
         job.done += chunk.length;
-        job.inserted += r.inserted;
-        job.updated += r.updated;
+        job.inserted += counts.inserted;
+        job.updated += counts.updated;
       }
       job.status = 'done';
     } catch (err) {
       log.error({ err, importId: job.id }, 'ocs bank import failed');
       job.status = 'failed';
-      job.error = `导入在第 ${job.done + 1} 条附近中断（之前的 ${job.done} 条已写入；重新导入同一文件是安全的）`;
+      job.error = `导入在第 ${written + 1} 条附近中断（之前的 ${written} 条已写入；重新导入同一文件是安全的）`;
     }
     job.expiresAt = Date.now() + STAGING_MS;
     // Fresh planner statistics after a bulk change (the embedded database has no autovacuum).
@@ -178,5 +213,6 @@ export class BankImporter {
         updated: job.updated,
       },
     }).catch((err) => log.error({ err }, 'ocs bank import audit failed'));
+    await removeTempFile(staged.spool.file);
   }
 }

@@ -10,7 +10,7 @@ import * as api from '@contract/api/ocsAdmin';
 import type { AppDeps } from '../../../deps';
 import { paged, success, SUCCESS } from '../../../http/reply';
 import { route } from '../../../http/route';
-import { readUpload } from '../../../http/upload';
+import { withSavedUpload } from '../../../http/upload';
 import { actorOf } from '../../../plugins/auth';
 import { recordAudit } from '../../audit';
 import { bankStats, deleteQuestion, getQuestion, searchQuestions, setQuestionStatus, updateQuestion } from './admin';
@@ -51,8 +51,10 @@ export default async function ocsBankRoutes(
   });
 
   route(app, api.uploadImport, async (request) => {
-    const { fileName, buffer } = await readUpload(request, { maxBytes: OCS_BANK_MAX_BYTES });
-    return success(await importer.preview(actorOf(request), fileName, buffer));
+    const preview = await withSavedUpload(request, { maxBytes: OCS_BANK_MAX_BYTES }, ({ fileName, file }) =>
+      importer.preview(actorOf(request), fileName, file),
+    );
+    return success(preview);
   });
   route(app, api.commitImport, async (request) => success(importer.commit(actorOf(request), request.params.id)));
   route(app, api.importJob, async (request) => success(importer.job(request.params.id)));
