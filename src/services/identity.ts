@@ -14,7 +14,8 @@ import type {
   SsoProvider,
 } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
-import { call, urlOf } from './call';
+import { call } from './call';
+import { urlOf } from './url';
 
 export type TwoFactorStatusAnswer = AnswerOf<typeof api.twoFactorStatus>;
 export type TwoFactorSetupAnswer = AnswerOf<typeof api.twoFactorSetup>;

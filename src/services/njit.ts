@@ -4,7 +4,8 @@ import type { AnswerOf } from '@/contract/endpoint';
 import type { NjitAuditQuery, RevealBody, StudentSearchQuery } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
 import type { z } from 'zod';
-import { call, upload, urlOf } from './call';
+import { call, upload } from './call';
+import { urlOf } from './url';
 
 export type StudentSearchAnswer = AnswerOf<typeof api.searchStudents>;
 export type StudentAnswer = AnswerOf<typeof api.getStudent>;

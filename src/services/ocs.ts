@@ -6,7 +6,8 @@ import * as api from '@/contract/api/ocs';
 import type { AnswerOf } from '@/contract/endpoint';
 import type { AskBody, LedgerKind, OcsOutcome } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
-import { call, toQueryString, urlOf } from './call';
+import { call } from './call';
+import { toQueryString, urlOf } from './url';
 
 export type OcsOverviewAnswer = AnswerOf<typeof api.overview>;
 export type WalletAnswer = AnswerOf<typeof api.wallet>;

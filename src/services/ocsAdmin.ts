@@ -13,7 +13,8 @@ import type {
   OcsSettingsBody,
 } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
-import { call, upload, urlOf } from './call';
+import { call, upload } from './call';
+import { urlOf } from './url';
 
 export type OcsAdminUserListAnswer = AnswerOf<typeof api.listUsers>;
 export type AdjustBalanceAnswer = AnswerOf<typeof api.adjustBalance>;

@@ -6,7 +6,8 @@ import * as api from '@/contract/api/ocsFree';
 import type { AnswerOf } from '@/contract/endpoint';
 import type { RedeemBatchBody, RedeemBody } from '@/contract';
 import type { RequestOptions } from '@umijs/max';
-import { call, urlOf } from './call';
+import { call } from './call';
+import { urlOf } from './url';
 
 export type FreeStatusAnswer = AnswerOf<typeof api.freeStatus>;
 export type FreeClaimAnswer = AnswerOf<typeof api.claimFree>;

@@ -7,7 +7,8 @@ import type { LoginBody, RegisterBody } from '@/contract';
 import { SESSION_REQUIRED } from '@/requestDefaults';
 import type { RequestOptions } from '@umijs/max';
 import type { z } from 'zod';
-import { call, urlOf } from './call';
+import { call } from './call';
+import { urlOf } from './url';
 import { fetchJson } from './http';
 
 export type MeAnswer = AnswerOf<typeof api.me>;

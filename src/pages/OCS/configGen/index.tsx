@@ -8,7 +8,7 @@ import { buildAnswererConfig, subscriptionUrl, type OcsMethod, type OcsRequestTy
 import * as ocsApi from '@/contract/api/ocs';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { fetchTokens } from '@/services/account';
-import { urlOf } from '@/services/call';
+import { urlOf } from '@/services/url';
 import { fetchOcsScriptInfo } from '@/services/ocsScript';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
