@@ -1,16 +1,14 @@
 import { handOffToken } from '@/components/tokenHandoff';
 import ConfigGenPage from '@/pages/OCS/configGen';
 import { fetchTokens } from '@/services/account';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
+jest.mock('@/services/call');
+
 jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
-// The test button's request is built by the real service; only fetch itself is stubbed.
-jest.mock('@/services/ocsScript', () => ({
-  ...jest.requireActual('@/services/ocsScript'),
-  fetchOcsScriptInfo: jest.fn(),
-}));
 
 const BASE = 'https://portal.example.edu';
 const FULL = 'pt_AbC12345_secretpartthatisshownonce';
@@ -29,7 +27,7 @@ const token = (id: number, name: string, prefix: string, scopes: ('ocs:query' | 
 const fetchMock = jest.fn();
 
 beforeEach(() => {
-  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+  answer(ocsApi.scriptInfo, {
     success: true,
     data: {
       baseUrl: BASE,
@@ -46,6 +44,7 @@ beforeEach(() => {
     current: 1,
     pageSize: 100,
   });
+  // The test button's request is built by the real code (services/answererTest); only fetch itself is stubbed.
   fetchMock.mockReset();
   window.fetch = fetchMock;
 });

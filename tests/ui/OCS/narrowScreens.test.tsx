@@ -6,13 +6,15 @@ import ConfigGenPage from '@/pages/OCS/configGen';
 import AiPromptPage from '@/pages/OCS/preferenceSetting/aiPrompt';
 import { fetchTokens } from '@/services/account';
 import { fetchAiPreferences, fetchPromptDefaults, previewPrompt } from '@/services/ocsAi';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer } from '../api';
 import { screen, within } from '@testing-library/react';
 import { atViewport, renderAt } from '../helpers';
 import { DEFAULTS, prefs } from './aiFixtures';
 
+jest.mock('@/services/call');
+
 jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
-jest.mock('@/services/ocsScript', () => ({ fetchOcsScriptInfo: jest.fn() }));
 jest.mock('@/services/ocsAi', () => ({
   fetchPromptDefaults: jest.fn(),
   fetchAiPreferences: jest.fn(),
@@ -24,7 +26,7 @@ let restore: () => void = () => {};
 afterEach(() => restore());
 
 beforeEach(() => {
-  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+  answer(ocsApi.scriptInfo, {
     success: true,
     data: {
       baseUrl: 'https://portal.example.edu',

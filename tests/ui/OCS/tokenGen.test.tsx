@@ -1,13 +1,15 @@
 import ConfigGenPage from '@/pages/OCS/configGen';
 import OcsTokenGenPage from '@/pages/OCS/tokenGen';
 import { createToken, fetchTokens } from '@/services/account';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer } from '../api';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { renderAt } from '../helpers';
 
+jest.mock('@/services/call');
+
 jest.mock('@/services/account', () => ({ createToken: jest.fn(), fetchTokens: jest.fn() }));
-jest.mock('@/services/ocsScript', () => ({ fetchOcsScriptInfo: jest.fn() }));
 
 const createMock = jest.mocked(createToken);
 const listMock = jest.mocked(fetchTokens);
@@ -31,7 +33,7 @@ function token(id: number, name: string, scopes: ('ocs:query' | 'ums:send')[], o
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+  answer(ocsApi.scriptInfo, {
     success: true,
     data: {
       baseUrl: 'https://portal.example.edu',
