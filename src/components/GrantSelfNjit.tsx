@@ -3,7 +3,7 @@
  * /api/user/admin/self/njit, recorded in the administrators' audit log), instead of being told to ask
  * an administrator. Shown where the lookup is closed to them: its 403 page and the home page's card.
  */
-import { fetchCurrentUser } from '@/services/user';
+import { fetchCurrentUser } from '@/services/probes';
 import { grantSelfNjit } from '@/services/account';
 import { rememberUser } from '@/initialState';
 import { useModel, useNavigate } from '@umijs/max';

@@ -11,7 +11,7 @@
  *
  * and checks what was sent with `sent(api.create)` (the inputs of its calls, oldest first), `callsOf(api.create)`
  * (inputs with options) or `expect(call).toHaveBeenCalledWith(api.create, input, options)`. An endpoint called without an
- * answer rejects with an error naming it. Answers are forgotten after each test.
+ * answer rejects with an error naming it. Answers and recorded calls are forgotten before each test.
  */
 import type { AnswerOf, Endpoint, InputOf } from '@/contract/endpoint';
 import { call, upload } from '@/services/call';
@@ -39,6 +39,8 @@ function settle(endpoint: Endpoint, args: unknown[]): Promise<unknown> {
 beforeEach(() => {
   standing.clear();
   once.clear();
+  jest.mocked(call).mockClear();
+  jest.mocked(upload).mockClear();
   jest
     .mocked(call)
     .mockImplementation(((endpoint: Endpoint, input: unknown = {}, options?: RequestOptions) =>

@@ -1,7 +1,7 @@
 import AccessDenied, { deniedTarget } from '@/components/AccessDenied';
 import { useAccess } from '@@/plugin-access';
 import { grantSelfNjit } from '@/services/account';
-import { fetchCurrentUser } from '@/services/user';
+import { fetchCurrentUser } from '@/services/probes';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
@@ -9,7 +9,7 @@ import { renderAt } from '../helpers';
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn(() => ({ setInitialState: mockSetInitialState })) }));
 jest.mock('@/services/account', () => ({ grantSelfNjit: jest.fn() }));
-jest.mock('@/services/user', () => ({ fetchCurrentUser: jest.fn() }));
+jest.mock('@/services/probes', () => ({ fetchCurrentUser: jest.fn() }));
 const mockSetInitialState = jest.fn();
 const useAccessMock = jest.mocked(useAccess);
 

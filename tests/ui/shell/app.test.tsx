@@ -4,18 +4,17 @@
  */
 import { TestBrowser } from '@@/testBrowser';
 import { FetchError } from '@/services/http';
-import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/user';
+import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { atViewport } from '../helpers';
 
-jest.mock('@/services/user', () => ({
+jest.mock('@/services/call');
+
+jest.mock('@/services/probes', () => ({
   fetchCurrentUser: jest.fn(),
   probeCurrentUser: jest.fn(),
   fetchAuthSettings: jest.fn(),
   fetchHealth: jest.fn(),
-  login: jest.fn(),
-  logout: jest.fn(),
-  register: jest.fn(),
 }));
 jest.mock('@/services/njit', () => ({
   fetchNjitOverview: jest.fn().mockResolvedValue({

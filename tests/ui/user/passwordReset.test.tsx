@@ -2,7 +2,7 @@ import ForgotPasswordPage from '@/pages/user/forgotPassword';
 import ResetPasswordPage from '@/pages/user/resetPassword';
 import VerifyEmailPage from '@/pages/user/verifyEmail';
 import { checkPasswordReset, forgotPassword, resetPassword, verifyEmail } from '@/services/identity';
-import { fetchAuthSettings } from '@/services/user';
+import { fetchAuthSettings } from '@/services/probes';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
@@ -12,7 +12,7 @@ jest.mock('@/services/identity', () => ({
   resetPassword: jest.fn(),
   verifyEmail: jest.fn(),
 }));
-jest.mock('@/services/user', () => ({ fetchAuthSettings: jest.fn() }));
+jest.mock('@/services/probes', () => ({ fetchAuthSettings: jest.fn() }));
 
 const TOKEN = 'A'.repeat(43);
 const settings = (passwordReset: boolean) => ({

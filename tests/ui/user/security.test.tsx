@@ -11,7 +11,7 @@ import {
   startTwoFactorSetup,
   unlinkIdentity,
 } from '@/services/identity';
-import { fetchAuthSettings, fetchCurrentUser } from '@/services/user';
+import { fetchAuthSettings, fetchCurrentUser } from '@/services/probes';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
@@ -29,7 +29,7 @@ jest.mock('@/services/identity', () => ({
   unlinkIdentity: jest.fn(),
   ssoLinkUrl: (p: string) => `/api/user/sso/${p}/link`,
 }));
-jest.mock('@/services/user', () => ({ fetchAuthSettings: jest.fn(), fetchCurrentUser: jest.fn() }));
+jest.mock('@/services/probes', () => ({ fetchAuthSettings: jest.fn(), fetchCurrentUser: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const user = { uid: 2, username: 'alice', nickname: null, avatar: null, roles: ['admin' as const] };

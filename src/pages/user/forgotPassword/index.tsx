@@ -5,7 +5,7 @@
  */
 import { errorMessageOf } from '@/requestErrorConfig';
 import { forgotPassword } from '@/services/identity';
-import { fetchAuthSettings } from '@/services/user';
+import { fetchAuthSettings } from '@/services/probes';
 import { MailOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';

@@ -6,7 +6,7 @@ import { formatTime } from '@/components/time';
 import type { LinkedIdentity, SsoProvider } from '@/contract';
 import { SSO_PROVIDER_NAMES } from '@/contract/ssoErrors';
 import { fetchIdentities, ssoLinkUrl, unlinkIdentity } from '@/services/identity';
-import { fetchAuthSettings } from '@/services/user';
+import { fetchAuthSettings } from '@/services/probes';
 import { Alert, Button, Card, Popconfirm, Space, Table, Tooltip, message, type TableColumnsType } from 'antd';
 import { useRequest } from 'ahooks';
 
