@@ -1,17 +1,13 @@
 import FreeChangePage from '@/pages/OCS/freeChange';
-import { fetchLedger } from '@/services/ocs';
+import * as ocsApi from '@/contract/api/ocs';
 import * as ocsFreeApi from '@/contract/api/ocsFree';
 import { call } from '@/services/call';
-import { answer, fail, sent } from '../api';
+import { answer, callsOf, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { ledgerRow, page } from './fixtures';
 
 jest.mock('@/services/call');
-
-jest.mock('@/services/ocs', () => ({ fetchLedger: jest.fn() }));
-
-const ledgerMock = jest.mocked(fetchLedger);
 
 const HOUR = 3_600_000;
 function status(over: object = {}) {
@@ -37,7 +33,8 @@ const bizError = (status: number, errorMessage: string) => ({
 beforeEach(() => {
   jest.clearAllMocks();
   answer(ocsFreeApi.freeStatus, status());
-  ledgerMock.mockResolvedValue(
+  answer(
+    ocsApi.listLedger,
     page([
       ledgerRow(2, 'redeem', 50, 120, '兑换码：开学活动'),
       ledgerRow(1, 'free', 10, 70, '每日免费领取（2025-01-02）'),
@@ -71,7 +68,7 @@ describe('daily claim', () => {
     expect(within(card('每日免费领取')).getByText('距下次领取')).toBeInTheDocument();
     expect(card('每日免费领取')).toHaveTextContent(/0[23]:[0-5]\d:[0-5]\d/);
     // The recent rows are fetched again after the claim.
-    await waitFor(() => expect(ledgerMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsApi.listLedger)).toHaveLength(2));
   });
 
   it('counts down on the server clock, not the browser clock', async () => {
@@ -128,7 +125,7 @@ describe('redeem form', () => {
     expect(await screen.findByText('兑换成功，获得 50 积分（开学活动），当前余额 170 积分')).toBeInTheDocument();
     await waitFor(() => expect(input()).toHaveValue(''));
     expect(sent(ocsFreeApi.freeStatus)).toHaveLength(2);
-    await waitFor(() => expect(ledgerMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsApi.listLedger)).toHaveLength(2));
   });
 
   it("shows the server's refusal (here the wrong-code limit) on the field", async () => {
@@ -153,10 +150,10 @@ describe('redeem form', () => {
 it('lists the latest claims and redemptions from the ledger', async () => {
   renderAt('/OCS/freeChange', <FreeChangePage />);
   const row = (await screen.findByText('兑换码：开学活动')).closest('tr') as HTMLElement;
-  expect(ledgerMock).toHaveBeenCalledWith(
-    { kind: ['free', 'redeem'], current: 1, pageSize: 10 },
-    { skipErrorHandler: true },
-  );
+  expect(callsOf(ocsApi.listLedger)).toContainEqual([
+    { query: { kind: ['free', 'redeem'], current: 1, pageSize: 10 } },
+    expect.objectContaining({ skipErrorHandler: true }),
+  ]);
   expect(within(row).getByText('兑换码')).toBeInTheDocument();
   expect(row).toHaveTextContent('+50');
   expect(row).toHaveTextContent('2025-01-02 12:05');
