@@ -2,15 +2,13 @@ import AskQuestionPage from '@/pages/OCS/askQuestion';
 import { splitOptions } from '@/pages/OCS/askQuestion/components/options';
 import * as ocsApi from '@/contract/api/ocs';
 import { call } from '@/services/call';
-import { answer, fail, sent } from '../api';
-import { createReport, fetchReportContext } from '@/services/ocsReview';
+import { answer, fail, failOnce, sent } from '../api';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { page, query } from './fixtures';
 
 jest.mock('@/services/call');
-
-jest.mock('@/services/ocsReview', () => ({ fetchReportContext: jest.fn(), createReport: jest.fn() }));
 
 /** The overview answer, read by the page for serviceReady only. */
 const overviewWith = (serviceReady: { bank: boolean; ai: boolean }) => ({
@@ -204,8 +202,8 @@ describe('reporting a wrong answer', () => {
         queryId: 7,
       },
     });
-    jest.mocked(fetchReportContext).mockResolvedValue(context());
-    jest.mocked(createReport).mockRejectedValueOnce({
+    answer(ocsReviewApi.reportContext, context());
+    failOnce(ocsReviewApi.createReport, {
       response: {
         status: 429,
         data: {
@@ -225,8 +223,9 @@ describe('reporting a wrong answer', () => {
     fireEvent.change(within(dialog).getByLabelText('说明（可选）'), { target: { value: '题目问的是城市全称' } });
     await act(async () => fireEvent.click(within(dialog).getByText('提交反馈')));
     expect(await within(dialog).findByText('今天的反馈次数已达上限（20 次），请明天再来')).toBeInTheDocument();
-    expect(createReport).toHaveBeenCalledWith(
-      { queryId: 7, proposed: '北京市', reason: '题目问的是城市全称' },
+    expect(call).toHaveBeenCalledWith(
+      ocsReviewApi.createReport,
+      { body: { queryId: 7, proposed: '北京市', reason: '题目问的是城市全称' } },
       { skipErrorHandler: true },
     );
   });
@@ -240,7 +239,8 @@ describe('reporting a wrong answer', () => {
         query(6, 'miss', '没有答案的题'),
       ]),
     );
-    jest.mocked(fetchReportContext).mockResolvedValue(
+    answer(
+      ocsReviewApi.reportContext,
       context({
         report: null,
         refusal: '这个答案没有存入题库，无法反馈',

@@ -3,14 +3,12 @@ import { ledgerCsvUrl } from '@/services/ledger';
 import * as ocsApi from '@/contract/api/ocs';
 import { call } from '@/services/call';
 import { answer, sent } from '../api';
-import { createReport, fetchReportContext } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { ledgerRow, page, query } from './fixtures';
 
 jest.mock('@/services/call');
-
-jest.mock('@/services/ocsReview', () => ({ fetchReportContext: jest.fn(), createReport: jest.fn() }));
 
 const rows = [
   ledgerRow(4, 'charge', -1, 127, '中华人民共和国的首都是哪座城市？'),
@@ -30,7 +28,7 @@ const exportLink = () => screen.getByText('导出 CSV').closest('a') as HTMLAnch
 
 describe('OCS bill: reporting a charged answer', () => {
   it('a charge row opens the report dialog for its query; other rows have nothing to report', async () => {
-    jest.mocked(fetchReportContext).mockResolvedValue({
+    answer(ocsReviewApi.reportContext, {
       success: true,
       data: {
         query: query(104, 'bank', '中华人民共和国的首都是哪座城市？'),
@@ -44,7 +42,7 @@ describe('OCS bill: reporting a charged answer', () => {
         refusal: null,
       },
     });
-    jest.mocked(createReport).mockResolvedValue({
+    answer(ocsReviewApi.createReport, {
       success: true,
       data: {
         id: 1,
@@ -63,11 +61,21 @@ describe('OCS bill: reporting a charged answer', () => {
     expect(within(row('每日免费领取')).queryByText('答案有误')).not.toBeInTheDocument();
     fireEvent.click(within(row('中华人民共和国的首都是哪座城市？')).getByText('答案有误'));
     const dialog = (await screen.findByText('反馈答案有误')).closest('.ant-modal') as HTMLElement;
-    await waitFor(() => expect(fetchReportContext).toHaveBeenCalledWith(104, { skipErrorHandler: true }));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(
+        ocsReviewApi.reportContext,
+        { params: { id: 104 } },
+        { skipErrorHandler: true },
+      ),
+    );
     fireEvent.click(await within(dialog).findByLabelText('A. 上海'));
     await act(async () => fireEvent.click(within(dialog).getByText('提交反馈')));
     await waitFor(() =>
-      expect(createReport).toHaveBeenCalledWith({ queryId: 104, proposed: '上海' }, { skipErrorHandler: true }),
+      expect(call).toHaveBeenCalledWith(
+        ocsReviewApi.createReport,
+        { body: { queryId: 104, proposed: '上海' } },
+        { skipErrorHandler: true },
+      ),
     );
   });
 });
