@@ -6,7 +6,7 @@
  *
  *   answer(api.overview, { success: true, data });            every call, until the test ends
  *   answerOnce(api.overview, { success: true, data });        the next call only (before the standing answer)
- *   answer(api.listLedger, ({ query }) => page(query));       an answer computed from what was sent
+ *   answer(api.listLedger, async ({ query }) => page(query)); an answer computed from what was sent
  *   fail(api.createUpstream, { response: { status: 400 } });  the call rejects with this error
  *
  * and checks what was sent with `sent(api.create)` (the inputs of its calls, oldest first), `callsOf(api.create)`
@@ -22,7 +22,7 @@ type Multipart = { multipart?: true };
 type Args<E> = E extends Multipart & { multipart: true }
   ? [file: Blob, onProgress?: (percent: number) => void, options?: RequestOptions]
   : [input: InputOf<E>, options?: RequestOptions];
-type Reply<E> = AnswerOf<E> | ((...args: Args<E>) => AnswerOf<E> | Promise<AnswerOf<E>>);
+type Reply<E> = AnswerOf<E> | ((...args: Args<E>) => Promise<AnswerOf<E>>);
 type Outcome = { reply: unknown } | { error: unknown };
 
 const standing = new Map<Endpoint, Outcome>();

@@ -5,7 +5,7 @@
 import ConfigGenPage from '@/pages/OCS/configGen';
 import AiPromptPage from '@/pages/OCS/preferenceSetting/aiPrompt';
 import { fetchTokens } from '@/services/account';
-import { fetchAiPreferences, fetchPromptDefaults, previewPrompt } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
 import * as ocsApi from '@/contract/api/ocs';
 import { answer } from '../api';
 import { screen, within } from '@testing-library/react';
@@ -15,12 +15,6 @@ import { DEFAULTS, prefs } from './aiFixtures';
 jest.mock('@/services/call');
 
 jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
-jest.mock('@/services/ocsAi', () => ({
-  fetchPromptDefaults: jest.fn(),
-  fetchAiPreferences: jest.fn(),
-  saveAiPreferences: jest.fn(),
-  previewPrompt: jest.fn(),
-}));
 
 let restore: () => void = () => {};
 afterEach(() => restore());
@@ -37,9 +31,9 @@ beforeEach(() => {
     },
   });
   jest.mocked(fetchTokens).mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 100 });
-  jest.mocked(fetchPromptDefaults).mockResolvedValue({ success: true, data: DEFAULTS });
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs());
-  jest.mocked(previewPrompt).mockResolvedValue({
+  answer(ocsAiApi.promptDefaults, { success: true, data: DEFAULTS });
+  answer(ocsAiApi.getPreferences, prefs());
+  answer(ocsAiApi.promptPreview, {
     success: true,
     data: { prompt: '预览', question: DEFAULTS.samples.single },
   });
