@@ -10,16 +10,15 @@
  *   fail(api.createUpstream, { response: { status: 400 } });  the call rejects with this error
  *
  * and checks what was sent with `sent(api.create)` (the inputs of its calls, oldest first), `callsOf(api.create)`
- * (inputs with options) or `expect(call).toHaveBeenCalledWith(api.create, input, options)`. An endpoint called without an
- * answer rejects with an error naming it. Answers and recorded calls are forgotten before each test.
+ * (inputs with options) or `expect(call).toHaveBeenCalledWith(api.create, input, options)`. A call to an endpoint the test
+ * did not answer stays pending. Answers and recorded calls are forgotten before each test.
  */
 import type { AnswerOf, Endpoint, InputOf } from '@/contract/endpoint';
 import { call, upload } from '@/services/call';
 import type { RequestOptions } from '@umijs/max';
 
-type Multipart = { multipart?: true };
 /** What the page passed after the descriptor: the input and options of call(), or upload()'s file. */
-type Args<E> = E extends Multipart & { multipart: true }
+type Args<E> = E extends { multipart?: true }
   ? [file: Blob, onProgress?: (percent: number) => void, options?: RequestOptions]
   : [input: InputOf<E>, options?: RequestOptions];
 type Reply<E> = AnswerOf<E> | ((...args: Args<E>) => Promise<AnswerOf<E>>);
@@ -30,7 +29,8 @@ const once = new Map<Endpoint, Outcome[]>();
 
 function settle(endpoint: Endpoint, args: unknown[]): Promise<unknown> {
   const outcome = once.get(endpoint)?.shift() ?? standing.get(endpoint);
-  if (!outcome) return Promise.reject(new Error(`no answer for ${endpoint.method} ${endpoint.path}`));
+  // Unanswered: pending, as behind a slow server (the shell tests open pages whose data they ignore).
+  if (!outcome) return new Promise(() => undefined);
   if ('error' in outcome) return Promise.reject(outcome.error);
   const { reply } = outcome;
   return Promise.resolve(typeof reply === 'function' ? (reply as (...a: unknown[]) => unknown)(...args) : reply);

@@ -3,9 +3,11 @@
  * guards; only the HTTP services are replaced.
  */
 import { TestBrowser } from '@@/testBrowser';
+import * as njitApi from '@/contract/api/njit';
 import { FetchError } from '@/services/http';
 import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { answer } from '../api';
 import { atViewport } from '../helpers';
 
 jest.mock('@/services/call');
@@ -16,22 +18,6 @@ jest.mock('@/services/probes', () => ({
   fetchAuthSettings: jest.fn(),
   fetchHealth: jest.fn(),
 }));
-jest.mock('@/services/njit', () => ({
-  fetchNjitOverview: jest.fn().mockResolvedValue({
-    success: true,
-    data: {
-      total: 12,
-      byCollege: [],
-      byGrade: [],
-      byStatus: [],
-      lastImport: null,
-      queriesToday: 0,
-      queriesThisMinute: 0,
-      queryLimitPerMinute: 30,
-    },
-  }),
-}));
-
 jest.mock('@/services/account', () => ({
   fetchAdminUsers: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
   fetchAudit: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
@@ -55,6 +41,19 @@ const asVisitor = () =>
   jest.mocked(probeCurrentUser).mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
 
 beforeEach(() => {
+  answer(njitApi.overview, {
+    success: true,
+    data: {
+      total: 12,
+      byCollege: [],
+      byGrade: [],
+      byStatus: [],
+      lastImport: null,
+      queriesToday: 0,
+      queriesThisMinute: 0,
+      queryLimitPerMinute: 30,
+    },
+  });
   jest.mocked(fetchAuthSettings).mockResolvedValue({
     success: true,
     data: { registration: 'open', passwordReset: false, sso: { cas: null, oidc: null } },
