@@ -3,15 +3,14 @@ import access from '@/access';
 import EChart from '@/components/charts/EChart';
 import OverviewPage from '@/pages/OCS/overview';
 import * as ocsApi from '@/contract/api/ocs';
-import { answer, failOnce } from '../api';
-import { fetchOcsSetup } from '@/services/ocsAdmin';
+import { answer, failOnce, sent } from '../api';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
 import { screen, waitFor, within } from '@testing-library/react';
 import { atViewport, renderAt } from '../helpers';
 import { query } from './fixtures';
 
 jest.mock('@/services/call');
 
-jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSetup: jest.fn() }));
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 // ECharts draws on a canvas jsdom lacks: the chart is an image named by its label, and the test reads
 // the option the page gave it.
@@ -71,7 +70,7 @@ function as(roles: ('admin' | 'njit')[]) {
 
 beforeEach(() => {
   answer(ocsApi.overview, overview());
-  jest.mocked(fetchOcsSetup).mockReset().mockResolvedValue(setup());
+  answer(ocsAdminApi.setupStatus, setup());
   jest.mocked(EChart).mockClear();
   as([]);
 });
@@ -174,7 +173,7 @@ describe('OCS overview', () => {
     const notice = await screen.findByTestId('ocs-service-notice');
     expect(notice).toHaveTextContent('管理员尚未完成 OCS 设置');
     expect(notice).toHaveTextContent('请联系管理员');
-    expect(fetchOcsSetup).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.setupStatus)).toEqual([]);
     unmount();
 
     // Either one is enough to answer something: no notice.
@@ -206,12 +205,13 @@ describe('OCS overview', () => {
     unmount();
 
     // Done: the checklist goes away.
-    jest
-      .mocked(fetchOcsSetup)
-      .mockResolvedValue(setup({ bank: { done: true }, price: { done: true, bankPrice: 2 }, complete: true }));
+    answer(
+      ocsAdminApi.setupStatus,
+      setup({ bank: { done: true }, price: { done: true, bankPrice: 2 }, complete: true }),
+    );
     renderAt('/OCS/overview', <OverviewPage />);
     await screen.findByText('今日查询');
-    expect(fetchOcsSetup).toHaveBeenCalledTimes(2);
+    expect(sent(ocsAdminApi.setupStatus)).toHaveLength(2);
     expect(screen.queryByTestId('ocs-setup-checklist')).not.toBeInTheDocument();
   });
 
