@@ -3,6 +3,7 @@
  * guards; only the HTTP services are replaced.
  */
 import { TestBrowser } from '@@/testBrowser';
+import * as identityApi from '@/contract/api/identity';
 import * as njitApi from '@/contract/api/njit';
 import { FetchError } from '@/services/http';
 import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
@@ -24,14 +25,6 @@ jest.mock('@/services/account', () => ({
   adminDeleteUser: jest.fn(),
 }));
 
-// The two-factor set-up page a user of a role that requires it is held on.
-jest.mock('@/services/identity', () => ({
-  fetchTwoFactor: jest.fn().mockResolvedValue({
-    success: true,
-    data: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: true, trustedBrowsers: 0 },
-  }),
-}));
-
 const asUser = (roles: ('admin' | 'njit')[]) =>
   jest.mocked(probeCurrentUser).mockResolvedValue({
     success: true,
@@ -41,6 +34,11 @@ const asVisitor = () =>
   jest.mocked(probeCurrentUser).mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
 
 beforeEach(() => {
+  // The two-factor set-up page a user of a role that requires it is held on.
+  answer(identityApi.twoFactorStatus, {
+    success: true,
+    data: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: true, trustedBrowsers: 0 },
+  });
   answer(njitApi.overview, {
     success: true,
     data: {

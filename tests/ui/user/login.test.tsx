@@ -1,21 +1,19 @@
 import { useModel } from '@@/plugin-model';
 import LoginPage from '@/pages/user/login';
-import { loginVerify } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
 import { fetchAuthSettings } from '@/services/probes';
 import * as userApi from '@/contract/api/user';
 import { call } from '@/services/call';
-import { answer, fail, sent } from '../api';
+import { answer, fail, failOnce, sent } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/call');
 
 jest.mock('@/services/probes', () => ({ fetchAuthSettings: jest.fn() }));
-jest.mock('@/services/identity', () => ({ loginVerify: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const settingsMock = jest.mocked(fetchAuthSettings);
-const verifyMock = jest.mocked(loginVerify);
 const SETTINGS = { registration: 'open' as const, passwordReset: true, sso: { cas: null, oidc: null } };
 const setInitialState = jest.fn();
 const admin = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin' as const] };
@@ -25,7 +23,6 @@ beforeEach(() => {
   setInitialState.mockReset();
   settingsMock.mockReset();
   settingsMock.mockResolvedValue({ success: true, data: SETTINGS });
-  verifyMock.mockReset();
   jest.mocked(useModel).mockReturnValue({ setInitialState, initialState: { currentUser: null } } as never);
 });
 
@@ -150,7 +147,7 @@ describe('login page', () => {
 
   it('asks for the code after the password, and signs in with it (trusting the browser when asked)', async () => {
     answer(userApi.login, { success: true, data: { challenge: 'totp' } });
-    verifyMock.mockResolvedValue({ success: true, data: admin });
+    answer(identityApi.loginVerify, { success: true, data: admin });
     renderAt('/user/login?redirect=%2FUMS%2Fself', <LoginPage />); // stays rendered after the move
     await submit('admin', 'admin123456');
     expect(setInitialState).not.toHaveBeenCalled();
@@ -161,11 +158,15 @@ describe('login page', () => {
     fireEvent.change(code, { target: { value: '12ab' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
     expect(await screen.findByText('验证码是 6 位数字')).toBeInTheDocument();
-    expect(verifyMock).not.toHaveBeenCalled();
+    expect(sent(identityApi.loginVerify)).toEqual([]);
     fireEvent.change(code, { target: { value: ' 123456 ' } });
     fireEvent.click(screen.getByRole('checkbox'));
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
-    expect(verifyMock).toHaveBeenCalledWith({ code: '123456', trustBrowser: true }, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(
+      identityApi.loginVerify,
+      { body: { code: '123456', trustBrowser: true } },
+      { skipErrorHandler: true },
+    );
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self$/));
     expect(setInitialState).toHaveBeenCalled();
     expect(screen.getByRole('button', { name: /验证并登录/ })).toHaveClass('ant-btn-loading');
@@ -173,13 +174,13 @@ describe('login page', () => {
 
   it('takes a recovery code, shows a wrong code, and goes back to the password when the challenge expired', async () => {
     answer(userApi.login, { success: true, data: { challenge: 'totp' } });
-    verifyMock.mockRejectedValueOnce({
+    failOnce(identityApi.loginVerify, {
       response: {
         status: 401,
         data: { success: false, errorCode: 'UNAUTHORIZED', errorMessage: '验证码不正确，还可以再试 4 次' },
       },
     });
-    verifyMock.mockRejectedValueOnce({
+    failOnce(identityApi.loginVerify, {
       response: {
         status: 401,
         data: {
@@ -195,8 +196,9 @@ describe('login page', () => {
     const code = screen.getByLabelText('恢复码');
     fireEvent.change(code, { target: { value: 'abcd-efgh-jkmn' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
-    expect(verifyMock).toHaveBeenCalledWith(
-      { code: 'abcd-efgh-jkmn', trustBrowser: false },
+    expect(call).toHaveBeenCalledWith(
+      identityApi.loginVerify,
+      { body: { code: 'abcd-efgh-jkmn', trustBrowser: false } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('验证码不正确，还可以再试 4 次')).toBeInTheDocument();
@@ -207,7 +209,7 @@ describe('login page', () => {
   });
 
   it('starts at the code when a campus sign-in needs it (step=2fa)', async () => {
-    verifyMock.mockResolvedValue({ success: true, data: admin });
+    answer(identityApi.loginVerify, { success: true, data: admin });
     renderAt('/user/login?step=2fa&redirect=%2FOCS', <LoginPage />, '/user/login');
     fireEvent.change(await screen.findByLabelText('验证码'), { target: { value: '654321' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));

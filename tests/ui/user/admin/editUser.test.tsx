@@ -18,8 +18,9 @@ jest.mock('@/services/account', () => ({
   adminUnlockLogin: jest.fn(),
 }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
-// The sign-in card (two-factor, password, identities) has its own test: here it stays loading.
-jest.mock('@/services/identity', () => ({ fetchUserSecurity: jest.fn(() => new Promise(() => undefined)) }));
+// The sign-in card (two-factor, password, identities) has its own test: here it stays loading (its call
+// is never answered).
+jest.mock('@/services/call');
 
 const getMock = jest.mocked(fetchAdminUser);
 const updateMock = jest.mocked(adminUpdateUser);
