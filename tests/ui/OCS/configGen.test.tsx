@@ -1,14 +1,13 @@
 import { handOffToken } from '@/components/tokenHandoff';
 import ConfigGenPage from '@/pages/OCS/configGen';
-import { fetchTokens } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import * as ocsApi from '@/contract/api/ocs';
 import { answer } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/call');
-
-jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
 
 const BASE = 'https://portal.example.edu';
 const FULL = 'pt_AbC12345_secretpartthatisshownonce';
@@ -37,7 +36,7 @@ beforeEach(() => {
       subscriptionBase: `${BASE}/api/ocs/config`,
     },
   });
-  jest.mocked(fetchTokens).mockResolvedValue({
+  answer(userApi.listTokens, {
     success: true,
     data: [token(7, '笔记本脚本', 'pt_AbC12345', ['ocs:query']), token(8, '推送', 'pt_Ums00000', ['ums:send'])],
     total: 2,
@@ -56,7 +55,11 @@ describe('OCS config generation', () => {
     handOffToken(FULL);
     const first = renderAt('/OCS/configGen', <ConfigGenPage />);
     await waitFor(() => expect(screen.getByTestId('ocs-config-json')).toBeInTheDocument());
-    expect(fetchTokens).toHaveBeenCalledWith(expect.objectContaining({ status: 'active' }), expect.anything());
+    expect(call).toHaveBeenCalledWith(
+      userApi.listTokens,
+      { query: expect.objectContaining({ status: 'active' }) },
+      expect.anything(),
+    );
     expect(json()).toEqual([
       expect.objectContaining({
         url: `${BASE}/api/ocs/query`,
@@ -235,7 +238,7 @@ describe('OCS config generation', () => {
   });
 
   it('points a user without an ocs:query token to token generation', async () => {
-    jest.mocked(fetchTokens).mockResolvedValue({
+    answer(userApi.listTokens, {
       success: true,
       data: [token(8, '推送', 'pt_Ums00000', ['ums:send'])],
       total: 1,

@@ -4,7 +4,7 @@
  */
 import ConfigGenPage from '@/pages/OCS/configGen';
 import AiPromptPage from '@/pages/OCS/preferenceSetting/aiPrompt';
-import { fetchTokens } from '@/services/account';
+import * as userApi from '@/contract/api/user';
 import * as ocsAiApi from '@/contract/api/ocsAi';
 import * as ocsApi from '@/contract/api/ocs';
 import { answer } from '../api';
@@ -13,8 +13,6 @@ import { atViewport, renderAt } from '../helpers';
 import { DEFAULTS, prefs } from './aiFixtures';
 
 jest.mock('@/services/call');
-
-jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
 
 let restore: () => void = () => {};
 afterEach(() => restore());
@@ -30,7 +28,7 @@ beforeEach(() => {
       subscriptionBase: 'https://portal.example.edu/api/ocs/config',
     },
   });
-  jest.mocked(fetchTokens).mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 100 });
+  answer(userApi.listTokens, { success: true, data: [], total: 0, current: 1, pageSize: 100 });
   answer(ocsAiApi.promptDefaults, { success: true, data: DEFAULTS });
   answer(ocsAiApi.getPreferences, prefs());
   answer(ocsAiApi.promptPreview, {

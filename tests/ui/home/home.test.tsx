@@ -7,7 +7,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/probes', () => ({ fetchHealth: jest.fn(), fetchCurrentUser: jest.fn() }));
-jest.mock('@/services/account', () => ({ grantSelfNjit: jest.fn() }));
+jest.mock('@/services/call');
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 

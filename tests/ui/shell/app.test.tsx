@@ -5,6 +5,7 @@
 import { TestBrowser } from '@@/testBrowser';
 import * as identityApi from '@/contract/api/identity';
 import * as njitApi from '@/contract/api/njit';
+import * as userApi from '@/contract/api/user';
 import { FetchError } from '@/services/http';
 import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -19,11 +20,6 @@ jest.mock('@/services/probes', () => ({
   fetchAuthSettings: jest.fn(),
   fetchHealth: jest.fn(),
 }));
-jest.mock('@/services/account', () => ({
-  fetchAdminUsers: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
-  fetchAudit: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
-  adminDeleteUser: jest.fn(),
-}));
 
 const asUser = (roles: ('admin' | 'njit')[]) =>
   jest.mocked(probeCurrentUser).mockResolvedValue({
@@ -34,6 +30,8 @@ const asVisitor = () =>
   jest.mocked(probeCurrentUser).mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
 
 beforeEach(() => {
+  answer(userApi.adminListUsers, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
+  answer(userApi.adminAudit, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
   // The two-factor set-up page a user of a role that requires it is held on.
   answer(identityApi.twoFactorStatus, {
     success: true,

@@ -7,7 +7,7 @@ import { clearHandedOffToken, peekHandedOffToken } from '@/components/tokenHando
 import { buildAnswererConfig, subscriptionUrl, type OcsMethod, type OcsRequestType } from '@/contract';
 import * as ocsApi from '@/contract/api/ocs';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchTokens } from '@/services/account';
+import * as userApi from '@/contract/api/user';
 import { urlOf } from '@/services/url';
 import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
@@ -41,7 +41,7 @@ export default function ConfigGenPage() {
 
   const info = useRequest(() => call(ocsApi.scriptInfo, {}, { skipErrorHandler: true }));
   const tokens = useRequest(() =>
-    fetchTokens({ current: 1, pageSize: 100, status: 'active' }, { skipErrorHandler: true }),
+    call(userApi.listTokens, { query: { current: 1, pageSize: 100, status: 'active' } }, { skipErrorHandler: true }),
   );
   const ocsTokens = useMemo(
     () => (tokens.data?.data ?? []).filter((t) => t.scopes.includes('ocs:query')),
