@@ -4,7 +4,7 @@
  */
 import type { CurrentUser } from '@/contract';
 import { FetchError } from '@/services/http';
-import { probeCurrentUser } from '@/services/user';
+import { probeCurrentUser } from '@/services/probes';
 
 export interface InitialState {
   currentUser: CurrentUser | null;

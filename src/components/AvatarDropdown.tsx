@@ -6,7 +6,8 @@
  */
 import type { CurrentUser } from '@/contract';
 import { DROPDOWN_DELAYS } from '@/requestDefaults';
-import { logout } from '@/services/user';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { IdcardOutlined, KeyOutlined, LockOutlined, LoginOutlined, LogoutOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from '@umijs/max';
 import { Dropdown, type MenuProps } from 'antd';
@@ -52,7 +53,7 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
       return;
     }
     try {
-      const res = await logout();
+      const res = await call(userApi.logout);
       if (res?.success) window.location.reload();
     } catch {
       // The request plugin's error handler has already shown the message.

@@ -3,8 +3,9 @@
  * /api/user/admin/self/njit, recorded in the administrators' audit log), instead of being told to ask
  * an administrator. Shown where the lookup is closed to them: its 403 page and the home page's card.
  */
-import { fetchCurrentUser } from '@/services/user';
-import { grantSelfNjit } from '@/services/account';
+import { fetchCurrentUser } from '@/services/probes';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { rememberUser } from '@/initialState';
 import { useModel, useNavigate } from '@umijs/max';
 import { Button, message, Popconfirm } from 'antd';
@@ -19,7 +20,7 @@ export default function GrantSelfNjit({ size }: { size?: 'small' | 'middle' }) {
   const grant = async () => {
     setBusy(true);
     try {
-      await grantSelfNjit();
+      await call(userApi.adminGrantSelfNjit);
       // The user as the server now sees them: the role, and whether it asks for two-factor sign-in.
       const me = await fetchCurrentUser();
       if (me.success) {

@@ -2,7 +2,7 @@
 import type { AccessFlags } from '@/access';
 import { loginPath } from '@/components/redirect';
 import { displayName } from '@/components/user';
-import { fetchHealth } from '@/services/user';
+import { fetchHealth } from '@/services/probes';
 import { CheckOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import GrantSelfNjit from '@/components/GrantSelfNjit';

@@ -1,13 +1,14 @@
 import AskQuestionPage from '@/pages/OCS/askQuestion';
 import { splitOptions } from '@/pages/OCS/askQuestion/components/options';
-import { askQuestion, fetchOcsOverview, fetchQueries } from '@/services/ocs';
-import { createReport, fetchReportContext } from '@/services/ocsReview';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
+import { answer, fail, failOnce, sent } from '../api';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { page, query } from './fixtures';
 
-jest.mock('@/services/ocs', () => ({ askQuestion: jest.fn(), fetchQueries: jest.fn(), fetchOcsOverview: jest.fn() }));
-jest.mock('@/services/ocsReview', () => ({ fetchReportContext: jest.fn(), createReport: jest.fn() }));
+jest.mock('@/services/call');
 
 /** The overview answer, read by the page for serviceReady only. */
 const overviewWith = (serviceReady: { bank: boolean; ai: boolean }) => ({
@@ -23,14 +24,13 @@ const overviewWith = (serviceReady: { bank: boolean; ai: boolean }) => ({
   },
 });
 
-const askMock = jest.mocked(askQuestion);
-const listMock = jest.mocked(fetchQueries);
 const TITLE = '中华人民共和国的首都是哪座城市？';
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchOcsOverview).mockResolvedValue(overviewWith({ bank: true, ai: false }));
-  listMock.mockResolvedValue(
+  answer(ocsApi.overview, overviewWith({ bank: true, ai: false }));
+  answer(
+    ocsApi.listQueries,
     page([query(1, 'ai', '细胞膜的主要成分是'), query(2, 'miss', '第三章课后习题 7（图片题）')]),
   );
 });
@@ -42,22 +42,22 @@ async function ask(title = TITLE) {
 
 describe('ask a question', () => {
   it('says up front when the administrator has not set OCS up (no bank, no AI model)', async () => {
-    jest.mocked(fetchOcsOverview).mockResolvedValue(overviewWith({ bank: false, ai: false }));
+    answer(ocsApi.overview, overviewWith({ bank: false, ai: false }));
     const { unmount } = renderAt('/OCS/askQuestion', <AskQuestionPage />);
     const notice = await screen.findByTestId('ocs-service-notice');
     expect(notice).toHaveTextContent('管理员尚未完成 OCS 设置');
     expect(notice).toHaveTextContent('请联系管理员导入题库或配置 AI 模型后再使用');
     unmount();
 
-    jest.mocked(fetchOcsOverview).mockResolvedValue(overviewWith({ bank: true, ai: false }));
+    answer(ocsApi.overview, overviewWith({ bank: true, ai: false }));
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     expect(await screen.findByText('细胞膜的主要成分是')).toBeInTheDocument();
-    await waitFor(() => expect(fetchOcsOverview).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsApi.overview)).toHaveLength(2));
     expect(screen.queryByTestId('ocs-service-notice')).not.toBeInTheDocument();
   });
 
   it('sends title, type and pasted options, shows the answer card and refreshes the history', async () => {
-    askMock.mockResolvedValue({
+    answer(ocsApi.ask, {
       success: true,
       data: {
         code: 1,
@@ -72,7 +72,7 @@ describe('ask a question', () => {
     });
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     expect(await screen.findByText('细胞膜的主要成分是')).toBeInTheDocument();
-    expect(listMock).toHaveBeenCalledTimes(1);
+    expect(sent(ocsApi.listQueries)).toHaveLength(1);
 
     fireEvent.click(screen.getByText('粘贴多行选项'));
     fireEvent.change(screen.getByLabelText('粘贴选项'), { target: { value: 'A. 上海\n\nB、北京\n(C) 广州' } });
@@ -84,8 +84,9 @@ describe('ask a question', () => {
     fireEvent.click(await screen.findByText('单选题', { selector: '.ant-select-item-option-content' }));
     await ask(`  ${TITLE} `);
 
-    expect(askMock).toHaveBeenCalledWith(
-      { title: TITLE, type: 'single', options: ['上海', '北京', '广州', '深圳'] },
+    expect(call).toHaveBeenCalledWith(
+      ocsApi.ask,
+      { body: { title: TITLE, type: 'single', options: ['上海', '北京', '广州', '深圳'] } },
       { skipErrorHandler: true },
     );
     const card = await screen.findByTestId('ask-result');
@@ -96,11 +97,11 @@ describe('ask a question', () => {
     expect(item('置信度')).toHaveTextContent('95%');
     expect(item('本次扣费')).toHaveTextContent('1 积分');
     expect(item('余额')).toHaveTextContent('99 积分');
-    await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsApi.listQueries)).toHaveLength(2));
   });
 
   it('shows OCS’s msg as a warning when nothing was found', async () => {
-    askMock.mockResolvedValue({ success: true, data: { code: 0, msg: '余额不足，请先领取或兑换积分' } });
+    answer(ocsApi.ask, { success: true, data: { code: 0, msg: '余额不足，请先领取或兑换积分' } });
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     await ask('这道题找不到');
     const alert = (await screen.findByText('没有找到答案')).closest('.ant-alert') as HTMLElement;
@@ -110,7 +111,7 @@ describe('ask a question', () => {
   });
 
   it('says 请求过快 with the wait from Retry-After on 429, and adds nothing to the history', async () => {
-    askMock.mockRejectedValue({
+    fail(ocsApi.ask, {
       response: {
         status: 429,
         headers: { 'retry-after': '3' },
@@ -122,11 +123,11 @@ describe('ask a question', () => {
     await ask();
     expect(await screen.findByText('请求过快')).toBeInTheDocument();
     expect(screen.getByText('提问太频繁，请 3 秒后再试。')).toBeInTheDocument();
-    expect(listMock).toHaveBeenCalledTimes(1);
+    expect(sent(ocsApi.listQueries)).toHaveLength(1);
   });
 
   it('puts the server’s field errors on the fields', async () => {
-    askMock.mockRejectedValue({
+    fail(ocsApi.ask, {
       response: {
         status: 400,
         data: {
@@ -147,7 +148,7 @@ describe('ask a question', () => {
     renderAt('/OCS/askQuestion', <AskQuestionPage />);
     await ask('   ');
     expect(await screen.findByText('请输入题目')).toBeInTheDocument();
-    expect(askMock).not.toHaveBeenCalled();
+    expect(sent(ocsApi.ask)).toEqual([]);
     fireEvent.change(screen.getByLabelText('题目'), { target: { value: '水的化学式' } });
     expect(screen.getByText('5 / 2000')).toBeInTheDocument();
   });
@@ -188,7 +189,7 @@ describe('reporting a wrong answer', () => {
   });
 
   it('答案有误？ on the answer card: the right answer and why, sent with the query id; the server’s refusal shown', async () => {
-    askMock.mockResolvedValue({
+    answer(ocsApi.ask, {
       success: true,
       data: {
         code: 1,
@@ -201,8 +202,8 @@ describe('reporting a wrong answer', () => {
         queryId: 7,
       },
     });
-    jest.mocked(fetchReportContext).mockResolvedValue(context());
-    jest.mocked(createReport).mockRejectedValueOnce({
+    answer(ocsReviewApi.reportContext, context());
+    failOnce(ocsReviewApi.createReport, {
       response: {
         status: 429,
         data: {
@@ -222,21 +223,24 @@ describe('reporting a wrong answer', () => {
     fireEvent.change(within(dialog).getByLabelText('说明（可选）'), { target: { value: '题目问的是城市全称' } });
     await act(async () => fireEvent.click(within(dialog).getByText('提交反馈')));
     expect(await within(dialog).findByText('今天的反馈次数已达上限（20 次），请明天再来')).toBeInTheDocument();
-    expect(createReport).toHaveBeenCalledWith(
-      { queryId: 7, proposed: '北京市', reason: '题目问的是城市全称' },
+    expect(call).toHaveBeenCalledWith(
+      ocsReviewApi.createReport,
+      { body: { queryId: 7, proposed: '北京市', reason: '题目问的是城市全称' } },
       { skipErrorHandler: true },
     );
   });
 
   it('the history shows a report’s outcome, and why an answer cannot be reported', async () => {
-    listMock.mockResolvedValue(
+    answer(
+      ocsApi.listQueries,
       page([
         { ...query(9, 'bank', '已被采纳的题'), report: { status: 'accepted', refunded: 1 } },
         query(8, 'ai', '可以反馈的题'),
         query(6, 'miss', '没有答案的题'),
       ]),
     );
-    jest.mocked(fetchReportContext).mockResolvedValue(
+    answer(
+      ocsReviewApi.reportContext,
       context({
         report: null,
         refusal: '这个答案没有存入题库，无法反馈',

@@ -1,18 +1,15 @@
 import BillPage from '@/pages/OCS/bill';
-import { fetchLedger, fetchWallet, ledgerCsvUrl } from '@/services/ocs';
-import { createReport, fetchReportContext } from '@/services/ocsReview';
+import { ledgerCsvUrl } from '@/services/ledger';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
+import { answer, sent } from '../api';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { ledgerRow, page, query } from './fixtures';
 
-jest.mock('@/services/ocs', () => ({
-  ...jest.requireActual('@/services/ocs'),
-  fetchLedger: jest.fn(),
-  fetchWallet: jest.fn(),
-}));
-jest.mock('@/services/ocsReview', () => ({ fetchReportContext: jest.fn(), createReport: jest.fn() }));
+jest.mock('@/services/call');
 
-const listMock = jest.mocked(fetchLedger);
 const rows = [
   ledgerRow(4, 'charge', -1, 127, '中华人民共和国的首都是哪座城市？'),
   ledgerRow(3, 'free', 10, 128, '每日免费领取'),
@@ -22,8 +19,8 @@ const rows = [
 
 beforeEach(() => {
   jest.clearAllMocks();
-  listMock.mockResolvedValue(page(rows, 42));
-  jest.mocked(fetchWallet).mockResolvedValue({ success: true, data: { balance: 127, price: 1 } });
+  answer(ocsApi.listLedger, page(rows, 42));
+  answer(ocsApi.wallet, { success: true, data: { balance: 127, price: 1 } });
 });
 
 const row = (memo: string) => screen.getByText(memo).closest('tr') as HTMLElement;
@@ -31,7 +28,7 @@ const exportLink = () => screen.getByText('导出 CSV').closest('a') as HTMLAnch
 
 describe('OCS bill: reporting a charged answer', () => {
   it('a charge row opens the report dialog for its query; other rows have nothing to report', async () => {
-    jest.mocked(fetchReportContext).mockResolvedValue({
+    answer(ocsReviewApi.reportContext, {
       success: true,
       data: {
         query: query(104, 'bank', '中华人民共和国的首都是哪座城市？'),
@@ -45,7 +42,7 @@ describe('OCS bill: reporting a charged answer', () => {
         refusal: null,
       },
     });
-    jest.mocked(createReport).mockResolvedValue({
+    answer(ocsReviewApi.createReport, {
       success: true,
       data: {
         id: 1,
@@ -64,11 +61,21 @@ describe('OCS bill: reporting a charged answer', () => {
     expect(within(row('每日免费领取')).queryByText('答案有误')).not.toBeInTheDocument();
     fireEvent.click(within(row('中华人民共和国的首都是哪座城市？')).getByText('答案有误'));
     const dialog = (await screen.findByText('反馈答案有误')).closest('.ant-modal') as HTMLElement;
-    await waitFor(() => expect(fetchReportContext).toHaveBeenCalledWith(104, { skipErrorHandler: true }));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(
+        ocsReviewApi.reportContext,
+        { params: { id: 104 } },
+        { skipErrorHandler: true },
+      ),
+    );
     fireEvent.click(await within(dialog).findByLabelText('A. 上海'));
     await act(async () => fireEvent.click(within(dialog).getByText('提交反馈')));
     await waitFor(() =>
-      expect(createReport).toHaveBeenCalledWith({ queryId: 104, proposed: '上海' }, { skipErrorHandler: true }),
+      expect(call).toHaveBeenCalledWith(
+        ocsReviewApi.createReport,
+        { body: { queryId: 104, proposed: '上海' } },
+        { skipErrorHandler: true },
+      ),
     );
   });
 });
@@ -77,7 +84,7 @@ describe('OCS bill', () => {
   it('shows the balance and each row with its kind, signed amount and balance after', async () => {
     renderAt('/OCS/bill', <BillPage />);
     await screen.findByText('每日免费领取');
-    expect(listMock).toHaveBeenCalledWith(expect.objectContaining({ current: 1, pageSize: 10 }));
+    expect(sent(ocsApi.listLedger)).toContainEqual({ query: expect.objectContaining({ current: 1, pageSize: 10 }) });
     expect(screen.getByText('当前余额').closest('.ant-statistic')).toHaveTextContent('127积分');
     const charge = row('中华人民共和国的首都是哪座城市？');
     expect(within(charge).getByText('扣费')).toBeInTheDocument();
@@ -93,7 +100,7 @@ describe('OCS bill', () => {
   it('filters by several kinds and a date range, and exports the same filter', async () => {
     renderAt('/OCS/bill', <BillPage />);
     await screen.findByText('每日免费领取');
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     const kindSelect = screen.getByText('全部类型').closest('.ant-select-selector') as HTMLElement;
     fireEvent.mouseDown(kindSelect);
     fireEvent.click(await screen.findByText('扣费', { selector: '.ant-select-item-option-content' }));
@@ -112,9 +119,9 @@ describe('OCS bill', () => {
     fireEvent.blur(end);
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
     await waitFor(() =>
-      expect(listMock).toHaveBeenLastCalledWith(
-        expect.objectContaining({ current: 1, kind: ['charge', 'free'], from: '2025-01-01', to: '2025-01-31' }),
-      ),
+      expect(sent(ocsApi.listLedger).at(-1)).toEqual({
+        query: expect.objectContaining({ current: 1, kind: ['charge', 'free'], from: '2025-01-01', to: '2025-01-31' }),
+      }),
     );
     await waitFor(() =>
       expect(exportLink()).toHaveAttribute(
@@ -125,7 +132,7 @@ describe('OCS bill', () => {
   });
 
   it('says so when no row matches', async () => {
-    listMock.mockResolvedValue(page([]));
+    answer(ocsApi.listLedger, page([]));
     renderAt('/OCS/bill', <BillPage />);
     expect(await screen.findByText('没有符合条件的账单')).toBeInTheDocument();
     expect(screen.getByText('领取每日免费积分').closest('a')).toHaveAttribute('href', '/OCS/freeChange');

@@ -1,16 +1,13 @@
 import { handOffToken } from '@/components/tokenHandoff';
 import ConfigGenPage from '@/pages/OCS/configGen';
-import { fetchTokens } from '@/services/account';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
-// The test button's request is built by the real service; only fetch itself is stubbed.
-jest.mock('@/services/ocsScript', () => ({
-  ...jest.requireActual('@/services/ocsScript'),
-  fetchOcsScriptInfo: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 const BASE = 'https://portal.example.edu';
 const FULL = 'pt_AbC12345_secretpartthatisshownonce';
@@ -29,7 +26,7 @@ const token = (id: number, name: string, prefix: string, scopes: ('ocs:query' | 
 const fetchMock = jest.fn();
 
 beforeEach(() => {
-  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+  answer(ocsApi.scriptInfo, {
     success: true,
     data: {
       baseUrl: BASE,
@@ -39,13 +36,14 @@ beforeEach(() => {
       subscriptionBase: `${BASE}/api/ocs/config`,
     },
   });
-  jest.mocked(fetchTokens).mockResolvedValue({
+  answer(userApi.listTokens, {
     success: true,
     data: [token(7, '笔记本脚本', 'pt_AbC12345', ['ocs:query']), token(8, '推送', 'pt_Ums00000', ['ums:send'])],
     total: 2,
     current: 1,
     pageSize: 100,
   });
+  // The test button's request is built by the real code (services/answererTest); only fetch itself is stubbed.
   fetchMock.mockReset();
   window.fetch = fetchMock;
 });
@@ -57,7 +55,11 @@ describe('OCS config generation', () => {
     handOffToken(FULL);
     const first = renderAt('/OCS/configGen', <ConfigGenPage />);
     await waitFor(() => expect(screen.getByTestId('ocs-config-json')).toBeInTheDocument());
-    expect(fetchTokens).toHaveBeenCalledWith(expect.objectContaining({ status: 'active' }), expect.anything());
+    expect(call).toHaveBeenCalledWith(
+      userApi.listTokens,
+      { query: expect.objectContaining({ status: 'active' }) },
+      expect.anything(),
+    );
     expect(json()).toEqual([
       expect.objectContaining({
         url: `${BASE}/api/ocs/query`,
@@ -236,7 +238,7 @@ describe('OCS config generation', () => {
   });
 
   it('points a user without an ocs:query token to token generation', async () => {
-    jest.mocked(fetchTokens).mockResolvedValue({
+    answer(userApi.listTokens, {
       success: true,
       data: [token(8, '推送', 'pt_Ums00000', ['ums:send'])],
       total: 1,

@@ -1,9 +1,10 @@
 import DownloadUserScriptPage from '@/pages/OCS/downloadUserScript';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer, failOnce } from '../api';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/ocsScript', () => ({ fetchOcsScriptInfo: jest.fn() }));
+jest.mock('@/services/call');
 
 const BASE = 'https://portal.example.edu';
 const info = {
@@ -18,7 +19,7 @@ const info = {
 };
 
 beforeEach(() => {
-  jest.mocked(fetchOcsScriptInfo).mockReset().mockResolvedValue({ success: true, data: info });
+  answer(ocsApi.scriptInfo, { success: true, data: info });
 });
 
 describe('userscript download', () => {
@@ -49,7 +50,7 @@ describe('userscript download', () => {
   });
 
   it('still shows the steps when the info cannot load, with a retry', async () => {
-    jest.mocked(fetchOcsScriptInfo).mockRejectedValueOnce({
+    failOnce(ocsApi.scriptInfo, {
       response: {
         status: 500,
         data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器内部错误，请稍后重试' },

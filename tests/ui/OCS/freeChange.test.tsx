@@ -1,17 +1,13 @@
 import FreeChangePage from '@/pages/OCS/freeChange';
-import { fetchLedger } from '@/services/ocs';
-import { claimFree, fetchFreeStatus, redeemCode } from '@/services/ocsFree';
+import * as ocsApi from '@/contract/api/ocs';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
+import { answer, callsOf, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { ledgerRow, page } from './fixtures';
 
-jest.mock('@/services/ocsFree', () => ({ fetchFreeStatus: jest.fn(), claimFree: jest.fn(), redeemCode: jest.fn() }));
-jest.mock('@/services/ocs', () => ({ fetchLedger: jest.fn() }));
-
-const statusMock = jest.mocked(fetchFreeStatus);
-const claimMock = jest.mocked(claimFree);
-const redeemMock = jest.mocked(redeemCode);
-const ledgerMock = jest.mocked(fetchLedger);
+jest.mock('@/services/call');
 
 const HOUR = 3_600_000;
 function status(over: object = {}) {
@@ -36,8 +32,9 @@ const bizError = (status: number, errorMessage: string) => ({
 
 beforeEach(() => {
   jest.clearAllMocks();
-  statusMock.mockResolvedValue(status());
-  ledgerMock.mockResolvedValue(
+  answer(ocsFreeApi.freeStatus, status());
+  answer(
+    ocsApi.listLedger,
     page([
       ledgerRow(2, 'redeem', 50, 120, '兑换码：开学活动'),
       ledgerRow(1, 'free', 10, 70, '每日免费领取（2025-01-02）'),
@@ -57,13 +54,13 @@ describe('daily claim', () => {
     expect(card('每日免费领取')).toHaveTextContent('当前余额120积分');
     expect(claimButton()).toBeEnabled();
 
-    claimMock.mockResolvedValue({
+    answer(ocsFreeApi.claimFree, {
       success: true,
       data: { amount: 10, balance: 130, nextClaimAt: status().data.nextClaimAt },
     });
-    statusMock.mockResolvedValue(status({ claimedToday: true, claimedAmount: 10, balance: 130 }));
+    answer(ocsFreeApi.freeStatus, status({ claimedToday: true, claimedAmount: 10, balance: 130 }));
     await act(async () => fireEvent.click(claimButton()));
-    expect(claimMock).toHaveBeenCalledTimes(1);
+    expect(sent(ocsFreeApi.claimFree)).toHaveLength(1);
     expect(await screen.findByText('领取成功，获得 10 积分')).toBeInTheDocument();
     expect(await screen.findByText('今日已领取 10 积分')).toBeInTheDocument();
     expect(claimButton()).toBeDisabled();
@@ -71,13 +68,14 @@ describe('daily claim', () => {
     expect(within(card('每日免费领取')).getByText('距下次领取')).toBeInTheDocument();
     expect(card('每日免费领取')).toHaveTextContent(/0[23]:[0-5]\d:[0-5]\d/);
     // The recent rows are fetched again after the claim.
-    await waitFor(() => expect(ledgerMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsApi.listLedger)).toHaveLength(2));
   });
 
   it('counts down on the server clock, not the browser clock', async () => {
     // The browser runs an hour ahead of the server; the next opening is 2 server-hours away.
     const serverNow = Date.now() - HOUR;
-    statusMock.mockResolvedValue(
+    answer(
+      ocsFreeApi.freeStatus,
       status({
         claimedToday: true,
         claimedAmount: 10,
@@ -95,14 +93,14 @@ describe('daily claim', () => {
   it('a refused claim says why and refreshes the status', async () => {
     renderAt('/OCS/freeChange', <FreeChangePage />);
     await screen.findByText('领取 10 积分');
-    claimMock.mockRejectedValue(bizError(409, '今天已经领取过了，明天再来吧'));
+    fail(ocsFreeApi.claimFree, bizError(409, '今天已经领取过了，明天再来吧'));
     await act(async () => fireEvent.click(claimButton()));
     expect(await screen.findByText('今天已经领取过了，明天再来吧')).toBeInTheDocument();
-    expect(statusMock).toHaveBeenCalledTimes(2);
+    expect(sent(ocsFreeApi.freeStatus)).toHaveLength(2);
   });
 
   it('says when the administrator switched claiming off', async () => {
-    statusMock.mockResolvedValue(status({ amount: 0, enabled: false }));
+    answer(ocsFreeApi.freeStatus, status({ amount: 0, enabled: false }));
     renderAt('/OCS/freeChange', <FreeChangePage />);
     expect(await screen.findByText('管理员已关闭每日免费领取')).toBeInTheDocument();
     expect(claimButton()).toBeDisabled();
@@ -116,20 +114,24 @@ describe('redeem form', () => {
   it('redeems, shows what it was worth, clears the field and refreshes the balance and rows', async () => {
     renderAt('/OCS/freeChange', <FreeChangePage />);
     await screen.findByText('领取 10 积分');
-    redeemMock.mockResolvedValue({ success: true, data: { amount: 50, balance: 170, note: '开学活动' } });
+    answer(ocsFreeApi.redeem, { success: true, data: { amount: 50, balance: 170, note: '开学活动' } });
     fireEvent.change(input(), { target: { value: 'abcd-efgh-jkmn-pqrs-tvwx' } });
     await submit();
-    expect(redeemMock).toHaveBeenCalledWith({ code: 'abcd-efgh-jkmn-pqrs-tvwx' }, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(
+      ocsFreeApi.redeem,
+      { body: { code: 'abcd-efgh-jkmn-pqrs-tvwx' } },
+      { skipErrorHandler: true },
+    );
     expect(await screen.findByText('兑换成功，获得 50 积分（开学活动），当前余额 170 积分')).toBeInTheDocument();
     await waitFor(() => expect(input()).toHaveValue(''));
-    expect(statusMock).toHaveBeenCalledTimes(2);
-    await waitFor(() => expect(ledgerMock).toHaveBeenCalledTimes(2));
+    expect(sent(ocsFreeApi.freeStatus)).toHaveLength(2);
+    await waitFor(() => expect(sent(ocsApi.listLedger)).toHaveLength(2));
   });
 
   it("shows the server's refusal (here the wrong-code limit) on the field", async () => {
     renderAt('/OCS/freeChange', <FreeChangePage />);
     await screen.findByText('领取 10 积分');
-    redeemMock.mockRejectedValue(bizError(429, '兑换码输错次数过多，请 42 秒后再试'));
+    fail(ocsFreeApi.redeem, bizError(429, '兑换码输错次数过多，请 42 秒后再试'));
     fireEvent.change(input(), { target: { value: 'WRONG' } });
     await submit();
     expect(await screen.findByText('兑换码输错次数过多，请 42 秒后再试')).toBeInTheDocument();
@@ -141,17 +143,17 @@ describe('redeem form', () => {
     await screen.findByText('领取 10 积分');
     await submit();
     expect(await screen.findByText('请输入兑换码')).toBeInTheDocument();
-    expect(redeemMock).not.toHaveBeenCalled();
+    expect(sent(ocsFreeApi.redeem)).toEqual([]);
   });
 });
 
 it('lists the latest claims and redemptions from the ledger', async () => {
   renderAt('/OCS/freeChange', <FreeChangePage />);
   const row = (await screen.findByText('兑换码：开学活动')).closest('tr') as HTMLElement;
-  expect(ledgerMock).toHaveBeenCalledWith(
-    { kind: ['free', 'redeem'], current: 1, pageSize: 10 },
-    { skipErrorHandler: true },
-  );
+  expect(callsOf(ocsApi.listLedger)).toContainEqual([
+    { query: { kind: ['free', 'redeem'], current: 1, pageSize: 10 } },
+    expect.objectContaining({ skipErrorHandler: true }),
+  ]);
   expect(within(row).getByText('兑换码')).toBeInTheDocument();
   expect(row).toHaveTextContent('+50');
   expect(row).toHaveTextContent('2025-01-02 12:05');

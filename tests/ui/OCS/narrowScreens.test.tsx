@@ -4,27 +4,21 @@
  */
 import ConfigGenPage from '@/pages/OCS/configGen';
 import AiPromptPage from '@/pages/OCS/preferenceSetting/aiPrompt';
-import { fetchTokens } from '@/services/account';
-import { fetchAiPreferences, fetchPromptDefaults, previewPrompt } from '@/services/ocsAi';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as userApi from '@/contract/api/user';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer } from '../api';
 import { screen, within } from '@testing-library/react';
 import { atViewport, renderAt } from '../helpers';
 import { DEFAULTS, prefs } from './aiFixtures';
 
-jest.mock('@/services/account', () => ({ fetchTokens: jest.fn() }));
-jest.mock('@/services/ocsScript', () => ({ fetchOcsScriptInfo: jest.fn() }));
-jest.mock('@/services/ocsAi', () => ({
-  fetchPromptDefaults: jest.fn(),
-  fetchAiPreferences: jest.fn(),
-  saveAiPreferences: jest.fn(),
-  previewPrompt: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 let restore: () => void = () => {};
 afterEach(() => restore());
 
 beforeEach(() => {
-  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+  answer(ocsApi.scriptInfo, {
     success: true,
     data: {
       baseUrl: 'https://portal.example.edu',
@@ -34,10 +28,10 @@ beforeEach(() => {
       subscriptionBase: 'https://portal.example.edu/api/ocs/config',
     },
   });
-  jest.mocked(fetchTokens).mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 100 });
-  jest.mocked(fetchPromptDefaults).mockResolvedValue({ success: true, data: DEFAULTS });
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs());
-  jest.mocked(previewPrompt).mockResolvedValue({
+  answer(userApi.listTokens, { success: true, data: [], total: 0, current: 1, pageSize: 100 });
+  answer(ocsAiApi.promptDefaults, { success: true, data: DEFAULTS });
+  answer(ocsAiApi.getPreferences, prefs());
+  answer(ocsAiApi.promptPreview, {
     success: true,
     data: { prompt: '预览', question: DEFAULTS.samples.single },
   });

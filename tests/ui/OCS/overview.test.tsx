@@ -2,14 +2,15 @@ import { useAccess } from '@@/plugin-access';
 import access from '@/access';
 import EChart from '@/components/charts/EChart';
 import OverviewPage from '@/pages/OCS/overview';
-import { fetchOcsOverview } from '@/services/ocs';
-import { fetchOcsSetup } from '@/services/ocsAdmin';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer, failOnce, sent } from '../api';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
 import { screen, waitFor, within } from '@testing-library/react';
 import { atViewport, renderAt } from '../helpers';
 import { query } from './fixtures';
 
-jest.mock('@/services/ocs', () => ({ fetchOcsOverview: jest.fn() }));
-jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSetup: jest.fn() }));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 // ECharts draws on a canvas jsdom lacks: the chart is an image named by its label, and the test reads
 // the option the page gave it.
@@ -68,8 +69,8 @@ function as(roles: ('admin' | 'njit')[]) {
 }
 
 beforeEach(() => {
-  jest.mocked(fetchOcsOverview).mockResolvedValue(overview());
-  jest.mocked(fetchOcsSetup).mockReset().mockResolvedValue(setup());
+  answer(ocsApi.overview, overview());
+  answer(ocsAdminApi.setupStatus, setup());
   jest.mocked(EChart).mockClear();
   as([]);
 });
@@ -134,7 +135,7 @@ describe('OCS overview', () => {
     expect(screen.getByText('创建令牌').closest('.ant-steps-item')).toHaveClass('ant-steps-item-process');
     unmount();
 
-    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ hasToken: true }));
+    answer(ocsApi.overview, overview({ hasToken: true }));
     renderAt('/OCS/overview', <OverviewPage />);
     expect(await screen.findByText(/已有可用令牌/)).toBeInTheDocument();
     expect(screen.getByText('创建令牌').closest('.ant-steps-item')).toHaveClass('ant-steps-item-finish');
@@ -142,7 +143,8 @@ describe('OCS overview', () => {
   });
 
   it('says so when there is nothing yet', async () => {
-    jest.mocked(fetchOcsOverview).mockResolvedValue(
+    answer(
+      ocsApi.overview,
       overview({
         daily: daily.map((d) => ({ ...d, bank: 0, ai: 0, miss: 0 })),
         recent: [],
@@ -158,7 +160,7 @@ describe('OCS overview', () => {
   });
 
   it('offers a retry when the overview cannot load', async () => {
-    jest.mocked(fetchOcsOverview).mockRejectedValueOnce({
+    failOnce(ocsApi.overview, {
       response: { status: 500, data: { success: false, errorCode: 'INTERNAL', errorMessage: '服务器开小差了' } },
     });
     renderAt('/OCS/overview', <OverviewPage />);
@@ -166,16 +168,16 @@ describe('OCS overview', () => {
   });
 
   it('tells a user when the portal has neither a bank nor an AI model yet', async () => {
-    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ serviceReady: { bank: false, ai: false } }));
+    answer(ocsApi.overview, overview({ serviceReady: { bank: false, ai: false } }));
     const { unmount } = renderAt('/OCS/overview', <OverviewPage />);
     const notice = await screen.findByTestId('ocs-service-notice');
     expect(notice).toHaveTextContent('管理员尚未完成 OCS 设置');
     expect(notice).toHaveTextContent('请联系管理员');
-    expect(fetchOcsSetup).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.setupStatus)).toEqual([]);
     unmount();
 
     // Either one is enough to answer something: no notice.
-    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ serviceReady: { bank: false, ai: true } }));
+    answer(ocsApi.overview, overview({ serviceReady: { bank: false, ai: true } }));
     renderAt('/OCS/overview', <OverviewPage />);
     await screen.findByText('今日查询');
     expect(screen.queryByTestId('ocs-service-notice')).not.toBeInTheDocument();
@@ -183,7 +185,7 @@ describe('OCS overview', () => {
 
   it('shows an administrator the setup checklist, with a link to where each open item is done', async () => {
     as(['admin']);
-    jest.mocked(fetchOcsOverview).mockResolvedValue(overview({ serviceReady: { bank: false, ai: true } }));
+    answer(ocsApi.overview, overview({ serviceReady: { bank: false, ai: true } }));
     const { unmount } = renderAt('/OCS/overview', <OverviewPage />);
     const list = await screen.findByTestId('ocs-setup-checklist');
     expect(within(list).getByText('已完成 1/3')).toBeInTheDocument();
@@ -203,12 +205,13 @@ describe('OCS overview', () => {
     unmount();
 
     // Done: the checklist goes away.
-    jest
-      .mocked(fetchOcsSetup)
-      .mockResolvedValue(setup({ bank: { done: true }, price: { done: true, bankPrice: 2 }, complete: true }));
+    answer(
+      ocsAdminApi.setupStatus,
+      setup({ bank: { done: true }, price: { done: true, bankPrice: 2 }, complete: true }),
+    );
     renderAt('/OCS/overview', <OverviewPage />);
     await screen.findByText('今日查询');
-    expect(fetchOcsSetup).toHaveBeenCalledTimes(2);
+    expect(sent(ocsAdminApi.setupStatus)).toHaveLength(2);
     expect(screen.queryByTestId('ocs-setup-checklist')).not.toBeInTheDocument();
   });
 

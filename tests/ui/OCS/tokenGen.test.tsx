@@ -1,16 +1,15 @@
 import ConfigGenPage from '@/pages/OCS/configGen';
 import OcsTokenGenPage from '@/pages/OCS/tokenGen';
-import { createToken, fetchTokens } from '@/services/account';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import * as ocsApi from '@/contract/api/ocs';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/account', () => ({ createToken: jest.fn(), fetchTokens: jest.fn() }));
-jest.mock('@/services/ocsScript', () => ({ fetchOcsScriptInfo: jest.fn() }));
+jest.mock('@/services/call');
 
-const createMock = jest.mocked(createToken);
-const listMock = jest.mocked(fetchTokens);
 const FULL = 'pt_AbC12345_secret+part/shown=once';
 
 function token(id: number, name: string, scopes: ('ocs:query' | 'ums:send')[], over: object = {}) {
@@ -31,7 +30,7 @@ function token(id: number, name: string, scopes: ('ocs:query' | 'ums:send')[], o
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchOcsScriptInfo).mockResolvedValue({
+  answer(ocsApi.scriptInfo, {
     success: true,
     data: {
       baseUrl: 'https://portal.example.edu',
@@ -41,7 +40,7 @@ beforeEach(() => {
       subscriptionBase: 'https://portal.example.edu/api/ocs/config',
     },
   });
-  listMock.mockResolvedValue({
+  answer(userApi.listTokens, {
     success: true,
     total: 2,
     current: 1,
@@ -62,7 +61,7 @@ describe('OCS token generation', () => {
   it('lists only active ocs:query tokens, with expiry and last use, and links to token management', async () => {
     renderAt('/OCS/tokenGen', <OcsTokenGenPage />);
     const row = (await screen.findByText('宿舍电脑')).closest('tr') as HTMLElement;
-    expect(listMock).toHaveBeenCalledWith({ current: 1, pageSize: 100, status: 'active' });
+    expect(call).toHaveBeenCalledWith(userApi.listTokens, { query: { current: 1, pageSize: 100, status: 'active' } });
     expect(row).toHaveTextContent('pt_Tok1…');
     expect(row).toHaveTextContent('2025-04-01 08:00');
     expect(row).toHaveTextContent('2025-01-02 12:05');
@@ -71,7 +70,7 @@ describe('OCS token generation', () => {
   });
 
   it('creates an ocs:query-only token, shows it once and hands it to configGen without putting it in the URL', async () => {
-    createMock.mockResolvedValue({ success: true, data: { ...token(7, '笔记本', ['ocs:query']), token: FULL } });
+    answer(userApi.createToken, { success: true, data: { ...token(7, '笔记本', ['ocs:query']), token: FULL } });
     // Both pages, as the app routes them; the probe shows every address the tab went through.
     const seen: string[] = [];
     function Probe() {
@@ -91,14 +90,15 @@ describe('OCS token generation', () => {
     expect(await screen.findByText('OCS 题库查询（ocs:query）')).toBeInTheDocument();
     fireEvent.click(screen.getByLabelText('30 天'));
     await submit(' 笔记本 ');
-    expect(createMock).toHaveBeenCalledWith(
-      { name: '笔记本', scopes: ['ocs:query'], expiresInDays: 30 },
+    expect(call).toHaveBeenCalledWith(
+      userApi.createToken,
+      { body: { name: '笔记本', scopes: ['ocs:query'], expiresInDays: 30 } },
       { skipErrorHandler: true },
     );
     const secret = await screen.findByTestId('copyable-secret');
     expect(within(secret).getByText(FULL)).toBeInTheDocument();
     expect(screen.getByText('该令牌只显示这一次，请立即复制保存')).toBeInTheDocument();
-    await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(userApi.listTokens)).toHaveLength(2));
 
     fireEvent.click(screen.getByText('用此令牌生成配置'));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/configGen$/));
@@ -111,7 +111,7 @@ describe('OCS token generation', () => {
   });
 
   it('shows a 409 (duplicate name or token limit) inline and no token', async () => {
-    createMock.mockRejectedValue({
+    fail(userApi.createToken, {
       response: {
         status: 409,
         data: {
@@ -130,11 +130,11 @@ describe('OCS token generation', () => {
   });
 
   it('needs a name, and says so when there is no OCS token yet', async () => {
-    listMock.mockResolvedValue({ success: true, total: 0, current: 1, pageSize: 100, data: [] });
+    answer(userApi.listTokens, { success: true, total: 0, current: 1, pageSize: 100, data: [] });
     renderAt('/OCS/tokenGen', <OcsTokenGenPage />);
     expect(await screen.findByText('还没有可查询 OCS 的有效令牌')).toBeInTheDocument();
     await submit('  ');
     expect(await screen.findByText('请输入令牌名称')).toBeInTheDocument();
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(userApi.createToken)).toEqual([]);
   });
 });

@@ -1,17 +1,18 @@
 /** The callback signing secret on /UMS/self: hidden until shown, replaced only after a confirmation. */
 import CallbackSecretCard from '@/pages/UMS/self/components/CallbackSecretCard';
-import { fetchCallbackSecret, rotateCallbackSecret } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { answer, sent } from '../api';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/ums', () => ({ fetchCallbackSecret: jest.fn(), rotateCallbackSecret: jest.fn() }));
+jest.mock('@/services/call');
 
 const SECRET = 'whsec_FirstSecretValue0123456789';
 const NEW = 'whsec_SecondSecretValue987654321';
 
 beforeEach(() => {
-  jest.mocked(fetchCallbackSecret).mockResolvedValue({ success: true, data: { secret: SECRET, createdAt: '' } });
-  jest.mocked(rotateCallbackSecret).mockResolvedValue({ success: true, data: { secret: NEW, createdAt: '' } });
+  answer(umsApi.callbackSecret, { success: true, data: { secret: SECRET, createdAt: '' } });
+  answer(umsApi.rotateCallbackSecret, { success: true, data: { secret: NEW, createdAt: '' } });
 });
 
 it('shows the secret masked, in full on request, and how to verify a callback', async () => {
@@ -29,8 +30,8 @@ it('rotates only after confirmation, then shows the new secret', async () => {
   await screen.findByTestId('callback-secret');
   fireEvent.click(screen.getByText('更换密钥'));
   const tip = (await screen.findByText('更换回调签名密钥？')).closest('.ant-popover') as HTMLElement;
-  expect(rotateCallbackSecret).not.toHaveBeenCalled();
+  expect(sent(umsApi.rotateCallbackSecret)).toEqual([]);
   await act(async () => fireEvent.click(within(tip).getByText(/^更\s?换$/, { selector: 'button span' })));
-  expect(rotateCallbackSecret).toHaveBeenCalledTimes(1);
+  expect(sent(umsApi.rotateCallbackSecret)).toHaveLength(1);
   expect(await screen.findByText(NEW)).toBeInTheDocument();
 });

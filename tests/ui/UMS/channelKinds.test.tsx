@@ -4,43 +4,24 @@
  * e-mail is offered only when the server has SMTP; a webhook's header values never come back.
  */
 import SelfPage from '@/pages/UMS/self';
-import {
-  createChannel,
-  fetchChannelKinds,
-  fetchChannels,
-  fetchUmsStats,
-  testChannel,
-  updateChannel,
-} from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { channelKinds, channelList, defaultChannel, emailChannel, hookChannel } from './fixtures';
 
-jest.mock('@/services/ums', () => ({
-  fetchChannels: jest.fn(),
-  fetchChannelKinds: jest.fn(),
-  createChannel: jest.fn(),
-  updateChannel: jest.fn(),
-  deleteChannel: jest.fn(),
-  testChannel: jest.fn(),
-  fetchUmsStats: jest.fn(),
-  fetchCallbackSecret: jest.fn(() => Promise.resolve({ success: true, data: { secret: 'whsec_x', createdAt: '' } })),
-  rotateCallbackSecret: jest.fn(),
-}));
-
-const createMock = jest.mocked(createChannel);
-const updateMock = jest.mocked(updateChannel);
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchChannels).mockResolvedValue(channelList([defaultChannel, emailChannel, hookChannel]));
-  jest.mocked(fetchChannelKinds).mockResolvedValue(channelKinds());
-  jest.mocked(fetchUmsStats).mockResolvedValue({
+  answer(umsApi.listChannels, channelList([defaultChannel, emailChannel, hookChannel]));
+  answer(umsApi.channelKinds, channelKinds());
+  answer(umsApi.stats, {
     success: true,
     data: { unread: 0, byStatus: {}, daily: [], channels: [], total: 0 },
   });
-  createMock.mockResolvedValue({ success: true, data: { ...emailChannel, id: 9 } });
-  updateMock.mockResolvedValue({ success: true, data: hookChannel });
+  answer(umsApi.createChannel, { success: true, data: { ...emailChannel, id: 9 } });
+  answer(umsApi.updateChannel, { success: true, data: hookChannel });
 });
 
 const row = (name: string) =>
@@ -91,8 +72,8 @@ it('adds a WeCom robot: a webhook and nothing else travels', async () => {
     target: { value: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx' },
   });
   await submit(/^添\s?加$/);
-  await waitFor(() => expect(createMock).toHaveBeenCalled());
-  expect(createMock.mock.calls[0][0]).toEqual({
+  await waitFor(() => expect(sent(umsApi.createChannel)).not.toEqual([]));
+  expect(sent(umsApi.createChannel)[0]?.body).toEqual({
     kind: 'wecom',
     name: '研发群',
     webhook: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx',
@@ -101,7 +82,7 @@ it('adds a WeCom robot: a webhook and nothing else travels', async () => {
 });
 
 it('offers e-mail only when the server has SMTP, and checks the address', async () => {
-  jest.mocked(fetchChannelKinds).mockResolvedValue(channelKinds({ email: false }));
+  answer(umsApi.channelKinds, channelKinds({ email: false }));
   const { unmount } = renderAt('/UMS/self', <SelfPage />);
   await openAdd();
   const item = within(modal()).getByText('类型').closest('.ant-form-item') as HTMLElement;
@@ -110,7 +91,7 @@ it('offers e-mail only when the server has SMTP, and checks the address', async 
   expect(option).toHaveClass('ant-select-item-option-disabled');
   unmount();
 
-  jest.mocked(fetchChannelKinds).mockResolvedValue(channelKinds());
+  answer(umsApi.channelKinds, channelKinds());
   renderAt('/UMS/self', <SelfPage />);
   await openAdd();
   await pickKind('电子邮件');
@@ -119,11 +100,11 @@ it('offers e-mail only when the server has SMTP, and checks the address', async 
   fireEvent.change(within(modal()).getByLabelText('邮箱地址'), { target: { value: 'not-an-address' } });
   await submit(/^添\s?加$/);
   expect(await within(modal()).findByText('邮箱地址格式不正确')).toBeInTheDocument();
-  expect(createMock).not.toHaveBeenCalled();
+  expect(sent(umsApi.createChannel)).toEqual([]);
   fireEvent.change(within(modal()).getByLabelText('邮箱地址'), { target: { value: 'me@njit.edu.cn' } });
   await submit(/^添\s?加$/);
-  await waitFor(() => expect(createMock).toHaveBeenCalled());
-  expect(createMock.mock.calls[0][0]).toEqual({
+  await waitFor(() => expect(sent(umsApi.createChannel)).not.toEqual([]));
+  expect(sent(umsApi.createChannel)[0]?.body).toEqual({
     kind: 'email',
     name: '邮箱',
     email: 'me@njit.edu.cn',
@@ -136,7 +117,7 @@ it('offers e-mail only when the server has SMTP, and checks the address', async 
 });
 
 it('an e-mail channel saved whose confirmation mail failed (502) is listed, and the reason shown', async () => {
-  createMock.mockRejectedValue({
+  fail(umsApi.createChannel, {
     response: {
       status: 502,
       data: { success: false, errorCode: 'MAIL_FAILED', errorMessage: '确认邮件发送失败：渠道已保存但尚未确认' },
@@ -147,10 +128,10 @@ it('an e-mail channel saved whose confirmation mail failed (502) is listed, and 
   await pickKind('电子邮件');
   fireEvent.change(within(modal()).getByLabelText('名称'), { target: { value: '邮箱' } });
   fireEvent.change(within(modal()).getByLabelText('邮箱地址'), { target: { value: 'me@njit.edu.cn' } });
-  const before = jest.mocked(fetchChannels).mock.calls.length;
+  const before = sent(umsApi.listChannels).length;
   await submit(/^添\s?加$/);
   expect(await screen.findByText(/确认邮件发送失败/)).toBeInTheDocument();
-  await waitFor(() => expect(jest.mocked(fetchChannels).mock.calls.length).toBeGreaterThan(before));
+  await waitFor(() => expect(sent(umsApi.listChannels).length).toBeGreaterThan(before));
 });
 
 it('adds a generic webhook with a header and a JSON-path condition', async () => {
@@ -165,8 +146,8 @@ it('adds a generic webhook with a header and a JSON-path condition', async () =>
   fireEvent.change(within(modal()).getByLabelText('成功条件：JSON 路径'), { target: { value: '$.code' } });
   fireEvent.change(within(modal()).getByLabelText('期望值'), { target: { value: '0' } });
   await submit(/^添\s?加$/);
-  await waitFor(() => expect(createMock).toHaveBeenCalled());
-  expect(createMock.mock.calls[0][0]).toEqual({
+  await waitFor(() => expect(sent(umsApi.createChannel)).not.toEqual([]));
+  expect(sent(umsApi.createChannel)[0]?.body).toEqual({
     kind: 'webhook',
     name: '告警平台',
     webhook: 'https://ops.example.edu/h',
@@ -189,8 +170,11 @@ it('edits a webhook without showing header values: untouched headers are left ou
   expect(modal()).toHaveTextContent('当前：Authorization: Bear…cdef');
   expect(modal()).not.toHaveTextContent('Bearer abc');
   await submit(/^保\s?存$/);
-  await waitFor(() => expect(updateMock).toHaveBeenCalled());
-  const [id, body] = updateMock.mock.calls[0];
+  await waitFor(() => expect(sent(umsApi.updateChannel)).not.toEqual([]));
+  const {
+    params: { id },
+    body,
+  } = sent(umsApi.updateChannel)[0]!;
   expect(id).toBe(4);
   expect(body).not.toHaveProperty('headers');
   expect(body).not.toHaveProperty('webhook');
@@ -198,7 +182,7 @@ it('edits a webhook without showing header values: untouched headers are left ou
 });
 
 it('shows the SMTP reply of an e-mail test message', async () => {
-  jest.mocked(testChannel).mockResolvedValue({
+  answer(umsApi.testChannel, {
     success: true,
     data: {
       ok: true,

@@ -1,17 +1,16 @@
 import CreateMessagePage from '@/pages/UMS/createMessage';
-import { createMessage, fetchChannels, fetchTemplates } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { channelList, template } from './fixtures';
 
-jest.mock('@/services/ums', () => ({ createMessage: jest.fn(), fetchChannels: jest.fn(), fetchTemplates: jest.fn() }));
-
-const createMock = jest.mocked(createMessage);
+jest.mock('@/services/call');
 
 beforeEach(() => {
-  createMock.mockReset();
-  jest.mocked(fetchChannels).mockResolvedValue(channelList());
-  jest.mocked(fetchTemplates).mockResolvedValue({ success: true, data: [template] });
+  answer(umsApi.listChannels, channelList());
+  answer(umsApi.listTemplates, { success: true, data: [template] });
 });
 
 const sendButton = () =>
@@ -37,27 +36,30 @@ describe('create message', () => {
     expect(counter).toHaveTextContent('超出上限');
     expect(sendButton()).toBeDisabled();
     await act(async () => fireEvent.submit(sendButton().closest('form')!));
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.createMessage)).toEqual([]);
   });
 
   it('sends to the preselected default channel and opens the new message', async () => {
-    createMock.mockResolvedValue({ success: true, data: { id: 42, status: 'queued' } });
+    answer(umsApi.createMessage, { success: true, data: { id: 42, status: 'queued' } });
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     await screen.findByLabelText('内容');
     expect(screen.getByText('我的提醒群（钉钉机器人，默认）')).toBeInTheDocument();
     type('标题', '构建完成');
     type('内容', '**全部**测试通过');
     await act(async () => fireEvent.click(sendButton()));
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock).toHaveBeenCalledWith(
+    await waitFor(() => expect(sent(umsApi.createMessage)).not.toEqual([]));
+    expect(call).toHaveBeenCalledWith(
+      umsApi.createMessage,
       {
-        title: '构建完成',
-        content: '**全部**测试通过',
-        type: 'markdown',
-        channel: 1,
-        priority: 'normal',
-        idempotencyKey: expect.stringMatching(/^ui-/),
-        sendAt: undefined,
+        body: {
+          title: '构建完成',
+          content: '**全部**测试通过',
+          type: 'markdown',
+          channel: 1,
+          priority: 'normal',
+          idempotencyKey: expect.stringMatching(/^ui-/),
+          sendAt: undefined,
+        },
       },
       { skipErrorHandler: true },
     );
@@ -65,7 +67,7 @@ describe('create message', () => {
   });
 
   it('fans out to several channels, or chains them in the order picked, with a priority', async () => {
-    createMock.mockResolvedValue({ success: true, data: { id: 7, status: 'queued' } });
+    answer(umsApi.createMessage, { success: true, data: { id: 7, status: 'queued' } });
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     await screen.findByLabelText('内容');
     type('内容', '停电通知');
@@ -80,24 +82,26 @@ describe('create message', () => {
     await pick('渠道（按尝试顺序选择）', '值班群（钉钉机器人）');
     await act(async () => fireEvent.click(sendButton()));
     expect(await screen.findByText('依次尝试至少选择两个渠道')).toBeInTheDocument();
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.createMessage)).toEqual([]);
     await pick('渠道（按尝试顺序选择）', '我的提醒群（钉钉机器人，默认）');
     await pick('优先级', '紧急');
     await act(async () => fireEvent.click(sendButton()));
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock.mock.calls[0][0]).toMatchObject({ fallback: [2, 1], priority: 'urgent' });
-    expect(createMock.mock.calls[0][0]).not.toHaveProperty('channel');
+    await waitFor(() => expect(sent(umsApi.createMessage)).not.toEqual([]));
+    expect(sent(umsApi.createMessage)[0]?.body).toMatchObject({ fallback: [2, 1], priority: 'urgent' });
+    expect(sent(umsApi.createMessage)[0]?.body).not.toHaveProperty('channel');
 
     fireEvent.click(screen.getByText('同时发到多个渠道'));
     await act(async () => fireEvent.click(sendButton()));
-    await waitFor(() => expect(createMock).toHaveBeenCalledTimes(2));
-    expect(createMock.mock.calls[1][0]).toMatchObject({ channels: [2, 1] });
+    await waitFor(() => expect(sent(umsApi.createMessage)).toHaveLength(2));
+    expect(sent(umsApi.createMessage)[1]?.body).toMatchObject({ channels: [2, 1] });
     // A new message, a new key: the second send is not a duplicate of the first.
-    expect(createMock.mock.calls[1][0].idempotencyKey).not.toBe(createMock.mock.calls[0][0].idempotencyKey);
+    expect(sent(umsApi.createMessage)[1]?.body.idempotencyKey).not.toBe(
+      sent(umsApi.createMessage)[0]?.body.idempotencyKey,
+    );
   });
 
   it('sends with a template: its variables are filled in the preview and sent as vars', async () => {
-    createMock.mockResolvedValue({ success: true, data: { id: 9, status: 'queued' } });
+    answer(umsApi.createMessage, { success: true, data: { id: 9, status: 'queued' } });
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     await screen.findByLabelText('内容');
     const item = screen.getByText('使用模板').closest('.ant-form-item') as HTMLElement;
@@ -110,17 +114,17 @@ describe('create message', () => {
     type('变量 branch', 'main');
     expect(screen.getByTestId('template-preview')).toHaveTextContent('portal 构建成功');
     await act(async () => fireEvent.click(sendButton()));
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock.mock.calls[0][0]).toMatchObject({
+    await waitFor(() => expect(sent(umsApi.createMessage)).not.toEqual([]));
+    expect(sent(umsApi.createMessage)[0]?.body).toMatchObject({
       template: '5',
       vars: { project: 'portal', result: '成功', branch: 'main' },
       channel: 1,
     });
-    expect(createMock.mock.calls[0][0]).not.toHaveProperty('content');
+    expect(sent(umsApi.createMessage)[0]?.body).not.toHaveProperty('content');
   });
 
   it('shows the server error and stays on the form', async () => {
-    createMock.mockRejectedValue({
+    fail(umsApi.createMessage, {
       response: {
         status: 400,
         data: {
@@ -141,7 +145,7 @@ describe('create message', () => {
   });
 
   it('without a channel, offers to bind one instead of the form', async () => {
-    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    answer(umsApi.listChannels, channelList([]));
     renderAt('/UMS/createMessage', <CreateMessagePage />);
     expect(await screen.findByTestId('no-channel')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: '添加推送渠道' }));

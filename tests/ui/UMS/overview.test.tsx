@@ -1,10 +1,12 @@
 import EChart from '@/components/charts/EChart';
 import OverviewPage from '@/pages/UMS/overview';
-import { fetchUmsStats } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { answer } from '../api';
 import { screen, waitFor, within } from '@testing-library/react';
 import { atViewport, renderAt } from '../helpers';
 
-jest.mock('@/services/ums', () => ({ fetchUmsStats: jest.fn() }));
+jest.mock('@/services/call');
+
 // ECharts draws on a canvas jsdom lacks: the chart is an image named by its label, and the test reads
 // the option the page gave it.
 jest.mock('@/components/charts/EChart', () => ({
@@ -25,7 +27,7 @@ const daily = Array.from({ length: 14 }, (_, i) => ({
 
 beforeEach(() => {
   jest.mocked(EChart).mockClear();
-  jest.mocked(fetchUmsStats).mockResolvedValue({
+  answer(umsApi.stats, {
     success: true,
     data: {
       byStatus: { delivered: 12, failed: 3, retrying: 1 },
@@ -132,7 +134,7 @@ describe('UMS overview', () => {
   });
 
   it('points to adding a channel on /UMS/self, and back here, when there is no channel', async () => {
-    jest.mocked(fetchUmsStats).mockResolvedValue({
+    answer(umsApi.stats, {
       success: true,
       data: {
         unread: 0,

@@ -1,32 +1,13 @@
 import { dayEnd, dayStart } from '@/pages/UMS/components/days';
 import QueryMessagePage from '@/pages/UMS/queryMessage';
-import {
-  cancelMessage,
-  fetchChannels,
-  fetchMessage,
-  fetchMessages,
-  markAllRead,
-  markRead,
-  resendMessage,
-} from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
+import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { channelList, failedDetail, page, summary, unreachableDetail } from './fixtures';
 
-jest.mock('@/services/ums', () => ({
-  fetchChannels: jest.fn(),
-  fetchMessages: jest.fn(),
-  fetchMessage: jest.fn(),
-  resendMessage: jest.fn(),
-  cancelMessage: jest.fn(),
-  markRead: jest.fn(() => Promise.resolve({ success: true, data: { updated: 1, unread: 0 } })),
-  markAllRead: jest.fn(() => Promise.resolve({ success: true, data: { updated: 3, unread: 0 } })),
-}));
-
-const listMock = jest.mocked(fetchMessages);
-const detailMock = jest.mocked(fetchMessage);
-const resendMock = jest.mocked(resendMessage);
-const cancelMock = jest.mocked(cancelMessage);
+jest.mock('@/services/call');
 
 const rows = [
   summary(4, 'queued', '明早例会'),
@@ -38,37 +19,42 @@ const rows = [
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchChannels).mockResolvedValue(channelList());
-  listMock.mockResolvedValue(page(rows));
-  detailMock.mockResolvedValue({ success: true, data: failedDetail });
+  answer(umsApi.markRead, { success: true, data: { updated: 1, unread: 0 } });
+  answer(umsApi.markAllRead, { success: true, data: { updated: 3, unread: 0 } });
+  answer(umsApi.listChannels, channelList());
+  answer(umsApi.listMessages, page(rows));
+  answer(umsApi.getMessage, { success: true, data: failedDetail });
 });
 
 const row = (title: string) => screen.getByText(title).closest('tr') as HTMLElement;
 
 describe('inbox', () => {
   it('marks unread messages; opening one reads it; 全部标为已读 reads the rest', async () => {
-    listMock.mockResolvedValue(
+    answer(
+      umsApi.listMessages,
       page([{ ...summary(2, 'failed', '服务器告警'), readAt: null }, summary(1, 'delivered', '构建完成')]),
     );
-    detailMock.mockResolvedValue({ success: true, data: { ...failedDetail, readAt: null } });
+    answer(umsApi.getMessage, { success: true, data: { ...failedDetail, readAt: null } });
     renderAt('/UMS/queryMessage', <QueryMessagePage />);
     await screen.findByText('构建完成');
     expect(within(row('服务器告警')).getByTestId('unread')).toHaveTextContent('未读');
     expect(within(row('构建完成')).queryByTestId('unread')).not.toBeInTheDocument();
     fireEvent.click(screen.getByText('服务器告警'));
-    await waitFor(() => expect(markRead).toHaveBeenCalledWith(2, { skipErrorHandler: true }));
-    await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2)); // the list learns of it
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(umsApi.markRead, { params: { id: 2 } }, { skipErrorHandler: true }),
+    );
+    await waitFor(() => expect(sent(umsApi.listMessages)).toHaveLength(2)); // the list learns of it
     await new Promise((r) => setTimeout(r, 50));
-    expect(markRead).toHaveBeenCalledTimes(1); // once, however often the page renders
+    expect(sent(umsApi.markRead)).toHaveLength(1); // once, however often the page renders
     await act(async () => fireEvent.click(screen.getByText('全部标为已读', { selector: 'button span' })));
-    expect(markAllRead).toHaveBeenCalled();
+    expect(sent(umsApi.markAllRead)).not.toEqual([]);
     expect(await screen.findByText('已将 3 条消息标为已读')).toBeInTheDocument();
   });
 });
 
 describe('digest', () => {
   it('a message merged into a digest says so and links to the digest', async () => {
-    detailMock.mockResolvedValue({
+    answer(umsApi.getMessage, {
       success: true,
       data: { ...failedDetail, status: 'merged', digestId: 77, lastError: null, attemptLog: [] },
     });
@@ -83,7 +69,9 @@ describe('message list', () => {
   it('asks for page 1 of 10 and offers resend only for failed, cancel only for queued or retrying', async () => {
     renderAt('/UMS/queryMessage', <QueryMessagePage />);
     await screen.findByText('构建完成');
-    expect(listMock).toHaveBeenCalledWith(expect.objectContaining({ current: 1, pageSize: 10 }));
+    expect(call).toHaveBeenCalledWith(umsApi.listMessages, {
+      query: expect.objectContaining({ current: 1, pageSize: 10 }),
+    });
     const actions = (title: string) => ({
       resend: within(row(title)).queryByText('重新发送'),
       cancel: within(row(title)).queryByText('取消发送'),
@@ -102,48 +90,48 @@ describe('message list', () => {
   });
 
   it('cancels only after confirmation, then reloads the list', async () => {
-    cancelMock.mockResolvedValue({ success: true, data: { id: 4, status: 'cancelled' } });
+    answer(umsApi.cancelMessage, { success: true, data: { id: 4, status: 'cancelled' } });
     renderAt('/UMS/queryMessage', <QueryMessagePage />);
     await screen.findByText('明早例会');
     fireEvent.click(within(row('明早例会')).getByText('取消发送'));
     expect(await screen.findByText('取消后不会再投递，且不能恢复。')).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByText('不取消', { selector: 'button span' })));
-    expect(cancelMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.cancelMessage)).toEqual([]);
 
     fireEvent.click(within(row('明早例会')).getByText('取消发送'));
     const tip = (await screen.findAllByText('取消后不会再投递，且不能恢复。'))
       .at(-1)!
       .closest('.ant-popover') as HTMLElement;
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(within(tip).getByText('确认取消', { selector: 'button span' })));
-    expect(cancelMock).toHaveBeenCalledWith(4);
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    expect(call).toHaveBeenCalledWith(umsApi.cancelMessage, { params: { id: 4 } });
+    await waitFor(() => expect(sent(umsApi.listMessages)).not.toEqual([]));
   });
 
   it('resends a failed message after confirmation', async () => {
-    resendMock.mockResolvedValue({ success: true, data: { id: 2, status: 'queued' } });
+    answer(umsApi.resendMessage, { success: true, data: { id: 2, status: 'queued' } });
     renderAt('/UMS/queryMessage', <QueryMessagePage />);
     await screen.findByText('服务器告警');
     fireEvent.click(within(row('服务器告警')).getByText('重新发送'));
     const tip = (await screen.findByText('消息会回到发送队列，重新开始投递。')).closest('.ant-popover') as HTMLElement;
-    expect(resendMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.resendMessage)).toEqual([]);
     await act(async () => fireEvent.click(within(tip).getByText('重新发送', { selector: 'button span' })));
-    expect(resendMock).toHaveBeenCalledWith(2);
+    expect(call).toHaveBeenCalledWith(umsApi.resendMessage, { params: { id: 2 } });
   });
 
   it('passes the trimmed keyword and the status filter to the server', async () => {
     renderAt('/UMS/queryMessage', <QueryMessagePage />);
     await screen.findByText('构建完成');
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     fireEvent.change(screen.getByPlaceholderText('搜索标题和内容'), { target: { value: ' 告警 ' } });
     const selects = document.querySelectorAll('.ant-pro-table-search .ant-select-selector');
     fireEvent.mouseDown(selects[1]);
     fireEvent.click(await screen.findByText('等待重试', { selector: '.ant-select-item-option-content' }));
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
     await waitFor(() =>
-      expect(listMock).toHaveBeenCalledWith(
-        expect.objectContaining({ keyword: '告警', status: 'retrying', current: 1 }),
-      ),
+      expect(call).toHaveBeenCalledWith(umsApi.listMessages, {
+        query: expect.objectContaining({ keyword: '告警', status: 'retrying', current: 1 }),
+      }),
     );
   });
 });
@@ -159,7 +147,7 @@ describe('message detail drawer', () => {
   it('opens from ?id= with the content and the attempts timeline, errcode and errmsg included', async () => {
     renderAt('/UMS/queryMessage?id=2', <QueryMessagePage />);
     expect(await screen.findByText('消息 #2')).toBeInTheDocument();
-    expect(detailMock).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(umsApi.getMessage, { params: { id: 2 } }, { skipErrorHandler: true });
     const drawer = screen.getByText('消息 #2').closest('.ant-drawer-content') as HTMLElement;
     const content = within(drawer).getByTestId('message-content');
     expect(content).toHaveTextContent('CPU 超过 90%'); // markdown rendered, not shown as source
@@ -180,7 +168,7 @@ describe('message detail drawer', () => {
   });
 
   it('shows a send that never reached DingTalk in Chinese, with Node’s words only behind 详情', async () => {
-    detailMock.mockResolvedValue({ success: true, data: unreachableDetail });
+    answer(umsApi.getMessage, { success: true, data: unreachableDetail });
     renderAt('/UMS/queryMessage?id=3', <QueryMessagePage />);
     expect(await screen.findByText('消息 #3')).toBeInTheDocument();
     const drawer = screen.getByText('消息 #3').closest('.ant-drawer-content') as HTMLElement;

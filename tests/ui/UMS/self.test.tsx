@@ -1,45 +1,23 @@
 import SelfPage from '@/pages/UMS/self';
-import {
-  createChannel,
-  deleteChannel,
-  fetchChannelKinds,
-  fetchChannels,
-  fetchUmsStats,
-  resendConfirmation,
-  testChannel,
-  updateChannel,
-} from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
+import { answer, callsOf, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { channelKinds, channelList, defaultChannel, dutyChannel, emailChannel, pendingEmailChannel } from './fixtures';
 
-jest.mock('@/services/ums', () => ({
-  fetchChannels: jest.fn(),
-  fetchChannelKinds: jest.fn(),
-  createChannel: jest.fn(),
-  updateChannel: jest.fn(),
-  deleteChannel: jest.fn(),
-  testChannel: jest.fn(),
-  resendConfirmation: jest.fn(),
-  fetchUmsStats: jest.fn(),
-  fetchCallbackSecret: jest.fn(() => Promise.resolve({ success: true, data: { secret: 'whsec_x', createdAt: '' } })),
-  rotateCallbackSecret: jest.fn(),
-}));
-
-const updateMock = jest.mocked(updateChannel);
-const createMock = jest.mocked(createChannel);
-const testMock = jest.mocked(testChannel);
-const deleteMock = jest.mocked(deleteChannel);
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchChannels).mockResolvedValue(channelList());
-  jest.mocked(fetchChannelKinds).mockResolvedValue(channelKinds());
-  jest.mocked(fetchUmsStats).mockResolvedValue({
+  answer(umsApi.callbackSecret, { success: true, data: { secret: 'whsec_x', createdAt: '' } });
+  answer(umsApi.listChannels, channelList());
+  answer(umsApi.channelKinds, channelKinds());
+  answer(umsApi.stats, {
     success: true,
     data: { unread: 0, byStatus: { delivered: 7, failed: 2, queued: 1 }, daily: [], channels: [], total: 10 },
   });
-  updateMock.mockResolvedValue({ success: true, data: defaultChannel });
+  answer(umsApi.updateChannel, { success: true, data: defaultChannel });
 });
 
 const row = (name: string) =>
@@ -76,7 +54,7 @@ async function fillNewRobot(): Promise<HTMLElement> {
 async function addRobotInOpenDialog() {
   await fillNewRobot();
   await submitModal(/^添\s?加$/);
-  await waitFor(() => expect(createMock).toHaveBeenCalled());
+  await waitFor(() => expect(sent(umsApi.createChannel)).not.toEqual([]));
 }
 
 describe('channel list', () => {
@@ -113,14 +91,14 @@ describe('channel list', () => {
   });
 
   it('offers to add a first channel when there is none', async () => {
-    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    answer(umsApi.listChannels, channelList([]));
     renderAt('/UMS/self', <SelfPage />);
     expect(await screen.findByText(/还没有推送渠道/)).toBeInTheDocument();
     expect(screen.getByText('添加渠道', { selector: 'button span' })).toBeInTheDocument();
   });
 
   it('shows DingTalk’s own errcode and errmsg for a test message, with our hint', async () => {
-    testMock.mockResolvedValue({
+    answer(umsApi.testChannel, {
       success: true,
       data: {
         ok: false,
@@ -135,7 +113,7 @@ describe('channel list', () => {
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('值班群');
     await act(async () => fireEvent.click(within(row('值班群')).getByText('发送测试消息')));
-    expect(testMock).toHaveBeenCalledWith(2);
+    expect(call).toHaveBeenCalledWith(umsApi.testChannel, { params: { id: 2 } });
     const result = await screen.findByTestId('test-result');
     expect(result).toHaveTextContent('「值班群」测试消息发送失败');
     expect(within(result).getByText('310000')).toBeInTheDocument();
@@ -144,7 +122,7 @@ describe('channel list', () => {
   });
 
   it('says in Chinese that DingTalk could not be reached; the technical detail waits behind 详情', async () => {
-    testMock.mockResolvedValue({
+    answer(umsApi.testChannel, {
       success: true,
       data: {
         ok: false,
@@ -174,8 +152,8 @@ describe('channel list', () => {
   });
 
   it('marks an e-mail channel not yet confirmed 待确认, offers 重新发送确认邮件 instead of a test, and resends', async () => {
-    jest.mocked(fetchChannels).mockResolvedValue(channelList([defaultChannel, emailChannel, pendingEmailChannel]));
-    jest.mocked(resendConfirmation).mockResolvedValue({ success: true, data: pendingEmailChannel });
+    answer(umsApi.listChannels, channelList([defaultChannel, emailChannel, pendingEmailChannel]));
+    answer(umsApi.resendConfirmation, { success: true, data: pendingEmailChannel });
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('家人邮箱');
     expect(within(row('家人邮箱')).getByText('待确认')).toBeInTheDocument();
@@ -184,20 +162,20 @@ describe('channel list', () => {
     expect(within(row('工作邮箱')).queryByText('重新发送确认邮件')).not.toBeInTheDocument();
     expect(within(row('工作邮箱')).getByText('发送测试消息')).toBeInTheDocument();
     await act(async () => fireEvent.click(within(row('家人邮箱')).getByText('重新发送确认邮件')));
-    expect(resendConfirmation).toHaveBeenCalledWith(5);
+    expect(call).toHaveBeenCalledWith(umsApi.resendConfirmation, { params: { id: 5 } });
     expect(await screen.findByText(/确认邮件已发送到 family@example\.org/)).toBeInTheDocument();
-    await waitFor(() => expect(fetchChannels).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(umsApi.listChannels)).toHaveLength(2));
   });
 
   it('deletes only after confirmation', async () => {
-    deleteMock.mockResolvedValue({ success: true });
+    answer(umsApi.deleteChannel, { success: true });
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('值班群');
     fireEvent.click(within(row('值班群')).getByText('删除'));
     const tip = (await screen.findByText('删除渠道「值班群」？')).closest('.ant-popover') as HTMLElement;
-    expect(deleteMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.deleteChannel)).toEqual([]);
     await act(async () => fireEvent.click(within(tip).getByText(/^删\s?除$/, { selector: 'button span' })));
-    expect(deleteMock).toHaveBeenCalledWith(2);
+    expect(call).toHaveBeenCalledWith(umsApi.deleteChannel, { params: { id: 2 } });
   });
 });
 
@@ -213,8 +191,11 @@ describe('channel form', () => {
     expect(modal).not.toHaveTextContent('SEC8');
     fireEvent.change(within(modal).getByLabelText('名称'), { target: { value: '提醒群' } });
     await submitModal(/^保\s?存$/);
-    await waitFor(() => expect(updateMock).toHaveBeenCalled());
-    const [id, body] = updateMock.mock.calls[0];
+    await waitFor(() => expect(sent(umsApi.updateChannel)).not.toEqual([]));
+    const {
+      params: { id },
+      body,
+    } = sent(umsApi.updateChannel)[0]!;
     expect(id).toBe(1);
     expect(body).toEqual({ name: '提醒群', keyword: '' });
     expect(body).not.toHaveProperty('secret');
@@ -228,8 +209,8 @@ describe('channel form', () => {
     fireEvent.click(within(modal).getByText('移除加签'));
     await waitFor(() => expect(within(modal).getByPlaceholderText('已设置，留空保持不变')).toBeDisabled());
     await submitModal(/^保\s?存$/);
-    await waitFor(() => expect(updateMock).toHaveBeenCalled());
-    expect(updateMock.mock.calls[0][1]).toMatchObject({ secret: '' });
+    await waitFor(() => expect(sent(umsApi.updateChannel)).not.toEqual([]));
+    expect(sent(umsApi.updateChannel)[0]?.body).toMatchObject({ secret: '' });
   });
 
   it('sends a newly typed secret, and offers no 移除加签 for a channel without one', async () => {
@@ -240,43 +221,42 @@ describe('channel form', () => {
     expect(within(modal).getByDisplayValue('告警')).toBeInTheDocument();
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'SECnew123' } });
     await submitModal(/^保\s?存$/);
-    await waitFor(() => expect(updateMock).toHaveBeenCalled());
-    expect(updateMock.mock.calls[0]).toEqual([
-      2,
-      { name: '值班群', keyword: '告警', secret: 'SECnew123' },
+    await waitFor(() => expect(sent(umsApi.updateChannel)).not.toEqual([]));
+    expect(callsOf(umsApi.updateChannel)[0]).toEqual([
+      { params: { id: 2 }, body: { name: '值班群', keyword: '告警', secret: 'SECnew123' } },
       { skipErrorHandler: true },
     ]);
   });
 
   it('sent here to add a channel: the dialog is open, and after adding the user goes back', async () => {
-    createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
-    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    answer(umsApi.createChannel, { success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
+    answer(umsApi.listChannels, channelList([]));
     renderAt('/UMS/self?add=1&back=%2FUMS%2Fdingtalk%2FsendSelf%3Fx%3D1', <SelfPage />);
     await addRobotInOpenDialog();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/dingtalk\/sendSelf\?x=1$/));
   });
 
   it('sent here to add a channel and closed without adding: stays, the request gone from the address', async () => {
-    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    answer(umsApi.listChannels, channelList([]));
     renderAt('/UMS/self?add=1&back=%2FUMS%2Foverview', <SelfPage />);
     const modal = (await screen.findByText('添加推送渠道', { selector: '.ant-modal-title' })).closest(
       '.ant-modal',
     ) as HTMLElement;
     fireEvent.click(within(modal).getByText(/^取\s?消$/, { selector: 'button span' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self$/));
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.createChannel)).toEqual([]);
   });
 
   it('refuses to go back to another site after adding', async () => {
-    createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
-    jest.mocked(fetchChannels).mockResolvedValue(channelList([]));
+    answer(umsApi.createChannel, { success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
+    answer(umsApi.listChannels, channelList([]));
     renderAt('/UMS/self?add=1&back=https%3A%2F%2Fevil.example%2F', <SelfPage />);
     await addRobotInOpenDialog();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
   });
 
   it('adds a DingTalk robot (the default kind) and checks the secret format first', async () => {
-    createMock.mockResolvedValue({ success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
+    answer(umsApi.createChannel, { success: true, data: { ...dutyChannel, id: 3, name: '新群' } });
     renderAt('/UMS/self', <SelfPage />);
     await screen.findByText('我的提醒群');
     fireEvent.click(screen.getByText('添加渠道', { selector: 'button span' }));
@@ -284,11 +264,11 @@ describe('channel form', () => {
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'abc' } });
     await submitModal(/^添\s?加$/);
     expect(await within(modal).findByText('加签密钥应以 SEC 开头')).toBeInTheDocument();
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(umsApi.createChannel)).toEqual([]);
     fireEvent.change(within(modal).getByPlaceholderText('可选，SEC 开头'), { target: { value: 'SECabc123' } });
     await submitModal(/^添\s?加$/);
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock.mock.calls[0][0]).toEqual({
+    await waitFor(() => expect(sent(umsApi.createChannel)).not.toEqual([]));
+    expect(sent(umsApi.createChannel)[0]?.body).toEqual({
       kind: 'dingtalk',
       name: '新群',
       webhook: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef0123456789',

@@ -1,23 +1,20 @@
 /** /UMS/templates: the list with each template's variables, a live preview while editing, delete after confirmation. */
 import TemplatesPage from '@/pages/UMS/templates';
-import { createTemplate, deleteTemplate, fetchTemplates, updateTemplate } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
+import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 import { template } from './fixtures';
 
-jest.mock('@/services/ums', () => ({
-  fetchTemplates: jest.fn(),
-  createTemplate: jest.fn(),
-  updateTemplate: jest.fn(),
-  deleteTemplate: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchTemplates).mockResolvedValue({ success: true, data: [template] });
-  jest.mocked(createTemplate).mockResolvedValue({ success: true, data: { ...template, id: 6 } });
-  jest.mocked(updateTemplate).mockResolvedValue({ success: true, data: template });
-  jest.mocked(deleteTemplate).mockResolvedValue({ success: true });
+  answer(umsApi.listTemplates, { success: true, data: [template] });
+  answer(umsApi.createTemplate, { success: true, data: { ...template, id: 6 } });
+  answer(umsApi.updateTemplate, { success: true, data: template });
+  answer(umsApi.deleteTemplate, { success: true });
 });
 
 const modal = () => document.querySelector('.ant-modal') as HTMLElement;
@@ -27,7 +24,7 @@ it('lists templates with their variables; none yet offers to create one', async 
   const row = (await screen.findByText('构建结果')).closest('tr') as HTMLElement;
   for (const v of ['project', 'result', 'branch']) expect(within(row).getByText(v)).toBeInTheDocument();
   unmount();
-  jest.mocked(fetchTemplates).mockResolvedValue({ success: true, data: [] });
+  answer(umsApi.listTemplates, { success: true, data: [] });
   renderAt('/UMS/templates', <TemplatesPage />);
   expect(await screen.findByText('还没有模板')).toBeInTheDocument();
   expect(screen.getByText('新建模板', { selector: 'button span' })).toBeInTheDocument();
@@ -47,8 +44,8 @@ it('previews live: each variable gets an input and the preview fills in as one t
   await waitFor(() => expect(preview).toHaveTextContent('张三 值班'));
   expect(within(preview).getByText('张三', { selector: 'strong' })).toBeInTheDocument();
   await act(async () => fireEvent.click(within(modal()).getByText(/^创\s?建$/, { selector: 'button span' })));
-  await waitFor(() => expect(createTemplate).toHaveBeenCalled());
-  expect(jest.mocked(createTemplate).mock.calls[0][0]).toEqual({
+  await waitFor(() => expect(sent(umsApi.createTemplate)).not.toEqual([]));
+  expect(sent(umsApi.createTemplate)[0]?.body).toEqual({
     name: '值班',
     title: '{{who}} 值班',
     content: '今天由 **{{who}}** 值班',
@@ -61,7 +58,7 @@ it('deletes only after confirmation', async () => {
   const row = (await screen.findByText('构建结果')).closest('tr') as HTMLElement;
   fireEvent.click(within(row).getByText(/^删\s?除$/));
   const tip = (await screen.findByText('删除模板「构建结果」？')).closest('.ant-popover') as HTMLElement;
-  expect(deleteTemplate).not.toHaveBeenCalled();
+  expect(sent(umsApi.deleteTemplate)).toEqual([]);
   await act(async () => fireEvent.click(within(tip).getByText(/^删\s?除$/, { selector: 'button span' })));
-  expect(deleteTemplate).toHaveBeenCalledWith(5);
+  expect(call).toHaveBeenCalledWith(umsApi.deleteTemplate, { params: { id: 5 } });
 });

@@ -2,12 +2,12 @@ import { useAccess } from '@@/plugin-access';
 import { useModel } from '@@/plugin-model';
 import HomePage from '@/pages/home';
 import { entryState } from '@/pages/home/modules';
-import { fetchHealth } from '@/services/user';
+import { fetchHealth } from '@/services/probes';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/user', () => ({ fetchHealth: jest.fn(), fetchCurrentUser: jest.fn() }));
-jest.mock('@/services/account', () => ({ grantSelfNjit: jest.fn() }));
+jest.mock('@/services/probes', () => ({ fetchHealth: jest.fn(), fetchCurrentUser: jest.fn() }));
+jest.mock('@/services/call');
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 

@@ -1,9 +1,10 @@
 import NjitOverviewPage from '@/pages/njit/overview';
-import { fetchNjitOverview } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import { answer, failOnce } from '../api';
 import { fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/njit', () => ({ fetchNjitOverview: jest.fn() }));
+jest.mock('@/services/call');
 
 const overview = {
   total: 6,
@@ -31,10 +32,8 @@ function gridRows() {
 
 describe('NJIT overview', () => {
   it('is titled NJIT 概览 like the other modules’ overviews, loading or failed too', async () => {
-    jest.mocked(fetchNjitOverview).mockRejectedValueOnce(new Error('down')).mockResolvedValue({
-      success: true,
-      data: overview,
-    });
+    failOnce(njitApi.overview, new Error('down'));
+    answer(njitApi.overview, { success: true, data: overview });
     renderAt('/njit/overview', <NjitOverviewPage />);
     expect(screen.getByText('NJIT 概览')).toBeInTheDocument(); // while loading
     expect(await screen.findByText('概览加载失败')).toBeInTheDocument();
@@ -45,7 +44,7 @@ describe('NJIT overview', () => {
   });
 
   it('names every progress bar for a screen reader', async () => {
-    jest.mocked(fetchNjitOverview).mockResolvedValue({ success: true, data: overview });
+    answer(njitApi.overview, { success: true, data: overview });
     renderAt('/njit/overview', <NjitOverviewPage />);
     expect(await screen.findByText('按学籍状态')).toBeInTheDocument();
     const bars = screen.getAllByRole('progressbar');
@@ -56,7 +55,7 @@ describe('NJIT overview', () => {
   });
 
   it('lays the cards out as an even grid: one card per column, three columns a row, each as tall as its row', async () => {
-    jest.mocked(fetchNjitOverview).mockResolvedValue({ success: true, data: overview });
+    answer(njitApi.overview, { success: true, data: overview });
     renderAt('/njit/overview', <NjitOverviewPage />);
     expect(await screen.findByText('按学籍状态')).toBeInTheDocument();
     const rows = gridRows();

@@ -1,22 +1,14 @@
 import { useAccess } from '@@/plugin-access';
 import access from '@/access';
 import QueryStuInfoPage from '@/pages/njit/queryStuInfo';
-import { fetchNjitOptions, fetchStudent, revealStudentField, searchStudents } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import { call } from '@/services/call';
+import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/njit', () => ({
-  searchStudents: jest.fn(),
-  fetchStudent: jest.fn(),
-  revealStudentField: jest.fn(),
-  fetchNjitOptions: jest.fn(),
-  fetchImports: jest.fn(),
-  fetchNjitAudit: jest.fn(),
-  uploadRoster: jest.fn(),
-  commitRosterImport: jest.fn(),
-  njitAuditExportUrl: jest.fn(() => '/api/njit/audit/export'),
-  rosterTemplateUrl: jest.fn((format: string) => `/api/njit/imports/template?format=${format}`),
-}));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 
 const zhang = {
@@ -43,15 +35,9 @@ function as(roles: ('admin' | 'njit')[]) {
 }
 
 beforeEach(() => {
-  jest
-    .mocked(searchStudents)
-    .mockReset()
-    .mockResolvedValue({ success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
-  jest.mocked(fetchStudent).mockReset().mockResolvedValue({ success: true, data: zhang });
-  jest.mocked(revealStudentField).mockReset();
-  jest
-    .mocked(fetchNjitOptions)
-    .mockResolvedValue({ success: true, data: { colleges: ['计算机工程学院'], majors: [], grades: [2021] } });
+  answer(njitApi.searchStudents, { success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
+  answer(njitApi.getStudent, { success: true, data: zhang });
+  answer(njitApi.options, { success: true, data: { colleges: ['计算机工程学院'], majors: [], grades: [2021] } });
 });
 
 async function searchByName(text: string) {
@@ -66,14 +52,12 @@ describe('student lookup page', () => {
     expect(await screen.findByText(/输入学号、姓名/)).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByText(/^查\s?询$/, { selector: 'button span' })));
     expect(await screen.findByText('请至少输入一个查询条件')).toBeInTheDocument();
-    expect(searchStudents).not.toHaveBeenCalled();
+    expect(sent(njitApi.searchStudents)).toEqual([]);
   });
 
   it('says 没有找到匹配的学生 after a search that matched no one, no longer how to search', async () => {
     as(['njit']);
-    jest
-      .mocked(searchStudents)
-      .mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10, capped: false });
+    answer(njitApi.searchStudents, { success: true, data: [], total: 0, current: 1, pageSize: 10, capped: false });
     renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
     expect(await screen.findByText(/输入学号、姓名/)).toBeInTheDocument();
     await searchByName('nobody');
@@ -86,7 +70,9 @@ describe('student lookup page', () => {
     renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
     await searchByName('zs');
     expect(await screen.findByText('138****1234')).toBeInTheDocument();
-    expect(searchStudents).toHaveBeenCalledWith(expect.objectContaining({ name: 'zs', current: 1, pageSize: 10 }));
+    expect(call).toHaveBeenCalledWith(njitApi.searchStudents, {
+      query: expect.objectContaining({ name: 'zs', current: 1, pageSize: 10 }),
+    });
     // Staff without admin get neither the import nor the audit tab.
     expect(screen.queryByText('名单导入')).not.toBeInTheDocument();
     expect(screen.queryByText('审计日志')).not.toBeInTheDocument();
@@ -97,7 +83,7 @@ describe('student lookup page', () => {
     expect(within(drawer).getByText('138****1234')).toBeInTheDocument();
     expect(within(drawer).getByText('3201**********123X')).toBeInTheDocument();
     expect(within(drawer).queryByText('查看完整')).not.toBeInTheDocument();
-    expect(fetchStudent).toHaveBeenCalledWith(7);
+    expect(call).toHaveBeenCalledWith(njitApi.getStudent, { params: { id: 7 } });
   });
 
   it('names the grade the same way in the table and in the drawer: 2021 级', async () => {
@@ -114,9 +100,7 @@ describe('student lookup page', () => {
 
   it('lets an administrator reveal a field only after giving a reason', async () => {
     as(['njit', 'admin']);
-    jest
-      .mocked(revealStudentField)
-      .mockResolvedValue({ success: true, data: { field: 'phone', value: '13812341234' } });
+    answer(njitApi.revealField, { success: true, data: { field: 'phone', value: '13812341234' } });
     renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
     expect(screen.getByText('名单导入')).toBeInTheDocument();
     await searchByName('张三');
@@ -127,11 +111,16 @@ describe('student lookup page', () => {
     expect(await screen.findByText('查看完整手机号')).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByText('确认查看')));
     expect(await screen.findByText('请填写查看原因')).toBeInTheDocument();
-    expect(revealStudentField).not.toHaveBeenCalled();
+    expect(sent(njitApi.revealField)).toEqual([]);
 
     fireEvent.change(screen.getByPlaceholderText(/核实学生联系方式/), { target: { value: '发放录取通知' } });
     await act(async () => fireEvent.click(screen.getByText('确认查看')));
-    await waitFor(() => expect(revealStudentField).toHaveBeenCalledWith(7, { field: 'phone', reason: '发放录取通知' }));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(njitApi.revealField, {
+        params: { id: 7 },
+        body: { field: 'phone', reason: '发放录取通知' },
+      }),
+    );
     expect(await screen.findByTestId('revealed-phone')).toHaveTextContent('13812341234');
   });
 });

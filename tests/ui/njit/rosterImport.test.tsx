@@ -1,14 +1,11 @@
 import ImportPanel from '@/pages/njit/queryStuInfo/components/ImportPanel';
-import { commitRosterImport, fetchImports, uploadRoster } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import { call, upload } from '@/services/call';
+import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/njit', () => ({
-  uploadRoster: jest.fn(),
-  commitRosterImport: jest.fn(),
-  fetchImports: jest.fn(),
-  rosterTemplateUrl: (format: string) => `/api/njit/imports/template?format=${format}`,
-}));
+jest.mock('@/services/call');
 
 const preview = {
   importId: 'imp_abc',
@@ -48,9 +45,7 @@ const preview = {
 };
 
 beforeEach(() => {
-  jest.mocked(fetchImports).mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 });
-  jest.mocked(uploadRoster).mockReset();
-  jest.mocked(commitRosterImport).mockReset();
+  answer(njitApi.listImports, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
 });
 
 function chooseFile() {
@@ -75,7 +70,7 @@ describe('roster import', () => {
   });
 
   it('says which optional values are imported blank, apart from the rows it skips', async () => {
-    jest.mocked(uploadRoster).mockResolvedValue({
+    answer(njitApi.uploadImport, {
       success: true,
       data: {
         ...preview,
@@ -97,20 +92,20 @@ describe('roster import', () => {
 
   it('shows upload progress, then the validation report, and writes only after confirmation', async () => {
     let progress: (p: number) => void = () => undefined;
-    let answer: (v: unknown) => void = () => undefined;
-    jest.mocked(uploadRoster).mockImplementation((_f, onProgress) => {
+    let uploaded: (v: unknown) => void = () => undefined;
+    answer(njitApi.uploadImport, (_f, onProgress) => {
       progress = onProgress!;
-      return new Promise((resolve) => (answer = resolve)) as never;
+      return new Promise((resolve) => (uploaded = resolve)) as never;
     });
     renderAt('/njit/queryStuInfo', <ImportPanel />);
     const file = chooseFile();
-    expect(uploadRoster).toHaveBeenCalledWith(file, expect.any(Function));
+    expect(upload).toHaveBeenCalledWith(njitApi.uploadImport, file, expect.any(Function));
     await act(async () => progress(40));
     expect(screen.getByText('正在上传 名单.csv…')).toBeInTheDocument();
     expect(screen.getByText('40%')).toBeInTheDocument();
     await act(async () => progress(100));
     expect(screen.getByText('上传完成，服务器正在解析和校验…')).toBeInTheDocument();
-    await act(async () => answer({ success: true, data: preview }));
+    await act(async () => uploaded({ success: true, data: preview }));
 
     expect(await screen.findByText('预览：名单.csv')).toBeInTheDocument();
     expect(screen.getByText('CSV（GBK 编码，已自动转换）')).toBeInTheDocument();
@@ -119,9 +114,9 @@ describe('roster import', () => {
     expect(within(issue).getByText('3')).toBeInTheDocument();
     expect(within(issue).getByText('姓名')).toBeInTheDocument();
     expect(screen.getByText('学号在文件中重复（与第 6 行相同）')).toBeInTheDocument();
-    expect(commitRosterImport).not.toHaveBeenCalled();
+    expect(sent(njitApi.commitImport)).toEqual([]);
 
-    jest.mocked(commitRosterImport).mockResolvedValue({
+    answer(njitApi.commitImport, {
       success: true,
       data: {
         id: 1,
@@ -135,19 +130,25 @@ describe('roster import', () => {
       },
     });
     await act(async () => fireEvent.click(screen.getByText('确认导入 4 行')));
-    await waitFor(() => expect(commitRosterImport).toHaveBeenCalledWith('imp_abc'));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(
+        njitApi.commitImport,
+        { params: { id: 'imp_abc' } },
+        { timeout: 5 * 60 * 1000 },
+      ),
+    );
     expect(await screen.findByText('导入完成')).toBeInTheDocument();
     expect(screen.getByText('名单.csv：新增 3 人，更新 1 人，跳过 2 行')).toBeInTheDocument();
   });
 
   it('cancel drops the preview without writing anything', async () => {
-    jest.mocked(uploadRoster).mockResolvedValue({ success: true, data: preview });
+    answer(njitApi.uploadImport, { success: true, data: preview });
     renderAt('/njit/queryStuInfo', <ImportPanel />);
     chooseFile();
     expect(await screen.findByText('预览：名单.csv')).toBeInTheDocument();
     fireEvent.click(screen.getByText(/^取\s?消$/, { selector: 'button span' }));
     expect(screen.queryByText('预览：名单.csv')).not.toBeInTheDocument();
     expect(screen.getByText(/点击或拖拽/)).toBeInTheDocument();
-    expect(commitRosterImport).not.toHaveBeenCalled();
+    expect(sent(njitApi.commitImport)).toEqual([]);
   });
 });

@@ -1,15 +1,17 @@
 import AccessDenied, { deniedTarget } from '@/components/AccessDenied';
 import { useAccess } from '@@/plugin-access';
-import { grantSelfNjit } from '@/services/account';
-import { fetchCurrentUser } from '@/services/user';
+import * as userApi from '@/contract/api/user';
+import { answer, sent } from '../api';
+import { fetchCurrentUser } from '@/services/probes';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
+
+jest.mock('@/services/call');
 
 // The access plugin's hook, which @umijs/max re-exports.
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn(() => ({ setInitialState: mockSetInitialState })) }));
-jest.mock('@/services/account', () => ({ grantSelfNjit: jest.fn() }));
-jest.mock('@/services/user', () => ({ fetchCurrentUser: jest.fn() }));
+jest.mock('@/services/probes', () => ({ fetchCurrentUser: jest.fn() }));
 const mockSetInitialState = jest.fn();
 const useAccessMock = jest.mocked(useAccess);
 
@@ -38,7 +40,7 @@ describe('guarded routes', () => {
   it('offers an administrator kept out of /njit for want of the role to take it, in one audited step', async () => {
     useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false });
     const me = { uid: 1, username: 'admin', nickname: null, avatar: null, roles: ['admin' as const, 'njit' as const] };
-    jest.mocked(grantSelfNjit).mockResolvedValue({ success: true, data: { roles: ['admin', 'njit'], granted: true } });
+    answer(userApi.adminGrantSelfNjit, { success: true, data: { roles: ['admin', 'njit'], granted: true } });
     jest.mocked(fetchCurrentUser).mockResolvedValue({ success: true, data: me });
     renderAt('/njit/queryStuInfo', <AccessDenied />);
     expect(screen.getByText(/你是管理员，可以为自己开通/)).toBeInTheDocument();
@@ -46,7 +48,7 @@ describe('guarded routes', () => {
     expect(await screen.findByText(/此操作会记入管理员审计日志/)).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /^开\s?通$/ })));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/njit\/overview$/));
-    expect(grantSelfNjit).toHaveBeenCalledTimes(1);
+    expect(sent(userApi.adminGrantSelfNjit)).toHaveLength(1);
     expect(mockSetInitialState).toHaveBeenCalled();
     expect(JSON.parse(localStorage.getItem('initialState')!).roles).toEqual(['admin', 'njit']);
   });

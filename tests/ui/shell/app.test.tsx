@@ -3,48 +3,22 @@
  * guards; only the HTTP services are replaced.
  */
 import { TestBrowser } from '@@/testBrowser';
+import * as identityApi from '@/contract/api/identity';
+import * as njitApi from '@/contract/api/njit';
+import * as userApi from '@/contract/api/user';
 import { FetchError } from '@/services/http';
-import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/user';
+import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { answer } from '../api';
 import { atViewport } from '../helpers';
 
-jest.mock('@/services/user', () => ({
+jest.mock('@/services/call');
+
+jest.mock('@/services/probes', () => ({
   fetchCurrentUser: jest.fn(),
   probeCurrentUser: jest.fn(),
   fetchAuthSettings: jest.fn(),
   fetchHealth: jest.fn(),
-  login: jest.fn(),
-  logout: jest.fn(),
-  register: jest.fn(),
-}));
-jest.mock('@/services/njit', () => ({
-  fetchNjitOverview: jest.fn().mockResolvedValue({
-    success: true,
-    data: {
-      total: 12,
-      byCollege: [],
-      byGrade: [],
-      byStatus: [],
-      lastImport: null,
-      queriesToday: 0,
-      queriesThisMinute: 0,
-      queryLimitPerMinute: 30,
-    },
-  }),
-}));
-
-jest.mock('@/services/account', () => ({
-  fetchAdminUsers: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
-  fetchAudit: jest.fn().mockResolvedValue({ success: true, data: [], total: 0, current: 1, pageSize: 10 }),
-  adminDeleteUser: jest.fn(),
-}));
-
-// The two-factor set-up page a user of a role that requires it is held on.
-jest.mock('@/services/identity', () => ({
-  fetchTwoFactor: jest.fn().mockResolvedValue({
-    success: true,
-    data: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: true, trustedBrowsers: 0 },
-  }),
 }));
 
 const asUser = (roles: ('admin' | 'njit')[]) =>
@@ -56,6 +30,26 @@ const asVisitor = () =>
   jest.mocked(probeCurrentUser).mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
 
 beforeEach(() => {
+  answer(userApi.adminListUsers, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
+  answer(userApi.adminAudit, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
+  // The two-factor set-up page a user of a role that requires it is held on.
+  answer(identityApi.twoFactorStatus, {
+    success: true,
+    data: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: true, trustedBrowsers: 0 },
+  });
+  answer(njitApi.overview, {
+    success: true,
+    data: {
+      total: 12,
+      byCollege: [],
+      byGrade: [],
+      byStatus: [],
+      lastImport: null,
+      queriesToday: 0,
+      queriesThisMinute: 0,
+      queryLimitPerMinute: 30,
+    },
+  });
   jest.mocked(fetchAuthSettings).mockResolvedValue({
     success: true,
     data: { registration: 'open', passwordReset: false, sso: { cas: null, oidc: null } },

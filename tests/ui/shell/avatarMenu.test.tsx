@@ -1,10 +1,10 @@
 import AvatarDropdown from '@/components/AvatarDropdown';
-import { logout } from '@/services/user';
+import * as userApi from '@/contract/api/user';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/user', () => ({ logout: jest.fn() }));
-const logoutMock = jest.mocked(logout);
+jest.mock('@/services/call');
 
 const admin = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin' as const] };
 
@@ -26,7 +26,6 @@ describe('avatar menu', () => {
   let reload: jest.Mock;
 
   beforeEach(() => {
-    logoutMock.mockReset();
     reload = jest.fn();
     Object.defineProperty(window, 'location', { configurable: true, value: { ...originalLocation, reload } });
   });
@@ -56,20 +55,20 @@ describe('avatar menu', () => {
   });
 
   it('logged in: 退出登录 calls the logout API and reloads on success', async () => {
-    logoutMock.mockResolvedValue({ success: true });
+    answer(userApi.logout, { success: true });
     render('/home', admin);
     await openMenu();
     await act(async () => fireEvent.click(screen.getByRole('menuitem', { name: '退出登录' })));
-    expect(logoutMock).toHaveBeenCalledTimes(1);
+    expect(sent(userApi.logout)).toHaveLength(1);
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
   });
 
   it('logged in: a failed logout does not reload', async () => {
-    logoutMock.mockRejectedValue(new Error('Network Error'));
+    fail(userApi.logout, new Error('Network Error'));
     render('/home', admin);
     await openMenu();
     await act(async () => fireEvent.click(screen.getByRole('menuitem', { name: '退出登录' })));
-    expect(logoutMock).toHaveBeenCalledTimes(1);
+    expect(sent(userApi.logout)).toHaveLength(1);
     expect(reload).not.toHaveBeenCalled();
   });
 

@@ -1,8 +1,8 @@
 import { getInitialState, render } from '@/app';
 import { FetchError } from '@/services/http';
-import { probeCurrentUser } from '@/services/user';
+import { probeCurrentUser } from '@/services/probes';
 
-jest.mock('@/services/user', () => ({ probeCurrentUser: jest.fn() }));
+jest.mock('@/services/probes', () => ({ probeCurrentUser: jest.fn() }));
 const me = jest.mocked(probeCurrentUser);
 
 const alice = { uid: 3, username: 'alice', nickname: '爱丽丝', avatar: null, roles: ['njit' as const] };

@@ -6,10 +6,12 @@ import { TestBrowser } from '@@/testBrowser';
 import { SESSION_REQUIRED } from '@/requestDefaults';
 import { request } from '@/app';
 import { endsSession } from '@/requestErrorConfig';
-import { probeCurrentUser } from '@/services/user';
+import { probeCurrentUser } from '@/services/probes';
 import { act, render, screen, waitFor } from '@testing-library/react';
 
-jest.mock('@/services/user', () => ({
+jest.mock('@/services/call');
+
+jest.mock('@/services/probes', () => ({
   fetchCurrentUser: jest.fn(),
   probeCurrentUser: jest.fn(),
   fetchAuthSettings: jest.fn().mockResolvedValue({
@@ -20,9 +22,6 @@ jest.mock('@/services/user', () => ({
     success: true,
     data: { status: 'ok', database: 'ok', version: 't', uptimeSeconds: 1 },
   }),
-  login: jest.fn(),
-  logout: jest.fn(),
-  register: jest.fn(),
 }));
 const carol = { uid: 5, username: 'carol', nickname: null, avatar: null, roles: ['njit' as const] };
 

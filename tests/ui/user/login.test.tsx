@@ -1,28 +1,28 @@
 import { useModel } from '@@/plugin-model';
 import LoginPage from '@/pages/user/login';
-import { loginVerify } from '@/services/identity';
-import { fetchAuthSettings, login } from '@/services/user';
+import * as identityApi from '@/contract/api/identity';
+import { fetchAuthSettings } from '@/services/probes';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, failOnce, sent } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/user', () => ({ login: jest.fn(), fetchAuthSettings: jest.fn() }));
-jest.mock('@/services/identity', () => ({ loginVerify: jest.fn() }));
+jest.mock('@/services/call');
+
+jest.mock('@/services/probes', () => ({ fetchAuthSettings: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
-const loginMock = jest.mocked(login);
 const settingsMock = jest.mocked(fetchAuthSettings);
-const verifyMock = jest.mocked(loginVerify);
 const SETTINGS = { registration: 'open' as const, passwordReset: true, sso: { cas: null, oidc: null } };
 const setInitialState = jest.fn();
 const admin = { uid: 1, username: 'admin', nickname: '管理员', avatar: null, roles: ['admin' as const] };
 
 beforeEach(() => {
   localStorage.clear();
-  loginMock.mockReset();
   setInitialState.mockReset();
   settingsMock.mockReset();
   settingsMock.mockResolvedValue({ success: true, data: SETTINGS });
-  verifyMock.mockReset();
   jest.mocked(useModel).mockReturnValue({ setInitialState, initialState: { currentUser: null } } as never);
 });
 
@@ -34,12 +34,13 @@ async function submit(username: string, password: string) {
 
 describe('login page', () => {
   it('logs in, stores the user and goes to the redirect target', async () => {
-    loginMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.login, { success: true, data: admin });
     renderAt('/user/login?redirect=%2FOCS%2Fbill%3Fpage%3D2', <LoginPage />, '/user/login');
     await submit('admin', 'admin123456');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/bill\?page=2$/));
-    expect(loginMock).toHaveBeenCalledWith(
-      { username: 'admin', password: 'admin123456', remember: true },
+    expect(call).toHaveBeenCalledWith(
+      userApi.login,
+      { body: { username: 'admin', password: 'admin123456', remember: true } },
       { skipErrorHandler: true },
     );
     expect(setInitialState).toHaveBeenCalled();
@@ -65,7 +66,7 @@ describe('login page', () => {
   });
 
   it('keeps the button turning once signed in, until the next page takes the place of the login page', async () => {
-    loginMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.login, { success: true, data: admin });
     renderAt('/user/login', <LoginPage />); // the page stays rendered after the move, as while the next one loads
     await submit('admin', 'admin123456');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
@@ -73,18 +74,18 @@ describe('login page', () => {
   });
 
   it('sends remember:false when 记住我 is unticked', async () => {
-    loginMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.login, { success: true, data: admin });
     renderAt('/user/login', <LoginPage />, '/user/login');
     fireEvent.click(screen.getByRole('checkbox'));
     await submit('admin', 'admin123456');
-    expect(loginMock.mock.calls[0][0]).toMatchObject({ remember: false });
+    expect(sent(userApi.login)[0]?.body).toMatchObject({ remember: false });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
   });
 
   it.each(['%2F%2Fevil.com', 'https%3A%2F%2Fevil.com', '%2F%5Cevil.com', 'javascript%3Aalert(1)'])(
     'ignores an off-site redirect (%s) and goes to /home',
     async (redirect) => {
-      loginMock.mockResolvedValue({ success: true, data: admin });
+      answer(userApi.login, { success: true, data: admin });
       renderAt(`/user/login?redirect=${redirect}`, <LoginPage />, '/user/login');
       await submit('admin', 'admin123456');
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
@@ -92,7 +93,7 @@ describe('login page', () => {
   );
 
   it('shows the server message when throttled and stays on the page', async () => {
-    loginMock.mockRejectedValue({
+    fail(userApi.login, {
       response: {
         status: 429,
         data: { success: false, errorCode: 'TOO_MANY', errorMessage: '登录失败次数过多，请 15 分钟后再试' },
@@ -107,7 +108,7 @@ describe('login page', () => {
   });
 
   it('under attack, says a sign-in link may be on its way to the verified address, and stays on the page', async () => {
-    loginMock.mockResolvedValue({ success: true, data: { loginLink: true, minutes: 15 } });
+    answer(userApi.login, { success: true, data: { loginLink: true, minutes: 15 } });
     renderAt('/user/login', <LoginPage />, '/user/login');
     await submit('alice', 'a-password');
     expect(await screen.findByText('请查收登录链接')).toBeInTheDocument();
@@ -115,7 +116,7 @@ describe('login page', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/login$/);
     expect(setInitialState).not.toHaveBeenCalled();
     // Another try clears it until the answer.
-    loginMock.mockRejectedValue({
+    fail(userApi.login, {
       response: { status: 401, data: { success: false, errorMessage: '用户名或密码错误' } },
     });
     await submit('alice', 'other');
@@ -128,7 +129,7 @@ describe('login page', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /登\s*录/ })));
     expect(await screen.findByText('请输入用户名')).toBeInTheDocument();
     expect(screen.getByText('请输入密码')).toBeInTheDocument();
-    expect(loginMock).not.toHaveBeenCalled();
+    expect(sent(userApi.login)).toEqual([]);
   });
 
   it('links to registration while registration is open', async () => {
@@ -145,8 +146,8 @@ describe('login page', () => {
   });
 
   it('asks for the code after the password, and signs in with it (trusting the browser when asked)', async () => {
-    loginMock.mockResolvedValue({ success: true, data: { challenge: 'totp' } });
-    verifyMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.login, { success: true, data: { challenge: 'totp' } });
+    answer(identityApi.loginVerify, { success: true, data: admin });
     renderAt('/user/login?redirect=%2FUMS%2Fself', <LoginPage />); // stays rendered after the move
     await submit('admin', 'admin123456');
     expect(setInitialState).not.toHaveBeenCalled();
@@ -157,25 +158,29 @@ describe('login page', () => {
     fireEvent.change(code, { target: { value: '12ab' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
     expect(await screen.findByText('验证码是 6 位数字')).toBeInTheDocument();
-    expect(verifyMock).not.toHaveBeenCalled();
+    expect(sent(identityApi.loginVerify)).toEqual([]);
     fireEvent.change(code, { target: { value: ' 123456 ' } });
     fireEvent.click(screen.getByRole('checkbox'));
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
-    expect(verifyMock).toHaveBeenCalledWith({ code: '123456', trustBrowser: true }, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(
+      identityApi.loginVerify,
+      { body: { code: '123456', trustBrowser: true } },
+      { skipErrorHandler: true },
+    );
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/UMS\/self$/));
     expect(setInitialState).toHaveBeenCalled();
     expect(screen.getByRole('button', { name: /验证并登录/ })).toHaveClass('ant-btn-loading');
   });
 
   it('takes a recovery code, shows a wrong code, and goes back to the password when the challenge expired', async () => {
-    loginMock.mockResolvedValue({ success: true, data: { challenge: 'totp' } });
-    verifyMock.mockRejectedValueOnce({
+    answer(userApi.login, { success: true, data: { challenge: 'totp' } });
+    failOnce(identityApi.loginVerify, {
       response: {
         status: 401,
         data: { success: false, errorCode: 'UNAUTHORIZED', errorMessage: '验证码不正确，还可以再试 4 次' },
       },
     });
-    verifyMock.mockRejectedValueOnce({
+    failOnce(identityApi.loginVerify, {
       response: {
         status: 401,
         data: {
@@ -191,8 +196,9 @@ describe('login page', () => {
     const code = screen.getByLabelText('恢复码');
     fireEvent.change(code, { target: { value: 'abcd-efgh-jkmn' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
-    expect(verifyMock).toHaveBeenCalledWith(
-      { code: 'abcd-efgh-jkmn', trustBrowser: false },
+    expect(call).toHaveBeenCalledWith(
+      identityApi.loginVerify,
+      { body: { code: 'abcd-efgh-jkmn', trustBrowser: false } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('验证码不正确，还可以再试 4 次')).toBeInTheDocument();
@@ -203,7 +209,7 @@ describe('login page', () => {
   });
 
   it('starts at the code when a campus sign-in needs it (step=2fa)', async () => {
-    verifyMock.mockResolvedValue({ success: true, data: admin });
+    answer(identityApi.loginVerify, { success: true, data: admin });
     renderAt('/user/login?step=2fa&redirect=%2FOCS', <LoginPage />, '/user/login');
     fireEvent.change(await screen.findByLabelText('验证码'), { target: { value: '654321' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /验证并登录/ })));
@@ -211,7 +217,7 @@ describe('login page', () => {
   });
 
   it('hands the shell a user whose role requires two-factor sign-in (it leads them to the set-up)', async () => {
-    loginMock.mockResolvedValue({ success: true, data: { ...admin, mustEnrollTwoFactor: true } });
+    answer(userApi.login, { success: true, data: { ...admin, mustEnrollTwoFactor: true } });
     renderAt('/user/login?redirect=%2Fnjit%2Foverview', <LoginPage />, '/user/login');
     await submit('admin', 'admin123456');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/njit\/overview$/));
@@ -275,15 +281,16 @@ describe('login page over its prerendered copy', () => {
     const password = copy.querySelector('[autocomplete="current-password"]') as HTMLInputElement;
     password.value = 'admin123456';
     password.focus();
-    loginMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.login, { success: true, data: admin });
     renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
     expect(document.getElementById('prerendered')).toBeNull();
     expect(screen.getByLabelText('用户名')).toHaveValue('admin');
     expect(screen.getByLabelText('密码')).toHaveValue('admin123456');
     expect(screen.getByLabelText('密码')).toHaveFocus();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /登\s*录/ })));
-    expect(loginMock).toHaveBeenCalledWith(
-      { username: 'admin', password: 'admin123456', remember: true },
+    expect(call).toHaveBeenCalledWith(
+      userApi.login,
+      { body: { username: 'admin', password: 'admin123456', remember: true } },
       { skipErrorHandler: true },
     );
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS$/));
@@ -293,12 +300,13 @@ describe('login page over its prerendered copy', () => {
     (copy.querySelector('[autocomplete="username"]') as HTMLInputElement).value = 'admin';
     (copy.querySelector('[autocomplete="current-password"]') as HTMLInputElement).value = 'admin123456';
     copy.setAttribute('data-submitted', '');
-    loginMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.login, { success: true, data: admin });
     renderAt('/user/login?redirect=%2FOCS', <LoginPage />, '/user/login');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS$/));
-    expect(loginMock).toHaveBeenCalledTimes(1);
-    expect(loginMock).toHaveBeenCalledWith(
-      { username: 'admin', password: 'admin123456', remember: true },
+    expect(sent(userApi.login)).toHaveLength(1);
+    expect(call).toHaveBeenCalledWith(
+      userApi.login,
+      { body: { username: 'admin', password: 'admin123456', remember: true } },
       { skipErrorHandler: true },
     );
   });
@@ -308,7 +316,7 @@ describe('login page over its prerendered copy', () => {
     renderAt('/user/login', <LoginPage />, '/user/login');
     expect(await screen.findByText('请输入用户名')).toBeInTheDocument();
     expect(await screen.findByText('请输入密码')).toBeInTheDocument();
-    expect(loginMock).not.toHaveBeenCalled();
+    expect(sent(userApi.login)).toEqual([]);
   });
 
   it('takes an untouched copy away and leaves the form empty, the focus in the username field', () => {

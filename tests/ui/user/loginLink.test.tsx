@@ -1,43 +1,48 @@
 import { useModel } from '@@/plugin-model';
 import LoginLinkPage from '@/pages/user/loginLink';
-import { loginWithLink } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../api';
 import { screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/identity', () => ({ loginWithLink: jest.fn() }));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const TOKEN = 'A'.repeat(43);
-const linkMock = jest.mocked(loginWithLink);
 const setInitialState = jest.fn();
 const alice = { uid: 7, username: 'alice', nickname: null, avatar: null, roles: [] };
 
 beforeEach(() => {
   localStorage.clear();
-  linkMock.mockReset();
   setInitialState.mockReset();
   jest.mocked(useModel).mockReturnValue({ setInitialState, initialState: { currentUser: null } } as never);
 });
 
 describe('the sign-in link page', () => {
   it('signs this browser in once with the token from the fragment, and goes home', async () => {
-    linkMock.mockResolvedValue({ success: true, data: alice });
+    answer(identityApi.loginWithLink, { success: true, data: alice });
     renderAt(`/user/loginLink#token=${TOKEN}`, <LoginLinkPage />);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
-    expect(linkMock).toHaveBeenCalledTimes(1);
-    expect(linkMock).toHaveBeenCalledWith(TOKEN, { skipErrorHandler: true });
+    expect(sent(identityApi.loginWithLink)).toHaveLength(1);
+    expect(call).toHaveBeenCalledWith(
+      identityApi.loginWithLink,
+      { body: { token: TOKEN } },
+      { skipErrorHandler: true },
+    );
     expect(JSON.parse(localStorage.getItem('initialState')!)).toEqual(alice);
   });
 
   it('goes to the code step when the account uses two-factor sign-in', async () => {
-    linkMock.mockResolvedValue({ success: true, data: { challenge: 'totp' } });
+    answer(identityApi.loginWithLink, { success: true, data: { challenge: 'totp' } });
     renderAt(`/user/loginLink#token=${TOKEN}`, <LoginLinkPage />);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/login\?step=2fa$/));
     expect(setInitialState).not.toHaveBeenCalled();
   });
 
   it('says a used or expired link no longer works, with the way back to the login', async () => {
-    linkMock.mockRejectedValue({
+    fail(identityApi.loginWithLink, {
       response: {
         status: 400,
         data: { success: false, errorMessage: '登录链接无效、已使用或已过期，请重新登录', data: { token: ['x'] } },
@@ -51,6 +56,6 @@ describe('the sign-in link page', () => {
   it('a link without its token asks for the whole link and calls nothing', async () => {
     renderAt('/user/loginLink', <LoginLinkPage />);
     expect(await screen.findByText(/链接不完整/)).toBeInTheDocument();
-    expect(linkMock).not.toHaveBeenCalled();
+    expect(sent(identityApi.loginWithLink)).toEqual([]);
   });
 });

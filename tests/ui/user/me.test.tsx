@@ -1,27 +1,14 @@
 import { useModel } from '@@/plugin-model';
 import PersonalCenterPage from '@/pages/user/me';
 import { describeUserAgent } from '@/pages/user/me/components/userAgent';
-import {
-  changePassword,
-  endOtherSessions,
-  endSession,
-  fetchProfile,
-  fetchSessions,
-  updateProfile,
-  uploadAvatar,
-} from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/account', () => ({
-  fetchProfile: jest.fn(),
-  updateProfile: jest.fn(),
-  uploadAvatar: jest.fn(),
-  changePassword: jest.fn(),
-  fetchSessions: jest.fn(),
-  endSession: jest.fn(),
-  endOtherSessions: jest.fn(),
-}));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const profile = {
@@ -58,10 +45,8 @@ beforeEach(() => {
   localStorage.clear();
   state = { currentUser: profile };
   jest.mocked(useModel).mockImplementation(() => ({ initialState: state, setInitialState }) as never);
-  jest.mocked(fetchProfile).mockResolvedValue({ success: true, data: profile });
-  jest
-    .mocked(fetchSessions)
-    .mockResolvedValue({ success: true, data: [session(1, true, CHROME), session(2, false, IPHONE)] });
+  answer(userApi.getProfile, { success: true, data: profile });
+  answer(userApi.listSessions, { success: true, data: [session(1, true, CHROME), session(2, false, IPHONE)] });
 });
 
 const button = (text: RegExp | string) =>
@@ -69,20 +54,20 @@ const button = (text: RegExp | string) =>
 
 describe('personal center', () => {
   it('shows the profile and saves the nickname into the header too', async () => {
-    jest.mocked(updateProfile).mockResolvedValue({ success: true, data: { ...profile, nickname: '小爱' } });
+    answer(userApi.updateProfile, { success: true, data: { ...profile, nickname: '小爱' } });
     renderAt('/user/me', <PersonalCenterPage />);
     expect(await screen.findByText('alice')).toBeInTheDocument();
     expect(screen.getByText('2025-01-01 00:00')).toBeInTheDocument(); // 16:00 UTC = midnight in Shanghai
     expect(screen.getByText('从未登录')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('昵称'), { target: { value: ' 小爱 ' } });
     await act(async () => fireEvent.click(button(/^保\s?存$/)));
-    expect(updateProfile).toHaveBeenCalledWith({ nickname: '小爱' });
+    expect(call).toHaveBeenCalledWith(userApi.updateProfile, { body: { nickname: '小爱' } });
     await waitFor(() => expect(state.currentUser?.nickname).toBe('小爱'));
     expect(JSON.parse(localStorage.getItem('initialState')!).nickname).toBe('小爱');
   });
 
   it('refuses a non-image avatar before uploading, uploads a PNG and updates the header avatar', async () => {
-    jest.mocked(uploadAvatar).mockResolvedValue({ success: true, data: { avatar: '/api/user/avatar/2?v=1' } });
+    answer(userApi.uploadAvatar, { success: true, data: { avatar: '/api/user/avatar/2?v=1' } });
     renderAt('/user/me', <PersonalCenterPage />);
     await screen.findByText('alice');
     // rc-upload replaces its <input> after every pick: look it up each time.
@@ -94,32 +79,33 @@ describe('personal center', () => {
     const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
     await act(async () => fireEvent.change(input(), { target: { files: [big] } }));
     expect(await screen.findByText('图片不能超过 2 MB')).toBeInTheDocument();
-    expect(uploadAvatar).not.toHaveBeenCalled();
+    expect(sent(userApi.uploadAvatar)).toEqual([]);
 
     const png = new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
     await act(async () => fireEvent.change(input(), { target: { files: [png] } }));
-    await waitFor(() => expect(uploadAvatar).toHaveBeenCalledTimes(1));
-    expect(jest.mocked(uploadAvatar).mock.calls[0][0]).toMatchObject({ name: 'me.png', type: 'image/png' });
+    await waitFor(() => expect(sent(userApi.uploadAvatar)).toHaveLength(1));
+    expect(sent(userApi.uploadAvatar)[0]).toMatchObject({ name: 'me.png', type: 'image/png' });
     await waitFor(() => expect(state.currentUser?.avatar).toBe('/api/user/avatar/2?v=1'));
   });
 
   it('changes the password and says how many other sessions ended', async () => {
-    jest.mocked(changePassword).mockResolvedValue({ success: true, data: { endedSessions: 2, revokedTokens: 0 } });
+    answer(userApi.changePassword, { success: true, data: { endedSessions: 2, revokedTokens: 0 } });
     renderAt('/user/me', <PersonalCenterPage />);
     await screen.findByText('alice');
     fireEvent.change(screen.getByLabelText('当前密码'), { target: { value: 'old-password' } });
     fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'new-password-1' } });
     fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'new-password-1' } });
     await act(async () => fireEvent.click(button('修改密码')));
-    expect(changePassword).toHaveBeenCalledWith(
-      { oldPassword: 'old-password', newPassword: 'new-password-1', revokeTokens: false },
+    expect(call).toHaveBeenCalledWith(
+      userApi.changePassword,
+      { body: { oldPassword: 'old-password', newPassword: 'new-password-1', revokeTokens: false } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('密码已修改，已退出其他 2 个会话')).toBeInTheDocument();
   });
 
   it('revokes every personal token with the password when asked, and says how many', async () => {
-    jest.mocked(changePassword).mockResolvedValue({ success: true, data: { endedSessions: 0, revokedTokens: 3 } });
+    answer(userApi.changePassword, { success: true, data: { endedSessions: 0, revokedTokens: 3 } });
     renderAt('/user/me', <PersonalCenterPage />);
     await screen.findByText('alice');
     fireEvent.change(screen.getByLabelText('当前密码'), { target: { value: 'old-password' } });
@@ -127,15 +113,16 @@ describe('personal center', () => {
     fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'new-password-1' } });
     fireEvent.click(screen.getByLabelText(/同时吊销我的全部个人令牌/));
     await act(async () => fireEvent.click(button('修改密码')));
-    expect(changePassword).toHaveBeenCalledWith(
-      { oldPassword: 'old-password', newPassword: 'new-password-1', revokeTokens: true },
+    expect(call).toHaveBeenCalledWith(
+      userApi.changePassword,
+      { body: { oldPassword: 'old-password', newPassword: 'new-password-1', revokeTokens: true } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('密码已修改，已吊销 3 个个人令牌')).toBeInTheDocument();
   });
 
   it('puts a wrong current password under its field', async () => {
-    jest.mocked(changePassword).mockRejectedValue({
+    fail(userApi.changePassword, {
       response: {
         status: 400,
         data: {
@@ -157,7 +144,7 @@ describe('personal center', () => {
   });
 
   it('lists sessions; only other sessions can be ended, after confirmation', async () => {
-    jest.mocked(endSession).mockResolvedValue({ success: true, data: { ended: 1 } });
+    answer(userApi.endSession, { success: true, data: { ended: 1 } });
     renderAt('/user/me', <PersonalCenterPage />);
     const current = (await screen.findByText('当前会话')).closest('tr') as HTMLElement;
     expect(within(current).getByText('Chrome · Windows')).toBeInTheDocument();
@@ -166,10 +153,10 @@ describe('personal center', () => {
     expect(within(other).getByText('Safari · iOS')).toBeInTheDocument();
     fireEvent.click(within(other).getByText('结束会话'));
     expect(await screen.findByText('该设备会立即退出登录。')).toBeInTheDocument();
-    expect(endSession).not.toHaveBeenCalled();
+    expect(sent(userApi.endSession)).toEqual([]);
     await act(async () => fireEvent.click(button(/^结\s?束$/)));
-    expect(endSession).toHaveBeenCalledWith(2);
-    await waitFor(() => expect(fetchSessions).toHaveBeenCalledTimes(2));
+    expect(call).toHaveBeenCalledWith(userApi.endSession, { params: { id: 2 } });
+    await waitFor(() => expect(sent(userApi.listSessions)).toHaveLength(2));
   });
 
   it('makes the sessions table a named region the keyboard reaches, so a phone user can scroll it sideways', async () => {
@@ -181,13 +168,13 @@ describe('personal center', () => {
   });
 
   it('ends all other sessions at once after confirmation', async () => {
-    jest.mocked(endOtherSessions).mockResolvedValue({ success: true, data: { ended: 1 } });
+    answer(userApi.endOtherSessions, { success: true, data: { ended: 1 } });
     renderAt('/user/me', <PersonalCenterPage />);
     await screen.findByText('当前会话');
     fireEvent.click(button('退出其他所有会话'));
     await screen.findByText('除当前设备外，所有设备都会立即退出登录。');
     await act(async () => fireEvent.click(button('全部退出')));
-    expect(endOtherSessions).toHaveBeenCalledTimes(1);
+    expect(sent(userApi.endOtherSessions)).toHaveLength(1);
     expect(await screen.findByText('已退出其他 1 个会话')).toBeInTheDocument();
   });
 });

@@ -1,18 +1,21 @@
 import { useModel } from '@@/plugin-model';
 import RegisterPage from '@/pages/user/register';
-import { fetchAuthSettings, register } from '@/services/user';
+import { fetchAuthSettings } from '@/services/probes';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/user', () => ({ register: jest.fn(), fetchAuthSettings: jest.fn() }));
+jest.mock('@/services/call');
+
+jest.mock('@/services/probes', () => ({ fetchAuthSettings: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
-const registerMock = jest.mocked(register);
 const settingsMock = jest.mocked(fetchAuthSettings);
 const setInitialState = jest.fn();
 
 beforeEach(() => {
-  registerMock.mockReset();
   settingsMock.mockReset();
   settingsMock.mockResolvedValue({
     success: true,
@@ -37,11 +40,11 @@ describe('register page', () => {
     expect(screen.getByText('密码至少 8 个字符')).toBeInTheDocument();
     expect(screen.getByText('两次输入的密码不一致')).toBeInTheDocument();
     expect(screen.getByText('昵称最多 32 个字符')).toBeInTheDocument();
-    expect(registerMock).not.toHaveBeenCalled();
+    expect(sent(userApi.register)).toEqual([]);
   });
 
   it('shows a duplicate username (409) clearly', async () => {
-    registerMock.mockRejectedValue({
+    fail(userApi.register, {
       response: { status: 409, data: { success: false, errorCode: 'USERNAME_TAKEN', errorMessage: '用户名已被占用' } },
     });
     renderAt('/user/register', <RegisterPage />, '/user/register');
@@ -53,13 +56,14 @@ describe('register page', () => {
 
   it('logs the new user in and goes to /home, the button turning until the home page takes its place', async () => {
     const user = { uid: 9, username: 'alice', nickname: '爱丽丝', avatar: null, roles: [] };
-    registerMock.mockResolvedValue({ success: true, data: user });
+    answer(userApi.register, { success: true, data: user });
     renderAt('/user/register', <RegisterPage />); // the page stays rendered after the move, as while /home loads
     await fill({ 用户名: 'alice', 密码: 'password123', 确认密码: 'password123', 昵称: ' 爱丽丝 ' });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/home$/));
     expect(screen.getByRole('button', { name: /注\s*册/ })).toHaveClass('ant-btn-loading');
-    expect(registerMock).toHaveBeenCalledWith(
-      { username: 'alice', password: 'password123', nickname: '爱丽丝' },
+    expect(call).toHaveBeenCalledWith(
+      userApi.register,
+      { body: { username: 'alice', password: 'password123', nickname: '爱丽丝' } },
       { skipErrorHandler: true },
     );
     expect(setInitialState).toHaveBeenCalled();
@@ -68,7 +72,7 @@ describe('register page', () => {
 
   it('keeps the way back: ?redirect= leads there after registering, and the link to login keeps it', async () => {
     const user = { uid: 9, username: 'alice', nickname: null, avatar: null, roles: [] };
-    registerMock.mockResolvedValue({ success: true, data: user });
+    answer(userApi.register, { success: true, data: user });
     renderAt('/user/register?redirect=%2FOCS%2Fbill%3Fpage%3D2', <RegisterPage />);
     expect(await screen.findByRole('link', { name: '已有账号？去登录' })).toHaveAttribute(
       'href',
@@ -79,7 +83,7 @@ describe('register page', () => {
   });
 
   it('refuses a redirect to another site and goes home instead', async () => {
-    registerMock.mockResolvedValue({
+    answer(userApi.register, {
       success: true,
       data: { uid: 9, username: 'alice', nickname: null, avatar: null, roles: [] },
     });

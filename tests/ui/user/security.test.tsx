@@ -1,35 +1,15 @@
 import { useModel } from '@@/plugin-model';
 import SecurityPage from '@/pages/user/security';
-import {
-  disableTwoFactor,
-  enableTwoFactor,
-  fetchEmail,
-  fetchIdentities,
-  fetchTwoFactor,
-  forgetTrustedBrowsers,
-  setEmail,
-  startTwoFactorSetup,
-  unlinkIdentity,
-} from '@/services/identity';
-import { fetchAuthSettings, fetchCurrentUser } from '@/services/user';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
+import { answer, answerOnce, callsOf, failOnce, sent } from '../api';
+import { fetchAuthSettings, fetchCurrentUser } from '@/services/probes';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/identity', () => ({
-  fetchTwoFactor: jest.fn(),
-  startTwoFactorSetup: jest.fn(),
-  enableTwoFactor: jest.fn(),
-  disableTwoFactor: jest.fn(),
-  regenerateRecoveryCodes: jest.fn(),
-  forgetTrustedBrowsers: jest.fn(),
-  fetchEmail: jest.fn(),
-  setEmail: jest.fn(),
-  removeEmail: jest.fn(),
-  fetchIdentities: jest.fn(),
-  unlinkIdentity: jest.fn(),
-  ssoLinkUrl: (p: string) => `/api/user/sso/${p}/link`,
-}));
-jest.mock('@/services/user', () => ({ fetchAuthSettings: jest.fn(), fetchCurrentUser: jest.fn() }));
+jest.mock('@/services/call');
+
+jest.mock('@/services/probes', () => ({ fetchAuthSettings: jest.fn(), fetchCurrentUser: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const user = { uid: 2, username: 'alice', nickname: null, avatar: null, roles: ['admin' as const] };
@@ -56,9 +36,9 @@ beforeEach(() => {
   jest.clearAllMocks();
   state = { currentUser: user };
   jest.mocked(useModel).mockImplementation(() => ({ initialState: state, setInitialState }) as never);
-  jest.mocked(fetchTwoFactor).mockResolvedValue({ success: true, data: off });
-  jest.mocked(fetchEmail).mockResolvedValue({ success: true, data: email });
-  jest.mocked(fetchIdentities).mockResolvedValue({ success: true, data: { identities: [], passwordLogin: true } });
+  answer(identityApi.twoFactorStatus, { success: true, data: off });
+  answer(identityApi.emailStatus, { success: true, data: email });
+  answer(identityApi.listIdentities, { success: true, data: { identities: [], passwordLogin: true } });
   jest.mocked(fetchAuthSettings).mockResolvedValue({
     success: true,
     data: {
@@ -73,7 +53,7 @@ const button = (name: RegExp) => screen.getByRole('button', { name });
 
 describe('two-factor sign-in', () => {
   it('is set up with the QR code and a first code, then shows the ten recovery codes once; tokens are said to be unaffected', async () => {
-    jest.mocked(startTwoFactorSetup).mockResolvedValue({
+    answer(identityApi.twoFactorSetup, {
       success: true,
       data: {
         secret: 'JBSWY3DPEHPK3PXP',
@@ -81,15 +61,13 @@ describe('two-factor sign-in', () => {
         qrDataUrl: 'data:image/svg+xml;base64,PHN2Zy8+',
       },
     });
-    jest
-      .mocked(enableTwoFactor)
-      .mockRejectedValueOnce({
-        response: {
-          status: 400,
-          data: { success: false, errorMessage: '验证码不正确', data: { code: ['验证码不正确'] } },
-        },
-      })
-      .mockResolvedValueOnce({ success: true, data: { recoveryCodes: CODES } });
+    failOnce(identityApi.twoFactorEnable, {
+      response: {
+        status: 400,
+        data: { success: false, errorMessage: '验证码不正确', data: { code: ['验证码不正确'] } },
+      },
+    });
+    answerOnce(identityApi.twoFactorEnable, { success: true, data: { recoveryCodes: CODES } });
     renderAt('/user/security', <SecurityPage />);
     expect(await screen.findByText('个人 API 令牌不受两步验证影响')).toBeInTheDocument();
     {
@@ -105,9 +83,7 @@ describe('two-factor sign-in', () => {
     await act(async () => fireEvent.click(button(/确认开启/)));
     expect(await screen.findByText('验证码不正确')).toBeInTheDocument();
     fireEvent.change(code, { target: { value: '123456' } });
-    jest
-      .mocked(fetchTwoFactor)
-      .mockResolvedValue({ success: true, data: { ...on, recoveryCodesLeft: 10, trustedBrowsers: 0 } });
+    answer(identityApi.twoFactorStatus, { success: true, data: { ...on, recoveryCodesLeft: 10, trustedBrowsers: 0 } });
     await act(async () => fireEvent.click(button(/确认开启/)));
     const grid = await screen.findByTestId('recovery-codes');
     expect(within(grid).getAllByText(/^abcd-efgh-\d{4}$/)).toHaveLength(10);
@@ -118,17 +94,15 @@ describe('two-factor sign-in', () => {
   });
 
   it('turns off with a code (a wrong one is shown in the dialog); trusted browsers can be forgotten after a confirmation', async () => {
-    jest.mocked(fetchTwoFactor).mockResolvedValue({ success: true, data: on });
-    jest
-      .mocked(disableTwoFactor)
-      .mockRejectedValueOnce({
-        response: {
-          status: 400,
-          data: { success: false, errorMessage: '验证码或恢复码不正确', data: { code: ['验证码或恢复码不正确'] } },
-        },
-      })
-      .mockResolvedValueOnce({ success: true });
-    jest.mocked(forgetTrustedBrowsers).mockResolvedValue({ success: true, data: { forgotten: 1 } });
+    answer(identityApi.twoFactorStatus, { success: true, data: on });
+    failOnce(identityApi.twoFactorDisable, {
+      response: {
+        status: 400,
+        data: { success: false, errorMessage: '验证码或恢复码不正确', data: { code: ['验证码或恢复码不正确'] } },
+      },
+    });
+    answerOnce(identityApi.twoFactorDisable, { success: true });
+    answer(identityApi.twoFactorForgetBrowsers, { success: true, data: { forgotten: 1 } });
     renderAt('/user/security', <SecurityPage />);
     expect(await screen.findByText('即将用完，请重新生成')).toBeInTheDocument();
 
@@ -137,21 +111,24 @@ describe('two-factor sign-in', () => {
       const target = await screen.findByRole('button', { name: /确\s*定/ });
       await act(async () => fireEvent.click(target));
     }
-    expect(forgetTrustedBrowsers).toHaveBeenCalled();
+    expect(sent(identityApi.twoFactorForgetBrowsers)).not.toEqual([]);
 
     await act(async () => fireEvent.click(button(/关闭两步验证/)));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('验证码或恢复码'), { target: { value: '111111' } });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: /关\s*闭/ })));
     expect(await within(dialog).findByText('验证码或恢复码不正确')).toBeInTheDocument();
-    jest.mocked(fetchTwoFactor).mockResolvedValue({ success: true, data: off });
+    answer(identityApi.twoFactorStatus, { success: true, data: off });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: /关\s*闭/ })));
-    expect(disableTwoFactor).toHaveBeenLastCalledWith('111111', { skipErrorHandler: true });
+    expect(callsOf(identityApi.twoFactorDisable).at(-1)).toEqual([
+      { body: { code: '111111' } },
+      { skipErrorHandler: true },
+    ]);
     expect(await screen.findByRole('button', { name: '开启两步验证' })).toBeInTheDocument();
   });
 
   it('cannot be turned off when the role requires it', async () => {
-    jest.mocked(fetchTwoFactor).mockResolvedValue({ success: true, data: { ...on, required: true } });
+    answer(identityApi.twoFactorStatus, { success: true, data: { ...on, required: true } });
     renderAt('/user/security', <SecurityPage />);
     expect(await screen.findByText('你的账号角色要求开启两步验证，不能关闭。')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /关闭两步验证/ })).not.toBeInTheDocument();
@@ -159,7 +136,7 @@ describe('two-factor sign-in', () => {
 
   it('a user who must set it up sees only that, and goes on to the redirect once it is on', async () => {
     state = { currentUser: { ...user, mustEnrollTwoFactor: true } };
-    jest.mocked(startTwoFactorSetup).mockResolvedValue({
+    answer(identityApi.twoFactorSetup, {
       success: true,
       data: {
         secret: 'JBSWY3DPEHPK3PXP',
@@ -167,13 +144,13 @@ describe('two-factor sign-in', () => {
         qrDataUrl: 'data:image/svg+xml;base64,PHN2Zy8+',
       },
     });
-    jest.mocked(enableTwoFactor).mockResolvedValue({ success: true, data: { recoveryCodes: CODES } });
+    answer(identityApi.twoFactorEnable, { success: true, data: { recoveryCodes: CODES } });
     jest.mocked(fetchCurrentUser).mockResolvedValue({ success: true, data: user });
     renderAt('/user/security?redirect=%2Fnjit%2Foverview', <SecurityPage />);
     expect(await screen.findByText('你的账号需要先开启两步验证')).toBeInTheDocument();
     expect(screen.queryByText('邮箱')).not.toBeInTheDocument();
-    expect(fetchEmail).not.toHaveBeenCalled();
-    expect(fetchIdentities).not.toHaveBeenCalled();
+    expect(sent(identityApi.emailStatus)).toEqual([]);
+    expect(sent(identityApi.listIdentities)).toEqual([]);
     {
       const target = await screen.findByRole('button', { name: '开启两步验证' });
       await act(async () => fireEvent.click(target));
@@ -191,24 +168,22 @@ describe('two-factor sign-in', () => {
 
 describe('e-mail', () => {
   it('sends a verification mail to a new address; a taken one is shown on the field', async () => {
-    jest
-      .mocked(setEmail)
-      .mockRejectedValueOnce({
-        response: {
-          status: 409,
-          data: { success: false, errorMessage: '该邮箱已被其他账号使用', data: { email: ['该邮箱已被其他账号使用'] } },
-        },
-      })
-      .mockResolvedValueOnce({
-        success: true,
-        data: { ...email, pendingEmail: 'a@example.edu', pendingSentAt: '2025-01-01T00:00:00.000Z' },
-      });
+    failOnce(identityApi.setEmail, {
+      response: {
+        status: 409,
+        data: { success: false, errorMessage: '该邮箱已被其他账号使用', data: { email: ['该邮箱已被其他账号使用'] } },
+      },
+    });
+    answerOnce(identityApi.setEmail, {
+      success: true,
+      data: { ...email, pendingEmail: 'a@example.edu', pendingSentAt: '2025-01-01T00:00:00.000Z' },
+    });
     renderAt('/user/security', <SecurityPage />);
     const input = await screen.findByPlaceholderText('name@example.edu');
     fireEvent.change(input, { target: { value: 'not an address' } });
     await act(async () => fireEvent.click(button(/发送验证邮件/)));
     expect(await screen.findByText('邮箱地址格式不正确')).toBeInTheDocument();
-    expect(setEmail).not.toHaveBeenCalled();
+    expect(sent(identityApi.setEmail)).toEqual([]);
     fireEvent.change(input, { target: { value: 'a@example.edu' } });
     await act(async () => fireEvent.click(button(/发送验证邮件/)));
     expect(await screen.findByText('该邮箱已被其他账号使用')).toBeInTheDocument();
@@ -217,7 +192,7 @@ describe('e-mail', () => {
   });
 
   it('says to ask an administrator when the server has no mail', async () => {
-    jest.mocked(fetchEmail).mockResolvedValue({ success: true, data: { ...email, mailConfigured: false } });
+    answer(identityApi.emailStatus, { success: true, data: { ...email, mailConfigured: false } });
     renderAt('/user/security', <SecurityPage />);
     expect(await screen.findByText('门户未配置邮件服务')).toBeInTheDocument();
     expect(button(/发送验证邮件/)).toBeDisabled();
@@ -226,10 +201,8 @@ describe('e-mail', () => {
 
 describe('campus identities', () => {
   it('lists them, links a configured provider, and unlinks after a confirmation', async () => {
-    jest
-      .mocked(fetchIdentities)
-      .mockResolvedValue({ success: true, data: { identities: [identity], passwordLogin: true } });
-    jest.mocked(unlinkIdentity).mockResolvedValue({ success: true, data: { identities: [], passwordLogin: true } });
+    answer(identityApi.listIdentities, { success: true, data: { identities: [identity], passwordLogin: true } });
+    answer(identityApi.unlinkIdentity, { success: true, data: { identities: [], passwordLogin: true } });
     renderAt('/user/security', <SecurityPage />);
     expect(await screen.findByText('2021001（张三）')).toBeInTheDocument();
     // CAS is linked already: no second link button for it.
@@ -239,7 +212,7 @@ describe('campus identities', () => {
       const target = await screen.findByRole('button', { name: /^解\s?除$/ });
       await act(async () => fireEvent.click(target));
     }
-    expect(unlinkIdentity).toHaveBeenCalledWith(7);
+    expect(call).toHaveBeenCalledWith(identityApi.unlinkIdentity, { params: { id: 7 } });
     expect(await screen.findByRole('link', { name: '关联统一身份认证登录' })).toHaveAttribute(
       'href',
       '/api/user/sso/cas/link',
@@ -247,9 +220,7 @@ describe('campus identities', () => {
   });
 
   it('will not unlink the only way in of an account without a password', async () => {
-    jest
-      .mocked(fetchIdentities)
-      .mockResolvedValue({ success: true, data: { identities: [identity], passwordLogin: false } });
+    answer(identityApi.listIdentities, { success: true, data: { identities: [identity], passwordLogin: false } });
     renderAt('/user/security', <SecurityPage />);
     expect(await screen.findByText('你的账号没有可用的本地密码，只能通过统一身份认证登录')).toBeInTheDocument();
     expect(button(/解除关联/)).toBeDisabled();

@@ -1,15 +1,12 @@
 import { useModel } from '@@/plugin-model';
 import SsoBindPage from '@/pages/user/ssoBind';
-import { createForPendingIdentity, fetchPendingIdentity, linkPendingIdentity, loginVerify } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { answer, answerOnce, callsOf, failOnce } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/identity', () => ({
-  fetchPendingIdentity: jest.fn(),
-  linkPendingIdentity: jest.fn(),
-  createForPendingIdentity: jest.fn(),
-  loginVerify: jest.fn(),
-}));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const setInitialState = jest.fn();
@@ -35,11 +32,11 @@ async function link(username: string, password: string) {
 }
 
 it('shows the identity, links it with the local password, and goes to the redirect', async () => {
-  jest.mocked(fetchPendingIdentity).mockResolvedValue({ success: true, data: pending });
-  jest
-    .mocked(linkPendingIdentity)
-    .mockRejectedValueOnce({ response: { status: 401, data: { success: false, errorMessage: '用户名或密码错误' } } })
-    .mockResolvedValueOnce({ success: true, data: user });
+  answer(identityApi.ssoPending, { success: true, data: pending });
+  failOnce(identityApi.ssoPendingLink, {
+    response: { status: 401, data: { success: false, errorMessage: '用户名或密码错误' } },
+  });
+  answerOnce(identityApi.ssoPendingLink, { success: true, data: user });
   renderAt('/user/ssoBind?redirect=%2FOCS%2Fbill', <SsoBindPage />);
   expect(await screen.findByText('2021001（张三）')).toBeInTheDocument();
   expect(screen.getByText('没有门户账号？请联系管理员为你的统一身份开通或关联账号。')).toBeInTheDocument();
@@ -47,10 +44,10 @@ it('shows the identity, links it with the local password, and goes to the redire
   expect(await screen.findByText('用户名或密码错误')).toBeInTheDocument();
   expect(screen.getByRole('button', { name: /关联并登录/ })).not.toHaveClass('ant-btn-loading');
   await link('zhangsan', 'right-password');
-  expect(linkPendingIdentity).toHaveBeenLastCalledWith(
-    { username: 'zhangsan', password: 'right-password' },
+  expect(callsOf(identityApi.ssoPendingLink).at(-1)).toEqual([
+    { body: { username: 'zhangsan', password: 'right-password' } },
     { skipErrorHandler: true },
-  );
+  ]);
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/OCS\/bill$/));
   expect(setInitialState).toHaveBeenCalled();
   // Signed in: the button keeps turning until the next page takes this one's place.
@@ -58,9 +55,9 @@ it('shows the identity, links it with the local password, and goes to the redire
 });
 
 it('asks for the code when the linked account has two-factor sign-in', async () => {
-  jest.mocked(fetchPendingIdentity).mockResolvedValue({ success: true, data: pending });
-  jest.mocked(linkPendingIdentity).mockResolvedValue({ success: true, data: { challenge: 'totp' } });
-  jest.mocked(loginVerify).mockResolvedValue({ success: true, data: user });
+  answer(identityApi.ssoPending, { success: true, data: pending });
+  answer(identityApi.ssoPendingLink, { success: true, data: { challenge: 'totp' } });
+  answer(identityApi.loginVerify, { success: true, data: user });
   renderAt('/user/ssoBind', <SsoBindPage />);
   await link('zhangsan', 'right-password');
   fireEvent.change(await screen.findByLabelText('验证码'), { target: { value: '123456' } });
@@ -69,8 +66,8 @@ it('asks for the code when the linked account has two-factor sign-in', async () 
 });
 
 it('offers a new account when the server allows it', async () => {
-  jest.mocked(fetchPendingIdentity).mockResolvedValue({ success: true, data: { ...pending, canCreate: true } });
-  jest.mocked(createForPendingIdentity).mockResolvedValue({ success: true, data: user });
+  answer(identityApi.ssoPending, { success: true, data: { ...pending, canCreate: true } });
+  answer(identityApi.ssoPendingCreate, { success: true, data: user });
   renderAt('/user/ssoBind', <SsoBindPage />);
   {
     const target = await screen.findByRole('button', { name: /创建新账号并登录/ });
@@ -80,7 +77,7 @@ it('offers a new account when the server allows it', async () => {
 });
 
 it('says when nothing is waiting (expired), with the way back', async () => {
-  jest.mocked(fetchPendingIdentity).mockResolvedValue({ success: true, data: null });
+  answer(identityApi.ssoPending, { success: true, data: null });
   renderAt('/user/ssoBind', <SsoBindPage />);
   expect(await screen.findByText('没有待关联的统一身份')).toBeInTheDocument();
   expect(screen.getByRole('link', { name: '返回登录' })).toHaveAttribute('href', '/user/login');

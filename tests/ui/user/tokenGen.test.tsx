@@ -1,14 +1,16 @@
 import { useModel } from '@@/plugin-model';
 import { clearHandedOffToken, peekHandedOffToken } from '@/components/tokenHandoff';
 import TokenGenPage, { scopesFromSearch } from '@/pages/user/tokenGen';
-import { createToken } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/account', () => ({ createToken: jest.fn() }));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
-const createMock = jest.mocked(createToken);
 const alice = { uid: 2, username: 'alice', nickname: null, avatar: null, roles: [] };
 const FULL = 'pt_AbC12345_secretpartthatisshownonce';
 const created = {
@@ -26,7 +28,6 @@ const created = {
 };
 
 beforeEach(() => {
-  createMock.mockReset();
   jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: alice }, setInitialState: jest.fn() } as never);
 });
 
@@ -44,7 +45,7 @@ describe('token generation', () => {
   });
 
   it('shows the new token once, with a copy button and a warning; coming back shows the form again', async () => {
-    createMock.mockResolvedValue({ success: true, data: created });
+    answer(userApi.createToken, { success: true, data: created });
     const execCommand = jest.fn(() => true);
     Object.defineProperty(document, 'execCommand', { value: execCommand, configurable: true });
     const first = renderAt('/user/tokenGen?scope=ocs:query', <TokenGenPage />, '/user/tokenGen');
@@ -52,9 +53,10 @@ describe('token generation', () => {
     expect(screen.getByLabelText('UMS 消息推送（ums:send）')).not.toBeChecked();
     await submit(' 笔记本脚本 ');
 
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock).toHaveBeenCalledWith(
-      { name: '笔记本脚本', scopes: ['ocs:query'], expiresInDays: 90 },
+    await waitFor(() => expect(sent(userApi.createToken)).not.toEqual([]));
+    expect(call).toHaveBeenCalledWith(
+      userApi.createToken,
+      { body: { name: '笔记本脚本', scopes: ['ocs:query'], expiresInDays: 90 } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText(FULL)).toBeInTheDocument();
@@ -71,30 +73,30 @@ describe('token generation', () => {
   });
 
   it('sends never-expiring tokens as null and needs at least one scope', async () => {
-    createMock.mockResolvedValue({ success: true, data: { ...created, expiresAt: null } });
+    answer(userApi.createToken, { success: true, data: { ...created, expiresAt: null } });
     renderAt('/user/tokenGen', <TokenGenPage />, '/user/tokenGen');
     await submit('x');
     expect(await screen.findByText('至少选择一个权限范围')).toBeInTheDocument();
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(userApi.createToken)).toEqual([]);
 
     fireEvent.click(screen.getByLabelText('UMS 消息推送（ums:send）'));
     fireEvent.click(screen.getByLabelText('永不过期'));
     await submit('推送');
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock.mock.calls[0][0]).toEqual({ name: '推送', scopes: ['ums:send'], expiresInDays: null });
+    await waitFor(() => expect(sent(userApi.createToken)).not.toEqual([]));
+    expect(sent(userApi.createToken)[0]?.body).toEqual({ name: '推送', scopes: ['ums:send'], expiresInDays: null });
     expect(await screen.findByText('永不过期')).toBeInTheDocument();
   });
 
   it('hands an ocs:query token to /OCS/configGen in memory, not in the URL; other tokens are not offered', async () => {
     clearHandedOffToken();
-    createMock.mockResolvedValue({ success: true, data: { ...created, scopes: ['ums:send'] } });
+    answer(userApi.createToken, { success: true, data: { ...created, scopes: ['ums:send'] } });
     const first = renderAt('/user/tokenGen?scope=ums:send', <TokenGenPage />, '/user/tokenGen');
     await submit('推送');
     expect(await screen.findByText(FULL)).toBeInTheDocument();
     expect(screen.queryByText('用此令牌生成配置')).not.toBeInTheDocument();
     first.unmount();
 
-    createMock.mockResolvedValue({ success: true, data: created });
+    answer(userApi.createToken, { success: true, data: created });
     renderAt('/user/tokenGen?scope=ocs:query', <TokenGenPage />, '/user/tokenGen');
     await submit('笔记本脚本');
     expect(await screen.findByText(FULL)).toBeInTheDocument();
@@ -105,7 +107,7 @@ describe('token generation', () => {
   });
 
   it('shows the 409 message (limit or duplicate name) and no token', async () => {
-    createMock.mockRejectedValue({
+    fail(userApi.createToken, {
       response: {
         status: 409,
         data: {

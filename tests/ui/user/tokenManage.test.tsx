@@ -1,14 +1,14 @@
 import { useModel } from '@@/plugin-model';
 import TokenManagePage from '@/pages/user/tokenManage';
-import { fetchTokens, revokeToken } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/account', () => ({ fetchTokens: jest.fn(), revokeToken: jest.fn() }));
-jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
+jest.mock('@/services/call');
 
-const fetchMock = jest.mocked(fetchTokens);
-const revokeMock = jest.mocked(revokeToken);
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const base = {
   scopes: ['ocs:query' as const],
@@ -32,9 +32,7 @@ const revoked = {
 };
 
 beforeEach(() => {
-  fetchMock.mockReset();
-  revokeMock.mockReset();
-  fetchMock.mockResolvedValue({ success: true, data: [active, revoked], total: 2, current: 1, pageSize: 10 });
+  answer(userApi.listTokens, { success: true, data: [active, revoked], total: 2, current: 1, pageSize: 10 });
   jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: { uid: 2, username: 'bob' } } } as never);
 });
 
@@ -46,7 +44,9 @@ describe('token list', () => {
   it('asks the server for page 1 of 10 and shows every column a user needs', async () => {
     renderAt('/user/tokenManage', <TokenManagePage />);
     expect(await screen.findByText('脚本令牌')).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith(expect.objectContaining({ current: 1, pageSize: 10 }));
+    expect(call).toHaveBeenCalledWith(userApi.listTokens, {
+      query: expect.objectContaining({ current: 1, pageSize: 10 }),
+    });
     const a = row('脚本令牌');
     expect(within(a).getByText('pt_Active01…')).toBeInTheDocument();
     expect(within(a).getByText('OCS 题库查询')).toBeInTheDocument();
@@ -67,11 +67,11 @@ describe('token list', () => {
     fireEvent.click(within(row('脚本令牌')).getByText('撤销'));
     expect(await screen.findByText(/撤销立即生效/)).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByText(/^取\s?消$/, { selector: 'button span' })));
-    expect(revokeMock).not.toHaveBeenCalled();
+    expect(sent(userApi.revokeToken)).toEqual([]);
   });
 
   it('revokes after confirmation and reloads the list', async () => {
-    revokeMock.mockResolvedValue({
+    answer(userApi.revokeToken, {
       success: true,
       data: { ...active, status: 'revoked', revokedAt: '2025-01-12T00:00:00.000Z' },
     });
@@ -79,22 +79,24 @@ describe('token list', () => {
     await screen.findByText('脚本令牌');
     fireEvent.click(within(row('脚本令牌')).getByText('撤销'));
     const tip = (await screen.findByText(/撤销立即生效/)).closest('.ant-popover') as HTMLElement;
-    fetchMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(within(tip).getByText(/^撤\s?销$/, { selector: 'button span' })));
-    expect(revokeMock).toHaveBeenCalledWith(1);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(call).toHaveBeenCalledWith(userApi.revokeToken, { params: { id: 1 } });
+    await waitFor(() => expect(sent(userApi.listTokens)).not.toEqual([]));
   });
 
   it('filters by status through the search form', async () => {
     renderAt('/user/tokenManage', <TokenManagePage />);
     await screen.findByText('脚本令牌');
-    fetchMock.mockClear();
+    jest.mocked(call).mockClear();
     const select = document.querySelector('.ant-pro-table-search .ant-select-selector') as HTMLElement;
     fireEvent.mouseDown(select);
     fireEvent.click(await screen.findByText('已过期', { selector: '.ant-select-item-option-content' }));
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
     await waitFor(() =>
-      expect(fetchMock).toHaveBeenCalledWith(expect.objectContaining({ status: 'expired', current: 1 })),
+      expect(call).toHaveBeenCalledWith(userApi.listTokens, {
+        query: expect.objectContaining({ status: 'expired', current: 1 }),
+      }),
     );
   });
 });

@@ -3,7 +3,8 @@
  * same), see the answer or why there is none, and the query history below, refreshed after each ask.
  * While the portal has neither a bank nor an AI model (a fresh install), a notice says so up front.
  */
-import { fetchOcsOverview } from '@/services/ocs';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { useRequest } from 'ahooks';
@@ -19,7 +20,7 @@ export default function AskQuestionPage() {
   const [asked, setAsked] = useState(0);
   const isAdmin = !!useAccess()?.isAdmin;
   // Only for serviceReady; a failure leaves the page as it was (the ask itself reports errors).
-  const overview = useRequest(() => fetchOcsOverview({ skipErrorHandler: true }));
+  const overview = useRequest(() => call(ocsApi.overview, {}, { skipErrorHandler: true }));
 
   const onOutcome = (o: AskOutcome) => {
     setOutcome(o);

@@ -4,7 +4,9 @@
  */
 import type { LedgerItem, LedgerKind } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchLedger, fetchWallet, ledgerCsvUrl, type LedgerFilter } from '@/services/ocs';
+import { fetchLedger, ledgerCsvUrl, type LedgerFilter } from '@/services/ledger';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
 import { DownloadOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
@@ -21,7 +23,7 @@ interface Query {
 }
 
 export default function BillPage() {
-  const wallet = useRequest(() => fetchWallet({ skipErrorHandler: true }));
+  const wallet = useRequest(() => call(ocsApi.wallet, {}, { skipErrorHandler: true }));
   // The filter the table last asked for: the export must match what the user is looking at.
   const [filter, setFilter] = useState<LedgerFilter>({});
   // A charge for an answer can be reported as wrong from here (反馈答案).

@@ -7,7 +7,8 @@
 import { formatTime } from '@/components/time';
 import { OCS_REPORT_STATUS_LABELS, answerText, type OcsMyReport, type OcsReportContext } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createReport, fetchReportContext } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
 import { useRequest } from 'ahooks';
 import { Alert, Checkbox, Descriptions, Form, Input, Modal, Radio, Skeleton, Space, Tag, message } from 'antd';
 import { useState } from 'react';
@@ -74,7 +75,10 @@ export default function ReportModal({ queryId, onClose, onReported }: Props) {
   const [error, setError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
   const context = useRequest(
-    () => (queryId === null ? Promise.resolve(null) : fetchReportContext(queryId, { skipErrorHandler: true })),
+    () =>
+      queryId === null
+        ? Promise.resolve(null)
+        : call(ocsReviewApi.reportContext, { params: { id: queryId } }, { skipErrorHandler: true }),
     { refreshDeps: [queryId] },
   );
   const data = context.data?.data;
@@ -87,8 +91,15 @@ export default function ReportModal({ queryId, onClose, onReported }: Props) {
     // Several options go as a JSON array, so an option holding `#` stays whole.
     const proposed = Array.isArray(v.picked) ? JSON.stringify(v.picked) : (v.picked ?? v.text ?? '').trim();
     try {
-      await createReport(
-        { queryId, ...(proposed ? { proposed } : {}), ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) },
+      await call(
+        ocsReviewApi.createReport,
+        {
+          body: {
+            queryId,
+            ...(proposed ? { proposed } : {}),
+            ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}),
+          },
+        },
         { skipErrorHandler: true },
       );
       message.success('已提交反馈：管理员审核后会更正题库，答案确实有误时退还本题扣费');

@@ -7,9 +7,9 @@ import { clearHandedOffToken, peekHandedOffToken } from '@/components/tokenHando
 import { buildAnswererConfig, subscriptionUrl, type OcsMethod, type OcsRequestType } from '@/contract';
 import * as ocsApi from '@/contract/api/ocs';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchTokens } from '@/services/account';
-import { urlOf } from '@/services/call';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as userApi from '@/contract/api/user';
+import { urlOf } from '@/services/url';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Alert, Card, Empty, Form, Grid, Radio, Skeleton, Space, Switch, Typography } from 'antd';
@@ -39,9 +39,9 @@ export default function ConfigGenPage() {
   // Read once: coming back to this page later starts empty again.
   useEffect(() => clearHandedOffToken(), []);
 
-  const info = useRequest(() => fetchOcsScriptInfo({ skipErrorHandler: true }));
+  const info = useRequest(() => call(ocsApi.scriptInfo, {}, { skipErrorHandler: true }));
   const tokens = useRequest(() =>
-    fetchTokens({ current: 1, pageSize: 100, status: 'active' }, { skipErrorHandler: true }),
+    call(userApi.listTokens, { query: { current: 1, pageSize: 100, status: 'active' } }, { skipErrorHandler: true }),
   );
   const ocsTokens = useMemo(
     () => (tokens.data?.data ?? []).filter((t) => t.scopes.includes('ocs:query')),

@@ -4,7 +4,8 @@
  * address baked in, so it also updates itself from here.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchOcsScriptInfo } from '@/services/ocsScript';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
 import { CheckOutlined, CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
@@ -55,7 +56,7 @@ const steps = [
 ];
 
 export default function DownloadUserScriptPage() {
-  const { data, error, loading, refresh } = useRequest(() => fetchOcsScriptInfo({ skipErrorHandler: true }));
+  const { data, error, loading, refresh } = useRequest(() => call(ocsApi.scriptInfo, {}, { skipErrorHandler: true }));
   const info = data?.data;
   return (
     <PageContainer title="下载脚本" content="Portal 题库助手：在任意网页选中题目即可查询本站题库，无需配置 OCS。">

@@ -1,6 +1,7 @@
 /** /OCS/freeChange: the daily free claim, redeeming a code, and the latest of both from the ledger. */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchFreeStatus } from '@/services/ocsFree';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Alert, Button, Col, Row, Skeleton, Space } from 'antd';
@@ -13,7 +14,7 @@ export default function FreeChangePage() {
   const fetchedAt = useRef(Date.now());
   const [version, setVersion] = useState(0);
   const { data, error, loading, refresh } = useRequest(async () => {
-    const res = await fetchFreeStatus({ skipErrorHandler: true });
+    const res = await call(ocsFreeApi.freeStatus, {}, { skipErrorHandler: true });
     fetchedAt.current = Date.now();
     return res;
   });

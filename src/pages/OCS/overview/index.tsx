@@ -4,7 +4,8 @@
  * portal has nothing to answer from yet.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchOcsOverview } from '@/services/ocs';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { useRequest } from 'ahooks';
@@ -17,7 +18,7 @@ import ServiceNotice, { cannotAnswer } from './components/ServiceNotice';
 import TodayStats from './components/TodayStats';
 
 export default function OverviewPage() {
-  const { data, error, loading, refresh } = useRequest(() => fetchOcsOverview({ skipErrorHandler: true }));
+  const { data, error, loading, refresh } = useRequest(() => call(ocsApi.overview, {}, { skipErrorHandler: true }));
   const s = data?.data;
   const isAdmin = !!useAccess()?.isAdmin;
   return (

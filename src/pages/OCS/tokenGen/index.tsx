@@ -2,7 +2,8 @@
  * /OCS/tokenGen: create an ocs:query token for the OCS script and go straight on to the config page
  * with it. The full token lives only in this page's state; the user's existing OCS tokens are below.
  */
-import type { CreateTokenAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
 import { PageContainer } from '@ant-design/pro-components';
 import { Card, Space } from 'antd';
 import { useState } from 'react';
@@ -11,10 +12,10 @@ import OcsTokenForm from './components/OcsTokenForm';
 import OcsTokenList from './components/OcsTokenList';
 
 export default function OcsTokenGenPage() {
-  const [created, setCreated] = useState<CreateTokenAnswer['data'] | null>(null);
+  const [created, setCreated] = useState<AnswerOf<typeof userApi.createToken>['data'] | null>(null);
   const [count, setCount] = useState(0);
 
-  const onCreated = (t: CreateTokenAnswer['data']) => {
+  const onCreated = (t: AnswerOf<typeof userApi.createToken>['data']) => {
     setCreated(t);
     setCount((n) => n + 1);
   };

@@ -1,6 +1,7 @@
 /** 重新发送 (failed only) and 取消 (queued, scheduled or retrying only), each confirmed first. */
 import type { MessageStatus } from '@/contract';
-import { cancelMessage, resendMessage } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { Button, Popconfirm, message } from 'antd';
 import { canCancel, canResend } from './status';
 
@@ -13,9 +14,9 @@ interface Props {
 }
 
 export default function MessageActions({ id, status, onDone, size = 'small' }: Props) {
-  const run = async (action: typeof resendMessage, text: string) => {
+  const run = async (endpoint: typeof umsApi.resendMessage | typeof umsApi.cancelMessage, text: string) => {
     try {
-      await action(id);
+      await call(endpoint, { params: { id } });
       message.success(text);
       onDone?.();
     } catch {
@@ -31,7 +32,7 @@ export default function MessageActions({ id, status, onDone, size = 'small' }: P
           description="消息会回到发送队列，重新开始投递。"
           okText="重新发送"
           cancelText="取消"
-          onConfirm={() => run(resendMessage, '已重新加入发送队列')}
+          onConfirm={() => run(umsApi.resendMessage, '已重新加入发送队列')}
         >
           <Button type="link" size={size}>
             重新发送
@@ -45,7 +46,7 @@ export default function MessageActions({ id, status, onDone, size = 'small' }: P
           okText="确认取消"
           okButtonProps={{ danger: true }}
           cancelText="不取消"
-          onConfirm={() => run(cancelMessage, '消息已取消')}
+          onConfirm={() => run(umsApi.cancelMessage, '消息已取消')}
         >
           <Button type="link" danger size={size}>
             取消发送

@@ -5,7 +5,8 @@
 import { formatTime } from '@/components/time';
 import { PRIORITY_LABELS, type Channel, type MessageDetail } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchMessage, markRead } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
@@ -51,10 +52,13 @@ interface Props {
 
 export default function MessageDetailDrawer({ id, onClose, onChanged, channels = [] }: Props) {
   const nameOf = (channelId: number) => channels.find((c) => c.id === channelId)?.name ?? `#${channelId}`;
-  const { data, loading, error, refresh } = useRequest(() => fetchMessage(id!, { skipErrorHandler: true }), {
-    ready: id !== undefined,
-    refreshDeps: [id],
-  });
+  const { data, loading, error, refresh } = useRequest(
+    () => call(umsApi.getMessage, { params: { id: id! } }, { skipErrorHandler: true }),
+    {
+      ready: id !== undefined,
+      refreshDeps: [id],
+    },
+  );
   const m = data?.data.id === id ? data?.data : undefined;
 
   // Opening an unread message reads it (once), and the list behind learns of it.
@@ -65,7 +69,7 @@ export default function MessageDetailDrawer({ id, onClose, onChanged, channels =
   useEffect(() => {
     if (unreadId === undefined || marked.current.has(unreadId)) return;
     marked.current.add(unreadId);
-    markRead(unreadId, { skipErrorHandler: true })
+    call(umsApi.markRead, { params: { id: unreadId } }, { skipErrorHandler: true })
       .then(() => changed.current?.())
       .catch(() => marked.current.delete(unreadId)); // still unread: it stays marked in the list
   }, [unreadId]);

@@ -1,9 +1,10 @@
 /** The user's DingTalk channels, loaded once per page, with the default one picked out. */
-import { fetchChannels } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { useRequest } from 'ahooks';
 
 export function useChannels() {
-  const { data, loading, error, refresh, mutate } = useRequest(fetchChannels);
+  const { data, loading, error, refresh, mutate } = useRequest(() => call(umsApi.listChannels));
   const channels = data?.data ?? [];
   return {
     channels,

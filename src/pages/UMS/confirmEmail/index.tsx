@@ -3,7 +3,8 @@
  * have no account) agrees to receive one user's pushes at this address; until then nothing is sent.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { confirmEmail } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { useLocation } from '@umijs/max';
 import { linkToken } from '@/components/linkToken';
 import type { EmailConfirmResult } from '@/contract';
@@ -22,7 +23,7 @@ export default function ConfirmEmailPage() {
   useEffect(() => {
     if (!token || sent.current) return;
     sent.current = true;
-    confirmEmail(token, { skipErrorHandler: true })
+    call(umsApi.confirmEmail, { body: { token } }, { skipErrorHandler: true })
       .then((res) => setDone(res.data))
       .catch((e) => setError(errorMessageOf(e)));
   }, [token]);

@@ -1,6 +1,7 @@
 /** /UMS/overview: counts by status, 14 days of delivered vs failed, channel health, curl quick start. */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchUmsStats } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Alert, Button, Skeleton, Space } from 'antd';
@@ -11,7 +12,7 @@ import QuickStart from './components/QuickStart';
 import StatusCounts from './components/StatusCounts';
 
 export default function OverviewPage() {
-  const { data, error, loading, refresh } = useRequest(() => fetchUmsStats({ skipErrorHandler: true }));
+  const { data, error, loading, refresh } = useRequest(() => call(umsApi.stats, {}, { skipErrorHandler: true }));
   const s = data?.data;
   return (
     <PageContainer

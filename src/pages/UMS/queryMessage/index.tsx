@@ -5,7 +5,8 @@
  */
 import type { MessageStatus, MessageSummary } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchMessages, markAllRead } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
 import { Link, useLocation, useNavigate } from '@umijs/max';
@@ -43,7 +44,7 @@ export default function QueryMessagePage() {
   const reload = () => actionRef.current?.reload();
   const readAll = async () => {
     try {
-      const res = await markAllRead();
+      const res = await call(umsApi.markAllRead);
       message.success(res.data.updated ? `已将 ${res.data.updated} 条消息标为已读` : '没有未读消息');
       reload();
     } catch {
@@ -60,7 +61,9 @@ export default function QueryMessagePage() {
         actionRef={actionRef}
         columns={messageColumns({ channels, onOpen: open, onChanged: reload })}
         request={({ current, pageSize, keyword, status, read, channel, from, to }) =>
-          fetchMessages({ current, pageSize, keyword: keyword?.trim() || undefined, status, read, channel, from, to })
+          call(umsApi.listMessages, {
+            query: { current, pageSize, keyword: keyword?.trim() || undefined, status, read, channel, from, to },
+          })
         }
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}

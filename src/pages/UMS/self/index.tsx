@@ -3,7 +3,8 @@
  * robots, generic webhooks, e-mail (secrets are write-only) — with each channel's health, pick the
  * default, and the user's own UMS statistics with the way to a ums:send token.
  */
-import { fetchChannelKinds } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { useLocation, useNavigate } from '@umijs/max';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
@@ -19,7 +20,7 @@ import MyStatsCard from './components/MyStatsCard';
 
 export default function SelfPage() {
   const { channels, loaded, loading, refresh } = useChannels();
-  const { data: kindsAnswer } = useRequest(() => fetchChannelKinds({ skipErrorHandler: true }));
+  const { data: kindsAnswer } = useRequest(() => call(umsApi.channelKinds, {}, { skipErrorHandler: true }));
   const kinds = kindsAnswer?.data;
   const [version, setVersion] = useState(0);
   const changed = () => {

@@ -5,7 +5,8 @@
 import { formatTime } from '@/components/time';
 import type { Template } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { deleteTemplate, fetchTemplates } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
@@ -26,12 +27,14 @@ import { errorMessageOf } from '@/requestErrorConfig';
 import TemplateForm from './components/TemplateForm';
 
 export default function TemplatesPage() {
-  const { data, loading, error, refresh } = useRequest(() => fetchTemplates({ skipErrorHandler: true }));
+  const { data, loading, error, refresh } = useRequest(() =>
+    call(umsApi.listTemplates, {}, { skipErrorHandler: true }),
+  );
   const templates = data?.data ?? [];
 
   const remove = async (t: Template) => {
     try {
-      await deleteTemplate(t.id);
+      await call(umsApi.deleteTemplate, { params: { id: t.id } });
       message.success(`模板「${t.name}」已删除`);
       refresh();
     } catch {

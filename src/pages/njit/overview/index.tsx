@@ -3,7 +3,9 @@
  * Two even rows of three: the numbers, then the three distributions, every card as tall as its row.
  */
 import { formatTime } from '@/components/time';
-import { fetchNjitOverview, type NjitOverviewAnswer } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { PageContainer, StatisticCard } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Button, Card, Col, Progress, Result, Row, Skeleton, Typography } from 'antd';
@@ -16,11 +18,11 @@ const TITLE = 'NJIT 概览';
 const FILL = { height: '100%' };
 
 export default function NjitOverviewPage() {
-  const [data, setData] = useState<NjitOverviewAnswer['data'] | null>(null);
+  const [data, setData] = useState<AnswerOf<typeof njitApi.overview>['data'] | null>(null);
   const [failed, setFailed] = useState(false);
   const load = () => {
     setFailed(false);
-    fetchNjitOverview()
+    call(njitApi.overview)
       .then((res) => setData(res.data))
       .catch(() => setFailed(true));
   };

@@ -4,8 +4,9 @@
  * administrator.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { forgotPassword } from '@/services/identity';
-import { fetchAuthSettings } from '@/services/user';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
+import { fetchAuthSettings } from '@/services/probes';
 import { MailOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
@@ -32,7 +33,7 @@ export default function ForgotPasswordPage() {
     setError(undefined);
     setSubmitting(true);
     try {
-      await forgotPassword(account.trim(), { skipErrorHandler: true });
+      await call(identityApi.forgotPassword, { body: { account: account.trim() } }, { skipErrorHandler: true });
       setSentTo(account.trim());
     } catch (e) {
       setError(errorMessageOf(e));

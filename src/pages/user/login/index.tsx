@@ -13,7 +13,10 @@
 import type { CurrentUser, PasswordLoginResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { takePrerendered } from '@/prerendered';
-import { fetchAuthSettings, login, type AuthSettingsAnswer } from '@/services/user';
+import { fetchAuthSettings } from '@/services/probes';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
 import { Alert, Button, Checkbox, Form, Input, theme } from 'antd';
@@ -30,7 +33,7 @@ interface LoginValues {
   remember: boolean;
 }
 
-type Settings = AuthSettingsAnswer['data'];
+type Settings = AnswerOf<typeof userApi.settings>['data'];
 
 export default function LoginPage({
   prerendering = false,
@@ -90,8 +93,9 @@ export default function LoginPage({
     setLinkMinutes(undefined);
     setSubmitting(true);
     try {
-      const res = await login(
-        { username: values.username, password: values.password, remember: Boolean(values.remember) },
+      const res = await call(
+        userApi.login,
+        { body: { username: values.username, password: values.password, remember: Boolean(values.remember) } },
         { skipErrorHandler: true },
       );
       if (res?.success) {

@@ -3,7 +3,8 @@
  * wait. Signs this browser in once (or asks for the second factor, on the login page), then goes home.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { loginWithLink } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
 import { useLocation, useNavigate } from '@umijs/max';
 import { Alert, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -24,7 +25,7 @@ export default function LoginLinkPage() {
   useEffect(() => {
     if (!token || sent.current) return;
     sent.current = true;
-    loginWithLink(token, { skipErrorHandler: true })
+    call(identityApi.loginWithLink, { body: { token } }, { skipErrorHandler: true })
       .then((res) => {
         const result = res.data;
         if ('challenge' in result) navigate('/user/login?step=2fa', { replace: true });

@@ -1,7 +1,8 @@
 /** /user/me: profile, nickname and avatar, password change, active sessions (logged-in users only: config/routes.ts). */
-import { fetchProfile } from '@/services/account';
 import { PageContainer } from '@ant-design/pro-components';
 import { Col, Row } from 'antd';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { useRequest } from 'ahooks';
 import { useState } from 'react';
 import PasswordCard from './components/PasswordCard';
@@ -9,7 +10,7 @@ import ProfileCard from './components/ProfileCard';
 import SessionsCard from './components/SessionsCard';
 
 function PersonalCenter() {
-  const { data, loading, mutate } = useRequest(fetchProfile);
+  const { data, loading, mutate } = useRequest(() => call(userApi.getProfile));
   // Bumped after a password change so the session list shows the ended sessions gone.
   const [sessionsVersion, setSessionsVersion] = useState(0);
   return (

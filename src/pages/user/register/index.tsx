@@ -5,7 +5,9 @@
 import { zodRule } from '@/components/zodRule';
 import { Nickname, Password, Username } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { fetchAuthSettings, register } from '@/services/user';
+import { fetchAuthSettings } from '@/services/probes';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
 import { Alert, Button, Form, Input, Result, Skeleton } from 'antd';
@@ -57,8 +59,9 @@ export default function RegisterPage() {
     setError(undefined);
     setSubmitting(true);
     try {
-      const res = await register(
-        { username, password, nickname: nickname?.trim() || undefined },
+      const res = await call(
+        userApi.register,
+        { body: { username, password, nickname: nickname?.trim() || undefined } },
         { skipErrorHandler: true },
       );
       if (res?.success) {

@@ -6,7 +6,8 @@
 import { zodRule } from '@/components/zodRule';
 import { Password } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { checkPasswordReset, resetPassword } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
 import { LockOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from '@umijs/max';
 import { Alert, Button, Checkbox, Form, Input, Spin } from 'antd';
@@ -35,7 +36,7 @@ export default function ResetPasswordPage() {
   useEffect(() => {
     if (!token) return;
     let live = true;
-    checkPasswordReset(token, { skipErrorHandler: true })
+    call(identityApi.checkPasswordReset, { body: { token } }, { skipErrorHandler: true })
       .then((res) => live && setUsername(res.data.username))
       .catch((e) => live && setInvalid(errorMessageOf(e)));
     return () => {
@@ -47,7 +48,11 @@ export default function ResetPasswordPage() {
     setError(undefined);
     setSaving(true);
     try {
-      const res = await resetPassword({ token: token!, newPassword, revokeTokens }, { skipErrorHandler: true });
+      const res = await call(
+        identityApi.resetPassword,
+        { body: { token: token!, newPassword, revokeTokens } },
+        { skipErrorHandler: true },
+      );
       setDone(res.data);
     } catch (e) {
       const fields = fieldErrorsOf(e);

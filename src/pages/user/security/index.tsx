@@ -6,7 +6,7 @@
 import { safeRedirect } from '@/components/redirect';
 import { ssoErrorMessage } from '@/contract/ssoErrors';
 import { rememberUser } from '@/initialState';
-import { fetchCurrentUser } from '@/services/user';
+import { fetchCurrentUser } from '@/services/probes';
 import { PageContainer } from '@ant-design/pro-components';
 import { useLocation, useModel, useNavigate } from '@umijs/max';
 import { Alert, Col, Row } from 'antd';

@@ -5,7 +5,9 @@
  */
 import type { CurrentUser, LoginResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { createForPendingIdentity, fetchPendingIdentity, linkPendingIdentity } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
 import { Alert, Button, Descriptions, Form, Input, Spin } from 'antd';
@@ -16,7 +18,7 @@ import useFinishSignIn from '../components/useFinishSignIn';
 
 const TwoFactorStep = lazy(() => import('../login/components/TwoFactorStep'));
 
-type Pending = NonNullable<Awaited<ReturnType<typeof fetchPendingIdentity>>['data']>;
+type Pending = NonNullable<AnswerOf<typeof identityApi.ssoPending>['data']>;
 
 export default function SsoBindPage() {
   const location = useLocation();
@@ -29,7 +31,7 @@ export default function SsoBindPage() {
 
   useEffect(() => {
     let live = true;
-    fetchPendingIdentity({ skipErrorHandler: true })
+    call(identityApi.ssoPending, {}, { skipErrorHandler: true })
       .then((res) => live && setPending(res.data))
       .catch((e) => {
         if (!live) return;
@@ -53,7 +55,7 @@ export default function SsoBindPage() {
     setError(undefined);
     setBusy('link');
     try {
-      done((await linkPendingIdentity(values, { skipErrorHandler: true })).data);
+      done((await call(identityApi.ssoPendingLink, { body: values }, { skipErrorHandler: true })).data);
     } catch (e) {
       setError(errorMessageOf(e));
       setBusy(undefined);
@@ -64,7 +66,7 @@ export default function SsoBindPage() {
     setError(undefined);
     setBusy('create');
     try {
-      done((await createForPendingIdentity({ skipErrorHandler: true })).data);
+      done((await call(identityApi.ssoPendingCreate, {}, { skipErrorHandler: true })).data);
     } catch (e) {
       setError(errorMessageOf(e));
       setBusy(undefined);

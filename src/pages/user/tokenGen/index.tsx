@@ -5,7 +5,8 @@
  * routes require a login (config/routes.ts) and the layout sends them to the login page.
  */
 import { TokenScope } from '@/contract';
-import type { CreateTokenAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useLocation } from '@umijs/max';
 import { Card } from 'antd';
@@ -21,7 +22,7 @@ export function scopesFromSearch(search: string): TokenScope[] {
 
 function TokenGen() {
   const location = useLocation();
-  const [created, setCreated] = useState<CreateTokenAnswer['data'] | null>(null);
+  const [created, setCreated] = useState<AnswerOf<typeof userApi.createToken>['data'] | null>(null);
   return (
     <Card>
       {created ? (

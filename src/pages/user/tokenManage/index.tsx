@@ -1,7 +1,8 @@
 /** /user/tokenManage: the user's personal API tokens (page size 10), revoke with confirmation (logged-in users only). */
 import type { TokenInfo, TokenStatus } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchTokens, revokeToken } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
@@ -14,7 +15,7 @@ function TokenTable() {
 
   const revoke = async (token: TokenInfo) => {
     try {
-      await revokeToken(token.id);
+      await call(userApi.revokeToken, { params: { id: token.id } });
       message.success(`令牌「${token.name}」已撤销`);
       actionRef.current?.reload();
     } catch {
@@ -28,7 +29,7 @@ function TokenTable() {
       headerTitle="我的令牌"
       actionRef={actionRef}
       columns={tokenColumns(revoke)}
-      request={({ current, pageSize, status }) => fetchTokens({ current, pageSize, status })}
+      request={({ current, pageSize, status }) => call(userApi.listTokens, { query: { current, pageSize, status } })}
       pagination={TABLE_PAGINATION}
       search={{ labelWidth: 'auto' }}
       options={{ density: false, setting: false }}

@@ -1,6 +1,7 @@
 /** /user/verifyEmail#token=…: the link of a verification mail; verifies the address once, logged in or not. */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { verifyEmail } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
 import { useLocation } from '@umijs/max';
 import { Alert, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -19,7 +20,7 @@ export default function VerifyEmailPage() {
   useEffect(() => {
     if (!token || sent.current) return;
     sent.current = true;
-    verifyEmail(token, { skipErrorHandler: true })
+    call(identityApi.verifyEmail, { body: { token } }, { skipErrorHandler: true })
       .then((res) => setVerified(res.data.email))
       .catch((e) => setError(errorMessageOf(e)));
   }, [token]);

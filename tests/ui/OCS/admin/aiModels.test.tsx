@@ -1,34 +1,18 @@
 import AdminModelsPage from '@/pages/OCS/OCSAdmin/aiModels';
-import {
-  createAdminModel,
-  createAiProvider,
-  deleteAiProvider,
-  fetchAdminModels,
-  fetchAiProviders,
-  testAdminModel,
-  updateAiProvider,
-} from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
+import { answer, callsOf, sent } from '../../api';
 import { OCS_AI_SAMPLES } from '@/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { MODELS, PROVIDERS } from '../aiFixtures';
 
-jest.mock('@/services/ocsAi', () => ({
-  fetchAiProviders: jest.fn(),
-  createAiProvider: jest.fn(),
-  updateAiProvider: jest.fn(),
-  deleteAiProvider: jest.fn(),
-  fetchAdminModels: jest.fn(),
-  createAdminModel: jest.fn(),
-  updateAdminModel: jest.fn(),
-  deleteAdminModel: jest.fn(),
-  testAdminModel: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchAiProviders).mockResolvedValue({ success: true, data: PROVIDERS });
-  jest.mocked(fetchAdminModels).mockResolvedValue({ success: true, data: MODELS });
+  answer(ocsAiApi.listProviders, { success: true, data: PROVIDERS });
+  answer(ocsAiApi.listModels, { success: true, data: MODELS });
 });
 
 const row = (text: string) =>
@@ -53,7 +37,7 @@ it('lists providers with the masked key only, and models with price and state', 
 });
 
 it('edits a provider without showing the key; an empty key field keeps the stored key', async () => {
-  jest.mocked(updateAiProvider).mockResolvedValue({ success: true, data: PROVIDERS[0] });
+  answer(ocsAiApi.updateProvider, { success: true, data: PROVIDERS[0] });
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
   await screen.findByText('https://api.deepseek.com/v1');
   fireEvent.click(within(row('https://api.deepseek.com/v1')).getByText('编辑'));
@@ -62,16 +46,15 @@ it('edits a provider without showing the key; an empty key field keeps the store
   expect(key.value).toBe('');
   fireEvent.change(within(d).getByLabelText('名称'), { target: { value: 'DeepSeek 官方' } });
   await submit(d, /^保\s?存$/);
-  await waitFor(() => expect(updateAiProvider).toHaveBeenCalled());
-  expect(jest.mocked(updateAiProvider).mock.calls[0]).toEqual([
-    1,
-    { name: 'DeepSeek 官方', baseURL: 'https://api.deepseek.com/v1' },
+  await waitFor(() => expect(sent(ocsAiApi.updateProvider)).not.toEqual([]));
+  expect(callsOf(ocsAiApi.updateProvider)[0]).toEqual([
+    { params: { id: 1 }, body: { name: 'DeepSeek 官方', baseURL: 'https://api.deepseek.com/v1' } },
     { skipErrorHandler: true },
   ]);
 });
 
 it('adds a provider only with a key and an http(s) address', async () => {
-  jest.mocked(createAiProvider).mockResolvedValue({ success: true, data: { ...PROVIDERS[1], id: 3 } });
+  answer(ocsAiApi.createProvider, { success: true, data: { ...PROVIDERS[1], id: 3 } });
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
   await screen.findByText('https://api.deepseek.com/v1');
   fireEvent.click(screen.getByText('添加服务商', { selector: 'button span' }));
@@ -81,12 +64,12 @@ it('adds a provider only with a key and an http(s) address', async () => {
   await submit(d, /^添\s?加$/);
   expect(await within(d).findByText('请输入 API 密钥')).toBeInTheDocument();
   expect(within(d).getByText('接口地址须以 http:// 或 https:// 开头')).toBeInTheDocument();
-  expect(createAiProvider).not.toHaveBeenCalled();
+  expect(sent(ocsAiApi.createProvider)).toEqual([]);
   fireEvent.change(within(d).getByLabelText('接口地址（Base URL）'), { target: { value: 'http://10.0.0.2:8000/v1' } });
   fireEvent.change(within(d).getByLabelText('API 密钥'), { target: { value: 'sk-vllm-secret' } });
   await submit(d, /^添\s?加$/);
-  await waitFor(() => expect(createAiProvider).toHaveBeenCalled());
-  expect(jest.mocked(createAiProvider).mock.calls[0][0]).toEqual({
+  await waitFor(() => expect(sent(ocsAiApi.createProvider)).not.toEqual([]));
+  expect(sent(ocsAiApi.createProvider)[0]?.body).toEqual({
     name: 'vLLM',
     baseURL: 'http://10.0.0.2:8000/v1',
     apiKey: 'sk-vllm-secret',
@@ -94,26 +77,26 @@ it('adds a provider only with a key and an http(s) address', async () => {
 });
 
 it('deletes a provider only after confirmation, warning about its models', async () => {
-  jest.mocked(deleteAiProvider).mockResolvedValue({ success: true });
+  answer(ocsAiApi.deleteProvider, { success: true });
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
   await screen.findByText('https://api.deepseek.com/v1');
   fireEvent.click(within(row('https://api.deepseek.com/v1')).getByText('删除'));
   const tip = (await screen.findByText('删除服务商「DeepSeek」？')).closest('.ant-popover') as HTMLElement;
   expect(within(tip).getByText(/它的 2 个模型会一起删除/)).toBeInTheDocument();
-  expect(deleteAiProvider).not.toHaveBeenCalled();
+  expect(sent(ocsAiApi.deleteProvider)).toEqual([]);
   await act(async () => fireEvent.click(within(tip).getByText(/^删\s?除$/, { selector: 'button span' })));
-  expect(deleteAiProvider).toHaveBeenCalledWith(1);
+  expect(call).toHaveBeenCalledWith(ocsAiApi.deleteProvider, { params: { id: 1 } });
 });
 
 it('测试 shows the latency, the raw reply and the parsed answer', async () => {
-  jest.mocked(testAdminModel).mockResolvedValue({
+  answer(ocsAiApi.testModel, {
     success: true,
     data: { ok: true, latencyMs: 812, question: OCS_AI_SAMPLES.single, raw: 'B', answer: '北京', error: null },
   });
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
   await screen.findByText('DeepSeek V3');
   await act(async () => fireEvent.click(within(row('DeepSeek V3')).getByText(/^测\s?试$/)));
-  expect(testAdminModel).toHaveBeenCalledWith(1, 'single');
+  expect(call).toHaveBeenCalledWith(ocsAiApi.testModel, { params: { id: 1 }, body: { type: 'single' } });
   const result = await screen.findByTestId('model-test-result');
   expect(result).toHaveTextContent('「DeepSeek V3」作答成功，耗时 812 ms');
   expect(within(result).getByText('B')).toBeInTheDocument();
@@ -121,7 +104,7 @@ it('测试 shows the latency, the raw reply and the parsed answer', async () => 
 });
 
 it('a failed test shows why', async () => {
-  jest.mocked(testAdminModel).mockResolvedValue({
+  answer(ocsAiApi.testModel, {
     success: true,
     data: {
       ok: false,
@@ -141,7 +124,7 @@ it('a failed test shows why', async () => {
 });
 
 it('adds a model with the timeout given in seconds', async () => {
-  jest.mocked(createAdminModel).mockResolvedValue({ success: true, data: MODELS[0] });
+  answer(ocsAiApi.createModel, { success: true, data: MODELS[0] });
   renderAt('/OCS/OCSAdmin/models', <AdminModelsPage />);
   await screen.findByText('DeepSeek V3');
   fireEvent.click(screen.getByText('添加模型', { selector: 'button span' }));
@@ -151,8 +134,8 @@ it('adds a model with the timeout given in seconds', async () => {
   fireEvent.change(within(d).getByLabelText('单价（积分/题）'), { target: { value: '4' } });
   fireEvent.change(within(d).getByLabelText('超时（秒）'), { target: { value: '30' } });
   await submit(d, /^添\s?加$/);
-  await waitFor(() => expect(createAdminModel).toHaveBeenCalled());
-  expect(jest.mocked(createAdminModel).mock.calls[0][0]).toEqual({
+  await waitFor(() => expect(sent(ocsAiApi.createModel)).not.toEqual([]));
+  expect(sent(ocsAiApi.createModel)[0]?.body).toEqual({
     providerId: 1,
     model: 'qwen-max',
     displayName: '通义千问 Max',

@@ -1,36 +1,16 @@
 import { useAccess } from '@@/plugin-access';
 import access from '@/access';
 import BankAdminPage from '@/pages/OCS/OCSAdmin/bank';
-import {
-  commitBankImport,
-  deleteBankQuestion,
-  fetchBankImportJob,
-  fetchBankQuestions,
-  fetchBankStats,
-  fetchOcsSetup,
-  importSampleBank,
-  setBankQuestionStatus,
-  updateBankQuestion,
-  uploadBankFile,
-} from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call, upload } from '@/services/call';
+import { answer, answerOnce, sent } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { question } from './bankFixtures';
 import { page } from '../fixtures';
 
-jest.mock('@/services/ocsAdmin', () => ({
-  fetchBankStats: jest.fn(),
-  fetchBankQuestions: jest.fn(),
-  updateBankQuestion: jest.fn(),
-  setBankQuestionStatus: jest.fn(),
-  deleteBankQuestion: jest.fn(),
-  uploadBankFile: jest.fn(),
-  commitBankImport: jest.fn(),
-  fetchBankImportJob: jest.fn(),
-  fetchOcsSetup: jest.fn(),
-  importSampleBank: jest.fn(),
-  bankExportUrl: (format: string) => `/api/ocs/admin/bank/export?format=${format}`,
-}));
+jest.mock('@/services/call');
+
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 
 const q = question;
@@ -95,8 +75,8 @@ const job = (over: object) => ({
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchBankStats).mockResolvedValue({ success: true, data: stats });
-  jest.mocked(fetchBankQuestions).mockResolvedValue(page([capital, aiOne]));
+  answer(ocsAdminApi.bankStats, { success: true, data: stats });
+  answer(ocsAdminApi.listQuestions, page([capital, aiOne]));
 });
 
 const row = (title: string) =>
@@ -126,11 +106,17 @@ describe('question table', () => {
   it('filters on the server and offers JSON and CSV export links', async () => {
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     await waitFor(() => expect(row(capital.title)).toBeTruthy());
-    expect(fetchBankQuestions).toHaveBeenCalledWith({ current: 1, pageSize: 10, sortBy: 'updated', order: 'descend' });
+    expect(call).toHaveBeenCalledWith(ocsAdminApi.listQuestions, {
+      query: { current: 1, pageSize: 10, sortBy: 'updated', order: 'descend' },
+    });
     fireEvent.change(screen.getByPlaceholderText('题目关键字'), { target: { value: ' 首都 ' } });
-    jest.mocked(fetchBankQuestions).mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
-    await waitFor(() => expect(fetchBankQuestions).toHaveBeenCalledWith(expect.objectContaining({ keyword: '首都' })));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(ocsAdminApi.listQuestions, {
+        query: expect.objectContaining({ keyword: '首都' }),
+      }),
+    );
     expect(screen.getByText('导出 JSON').closest('a')).toHaveAttribute(
       'href',
       '/api/ocs/admin/bank/export?format=json',
@@ -139,25 +125,28 @@ describe('question table', () => {
   });
 
   it('marks an AI answer verified or wrong, and deletes after confirmation', async () => {
-    jest.mocked(setBankQuestionStatus).mockResolvedValue({ success: true, data: { ...aiOne, status: 'verified' } });
-    jest.mocked(deleteBankQuestion).mockResolvedValue({ success: true });
+    answer(ocsAdminApi.setQuestionStatus, { success: true, data: { ...aiOne, status: 'verified' } });
+    answer(ocsAdminApi.deleteQuestion, { success: true });
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     await waitFor(() => expect(row(aiOne.title)).toBeTruthy());
     expect(within(row(capital.title)).queryByText('核实')).not.toBeInTheDocument();
     await act(async () => fireEvent.click(within(row(aiOne.title)).getByText('核实')));
-    expect(setBankQuestionStatus).toHaveBeenCalledWith(2, 'verified');
+    expect(call).toHaveBeenCalledWith(ocsAdminApi.setQuestionStatus, {
+      params: { id: 2 },
+      body: { status: 'verified' },
+    });
     await act(async () => fireEvent.click(within(row(capital.title)).getByText('标为错误')));
-    expect(setBankQuestionStatus).toHaveBeenCalledWith(1, 'wrong');
+    expect(call).toHaveBeenCalledWith(ocsAdminApi.setQuestionStatus, { params: { id: 1 }, body: { status: 'wrong' } });
 
     fireEvent.click(within(row(capital.title)).getByText('删除'));
     const pop = (await screen.findByText('删除这道题？')).closest('.ant-popover') as HTMLElement;
-    expect(deleteBankQuestion).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.deleteQuestion)).toEqual([]);
     await act(async () => fireEvent.click(within(pop).getByText('删 除', { selector: 'button span' })));
-    await waitFor(() => expect(deleteBankQuestion).toHaveBeenCalledWith(1));
+    await waitFor(() => expect(call).toHaveBeenCalledWith(ocsAdminApi.deleteQuestion, { params: { id: 1 } }));
   });
 
   it('edits a question in a drawer and sends options and answers as lists', async () => {
-    jest.mocked(updateBankQuestion).mockResolvedValue({ success: true, data: capital });
+    answer(ocsAdminApi.updateQuestion, { success: true, data: capital });
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     await waitFor(() => expect(row(capital.title)).toBeTruthy());
     fireEvent.click(within(row(capital.title)).getByText('编辑'));
@@ -167,11 +156,14 @@ describe('question table', () => {
     fireEvent.change(within(drawer).getByLabelText('答案'), { target: { value: 'B' } });
     await act(async () => fireEvent.click(within(drawer).getByText('保存题目')));
     await waitFor(() =>
-      expect(updateBankQuestion).toHaveBeenCalledWith(1, {
-        title: capital.title,
-        type: 'single',
-        options: ['上海', '北京', '广州', '深圳'],
-        answer: ['B'],
+      expect(call).toHaveBeenCalledWith(ocsAdminApi.updateQuestion, {
+        params: { id: 1 },
+        body: {
+          title: capital.title,
+          type: 'single',
+          options: ['上海', '北京', '广州', '深圳'],
+          answer: ['B'],
+        },
       }),
     );
   });
@@ -180,20 +172,20 @@ describe('question table', () => {
 describe('import', () => {
   it('uploads with progress, shows the report, and writes with a progress bar only after confirmation', async () => {
     let progress: (p: number) => void = () => undefined;
-    let answer: (v: unknown) => void = () => undefined;
-    jest.mocked(uploadBankFile).mockImplementation((_f, onProgress) => {
+    let uploaded: (v: unknown) => void = () => undefined;
+    answer(ocsAdminApi.uploadImport, (_f, onProgress) => {
       progress = onProgress!;
-      return new Promise((resolve) => (answer = resolve)) as never;
+      return new Promise((resolve) => (uploaded = resolve)) as never;
     });
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     const file = new File(['题目,答案\n好题,正确\n'], '题库.csv', { type: 'text/csv' });
     fireEvent.change(document.querySelector('input[type=file]') as HTMLInputElement, { target: { files: [file] } });
-    expect(uploadBankFile).toHaveBeenCalledWith(file, expect.any(Function));
+    expect(upload).toHaveBeenCalledWith(ocsAdminApi.uploadImport, file, expect.any(Function));
     await act(async () => progress(40));
     expect(screen.getByText('正在上传 题库.csv…')).toBeInTheDocument();
     await act(async () => progress(100));
     expect(screen.getByText('上传完成，服务器正在解析和校验…')).toBeInTheDocument();
-    await act(async () => answer({ success: true, data: preview }));
+    await act(async () => uploaded({ success: true, data: preview }));
 
     const report = (await screen.findByText('预览：题库.csv')).closest('.ant-card') as HTMLElement;
     expect(within(report).getByText('将新增').closest('.ant-statistic')).toHaveTextContent('3,797');
@@ -201,29 +193,32 @@ describe('import', () => {
     expect(within(report).getByText(/3 行有问题/)).toBeInTheDocument();
     const issue = within(report).getByText('题目为空').closest('tr') as HTMLElement;
     expect(issue).toHaveTextContent('7');
-    expect(commitBankImport).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.commitImport)).toEqual([]);
 
-    jest.mocked(commitBankImport).mockResolvedValue(job({ done: 0 }));
-    jest
-      .mocked(fetchBankImportJob)
-      .mockResolvedValueOnce(job({ done: 2000, inserted: 800, updated: 1200 }))
-      .mockResolvedValue(job({ status: 'done', done: 4997, inserted: 3797, updated: 1200 }));
+    answer(ocsAdminApi.commitImport, job({ done: 0 }));
+    answerOnce(ocsAdminApi.importJob, job({ done: 2000, inserted: 800, updated: 1200 }));
+    answer(ocsAdminApi.importJob, job({ status: 'done', done: 4997, inserted: 3797, updated: 1200 }));
     await act(async () => fireEvent.click(screen.getByText('确认导入 4997 题')));
-    expect(commitBankImport).toHaveBeenCalledWith(preview.id);
+    expect(call).toHaveBeenCalledWith(ocsAdminApi.commitImport, { params: { id: preview.id } });
     expect(
       await screen.findByText('正在导入 题库.csv：已写入 2000 / 4997 题', undefined, { timeout: 3000 }),
     ).toBeInTheDocument();
     expect(screen.getByText('40%')).toBeInTheDocument();
     expect(await screen.findByText('导入完成', undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(screen.getByText('题库.csv：新增 3797 题，更新 1200 题，跳过 3 行')).toBeInTheDocument();
-    expect(fetchBankImportJob).toHaveBeenCalledWith(preview.id, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(
+      ocsAdminApi.importJob,
+      { params: { id: preview.id } },
+      { skipErrorHandler: true },
+    );
     // Stats and the table refresh with the new questions.
-    await waitFor(() => expect(fetchBankStats).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsAdminApi.bankStats)).toHaveLength(2));
   }, 15_000);
 
   it('shows a failed job with what was written', async () => {
-    jest.mocked(uploadBankFile).mockResolvedValue({ success: true, data: preview });
-    jest.mocked(commitBankImport).mockResolvedValue(
+    answer(ocsAdminApi.uploadImport, { success: true, data: preview });
+    answer(
+      ocsAdminApi.commitImport,
       job({
         status: 'failed',
         done: 2000,
@@ -259,8 +254,9 @@ describe('first run', () => {
       .mockReturnValue(
         access({ currentUser: { uid: 1, username: 'admin', nickname: null, avatar: null, roles: ['admin'] } }),
       );
-    jest.mocked(fetchOcsSetup).mockResolvedValueOnce(setup(false)).mockResolvedValue(setup(true));
-    jest.mocked(importSampleBank).mockResolvedValue({ success: true, data: { total: 272, inserted: 272, skipped: 0 } });
+    answerOnce(ocsAdminApi.setupStatus, setup(false));
+    answer(ocsAdminApi.setupStatus, setup(true));
+    answer(ocsAdminApi.importSampleBank, { success: true, data: { total: 272, inserted: 272, skipped: 0 } });
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     const checklist = await screen.findByTestId('ocs-setup-checklist');
     expect(within(checklist).getByTestId('ocs-setup-bank')).toHaveAttribute('data-done', 'false');
@@ -269,19 +265,19 @@ describe('first run', () => {
     fireEvent.click(screen.getByText('导入示例题库', { selector: 'button span' }));
     expect(await screen.findByText('导入示例题库？')).toBeInTheDocument();
     expect(screen.getByText(/不是任何课程或考试的真实题目/)).toBeInTheDocument();
-    expect(importSampleBank).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.importSampleBank)).toEqual([]);
     await act(async () => fireEvent.click(screen.getByText('导 入', { selector: 'button span' })));
-    expect(importSampleBank).toHaveBeenCalledTimes(1);
+    expect(sent(ocsAdminApi.importSampleBank)).toHaveLength(1);
     expect(await screen.findByText('已导入示例题库：新增 272 题')).toBeInTheDocument();
-    await waitFor(() => expect(fetchBankStats).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsAdminApi.bankStats)).toHaveLength(2));
     // Everything done now: the checklist leaves the page.
     await waitFor(() => expect(screen.queryByTestId('ocs-setup-checklist')).not.toBeInTheDocument());
-    expect(fetchOcsSetup).toHaveBeenCalledTimes(2);
+    expect(sent(ocsAdminApi.setupStatus)).toHaveLength(2);
   });
 
   it('says so when the sample bank is already imported', async () => {
     jest.mocked(useAccess).mockReturnValue(undefined as never);
-    jest.mocked(importSampleBank).mockResolvedValue({ success: true, data: { total: 272, inserted: 0, skipped: 272 } });
+    answer(ocsAdminApi.importSampleBank, { success: true, data: { total: 272, inserted: 0, skipped: 272 } });
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     fireEvent.click(await screen.findByText('导入示例题库', { selector: 'button span' }));
     await act(async () => fireEvent.click(await screen.findByText('导 入', { selector: 'button span' })));

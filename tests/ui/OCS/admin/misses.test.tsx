@@ -1,19 +1,16 @@
 import MissesPage from '@/pages/OCS/OCSAdmin/misses';
-import { answerMisses, dismissMisses, draftMiss, fetchMisses } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
+import { answer, fail } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { NOVEL, TCP, missPage as page } from './missFixtures';
 
-jest.mock('@/services/ocsReview', () => ({
-  fetchMisses: jest.fn(),
-  answerMisses: jest.fn(),
-  draftMiss: jest.fn(),
-  dismissMisses: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchMisses).mockResolvedValue(page([TCP, NOVEL]));
+  answer(ocsReviewApi.listMisses, page([TCP, NOVEL]));
 });
 
 const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
@@ -21,7 +18,7 @@ const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElemen
 it('lists the open misses, most asked first, with their counts and AI drafts', async () => {
   renderAt('/OCS/OCSAdmin/misses', <MissesPage />);
   await screen.findByText(TCP.title);
-  expect(fetchMisses).toHaveBeenCalledWith(expect.objectContaining({ status: 'open' }));
+  expect(call).toHaveBeenCalledWith(ocsReviewApi.listMisses, { query: expect.objectContaining({ status: 'open' }) });
   expect(row(TCP.title)).toHaveTextContent('17');
   expect(within(row(TCP.title)).getByText('deepseek-chat')).toBeInTheDocument();
   expect(row(NOVEL.title)).toHaveTextContent('9');
@@ -36,7 +33,7 @@ it('names its check boxes in Chinese: 全选本页 and each row by its question'
 });
 
 it('answers the selected misses in one go, the AI draft prefilled; nothing is sent until every one has an answer', async () => {
-  jest.mocked(answerMisses).mockResolvedValue({ success: true, data: { answered: 2 } });
+  answer(ocsReviewApi.answerMisses, { success: true, data: { answered: 2 } });
   renderAt('/OCS/OCSAdmin/misses', <MissesPage />);
   await screen.findByText(TCP.title);
   fireEvent.click(within(row(TCP.title)).getByRole('checkbox'));
@@ -50,12 +47,15 @@ it('answers the selected misses in one go, the AI draft prefilled; nothing is se
   await waitFor(() => expect(save).not.toBeDisabled());
   await act(async () => fireEvent.click(save));
   await waitFor(() =>
-    expect(answerMisses).toHaveBeenCalledWith(
+    expect(call).toHaveBeenCalledWith(
+      ocsReviewApi.answerMisses,
       {
-        items: [
-          { id: 1, answer: ['SYN+ACK'] },
-          { id: 2, answer: ['曹雪芹'] },
-        ],
+        body: {
+          items: [
+            { id: 1, answer: ['SYN+ACK'] },
+            { id: 2, answer: ['曹雪芹'] },
+          ],
+        },
       },
       { skipErrorHandler: true },
     ),
@@ -64,7 +64,7 @@ it('answers the selected misses in one go, the AI draft prefilled; nothing is se
 });
 
 it('keeps the dialog open with the server’s reason when an answer is refused', async () => {
-  jest.mocked(answerMisses).mockRejectedValue({
+  fail(ocsReviewApi.answerMisses, {
     response: {
       status: 400,
       data: { success: false, errorCode: 'BAD_REQUEST', errorMessage: '「《红楼梦》的作者是____。」：答案为空' },
@@ -80,14 +80,14 @@ it('keeps the dialog open with the server’s reason when an answer is refused',
 });
 
 it('asks the AI for a draft, and dismisses after a confirmation', async () => {
-  jest.mocked(draftMiss).mockResolvedValue({ success: true, data: { ...NOVEL, draft: ['曹雪芹'], draftModel: 'm' } });
-  jest.mocked(dismissMisses).mockResolvedValue({ success: true, data: { dismissed: 1 } });
+  answer(ocsReviewApi.draftMiss, { success: true, data: { ...NOVEL, draft: ['曹雪芹'], draftModel: 'm' } });
+  answer(ocsReviewApi.dismissMisses, { success: true, data: { dismissed: 1 } });
   renderAt('/OCS/OCSAdmin/misses', <MissesPage />);
   await screen.findByText(NOVEL.title);
   await act(async () => fireEvent.click(within(row(NOVEL.title)).getByText('AI 起草')));
-  await waitFor(() => expect(draftMiss).toHaveBeenCalledWith(2));
+  await waitFor(() => expect(call).toHaveBeenCalledWith(ocsReviewApi.draftMiss, { params: { id: 2 } }));
   expect(await screen.findByText('AI 草稿：曹雪芹（确认后才会入库）')).toBeInTheDocument();
   fireEvent.click(within(row(NOVEL.title)).getByText('忽略'));
   await act(async () => fireEvent.click(await screen.findByText('忽 略', { selector: '.ant-popconfirm button span' })));
-  await waitFor(() => expect(dismissMisses).toHaveBeenCalledWith([2]));
+  await waitFor(() => expect(call).toHaveBeenCalledWith(ocsReviewApi.dismissMisses, { body: { ids: [2] } }));
 });

@@ -1,23 +1,15 @@
 import RedeemAdminPage from '@/pages/OCS/OCSAdmin/redeem';
 import { toBatchBody } from '@/pages/OCS/OCSAdmin/redeem/components/CreateBatchForm';
-import { createRedeemBatch, disableRedeemBatch, downloadRedeemCodes, fetchRedeemBatches } from '@/services/ocsFree';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { renderAt } from '../../helpers';
 import { page } from '../fixtures';
 import { batch } from './redeemFixtures';
 
-jest.mock('@/services/ocsFree', () => ({
-  fetchRedeemBatches: jest.fn(),
-  createRedeemBatch: jest.fn(),
-  disableRedeemBatch: jest.fn(),
-  downloadRedeemCodes: jest.fn(),
-}));
-
-const listMock = jest.mocked(fetchRedeemBatches);
-const createMock = jest.mocked(createRedeemBatch);
-const disableMock = jest.mocked(disableRedeemBatch);
-const downloadMock = jest.mocked(downloadRedeemCodes);
+jest.mock('@/services/call');
 
 const fresh = batch(3, { note: '开学活动' });
 const downloaded = batch(2, {
@@ -41,7 +33,7 @@ const stopped = batch(1, {
 
 beforeEach(() => {
   jest.clearAllMocks();
-  listMock.mockResolvedValue(page([fresh, downloaded, stopped]));
+  answer(ocsFreeApi.listRedeemBatches, page([fresh, downloaded, stopped]));
   global.URL.createObjectURL = jest.fn(() => 'blob:codes');
   global.URL.revokeObjectURL = jest.fn();
 });
@@ -62,7 +54,7 @@ const confirm = (okText: RegExp) =>
 it('lists batches with uses, remaining, expiry and status; downloaded and disabled batches lose their buttons', async () => {
   renderAt('/OCS/OCSAdmin/redeem', <RedeemAdminPage />);
   await screen.findByText('开学活动');
-  expect(listMock).toHaveBeenCalledWith({ current: 1, pageSize: 10 });
+  expect(call).toHaveBeenCalledWith(ocsFreeApi.listRedeemBatches, { query: { current: 1, pageSize: 10 } });
   expect(row('开学活动')).toHaveTextContent('永不过期');
   expect(within(row('开学活动')).getByText('可用')).toBeInTheDocument();
   expect(within(row('开学活动')).getByText('下载 CSV')).toBeInTheDocument();
@@ -86,24 +78,31 @@ it('downloads the codes once, after a confirmation that says it works only once'
   fireEvent.click(within(row('开学活动')).getByText('下载 CSV'));
   expect(await screen.findByText('兑换码只能下载一次')).toBeInTheDocument();
   expect(screen.getByText(/之后任何人都无法再次下载/)).toBeInTheDocument();
-  expect(downloadMock).not.toHaveBeenCalled();
+  expect(sent(ocsFreeApi.redeemCodesCsv)).toEqual([]);
 
   const blob = new Blob(['\uFEFF兑换码\r\n'], { type: 'text/csv' });
-  downloadMock.mockResolvedValue(blob);
+  answer(ocsFreeApi.redeemCodesCsv, blob);
   const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
   await confirm(/下\s*载/);
-  expect(downloadMock).toHaveBeenCalledWith(3);
+  expect(call).toHaveBeenCalledWith(
+    ocsFreeApi.redeemCodesCsv,
+    { params: { id: 3 } },
+    { responseType: 'blob', skipErrorHandler: true },
+  );
   expect(global.URL.createObjectURL).toHaveBeenCalledWith(blob);
   expect(click).toHaveBeenCalled();
   expect(await screen.findByText('兑换码已下载，请妥善保存')).toBeInTheDocument();
-  await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
+  await waitFor(() => expect(sent(ocsFreeApi.listRedeemBatches)).toHaveLength(2));
   click.mockRestore();
 });
 
 it("a second download shows the server's refusal", async () => {
   renderAt('/OCS/OCSAdmin/redeem', <RedeemAdminPage />);
   await screen.findByText('开学活动');
-  downloadMock.mockRejectedValue(bizError(410, '该批次的兑换码已经下载过一次，服务器不再保存兑换码明文，无法再次下载'));
+  fail(
+    ocsFreeApi.redeemCodesCsv,
+    bizError(410, '该批次的兑换码已经下载过一次，服务器不再保存兑换码明文，无法再次下载'),
+  );
   fireEvent.click(within(row('开学活动')).getByText('下载 CSV'));
   await screen.findByText('兑换码只能下载一次');
   await confirm(/下\s*载/);
@@ -114,13 +113,13 @@ it("a second download shows the server's refusal", async () => {
 it('disables a batch after a Popconfirm', async () => {
   renderAt('/OCS/OCSAdmin/redeem', <RedeemAdminPage />);
   await screen.findByText('开学活动');
-  disableMock.mockResolvedValue({ success: true, data: { ...fresh, disabled: true, status: 'disabled' } });
+  answer(ocsFreeApi.disableRedeemBatch, { success: true, data: { ...fresh, disabled: true, status: 'disabled' } });
   fireEvent.click(within(row('开学活动')).getByRole('button', { name: /停\s*用/ }));
   expect(await screen.findByText('停用这个批次？')).toBeInTheDocument();
   await confirm(/停\s*用/);
-  expect(disableMock).toHaveBeenCalledWith(3, { skipErrorHandler: true });
+  expect(call).toHaveBeenCalledWith(ocsFreeApi.disableRedeemBatch, { params: { id: 3 } }, { skipErrorHandler: true });
   expect(await screen.findByText('批次 #3 已停用')).toBeInTheDocument();
-  await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
+  await waitFor(() => expect(sent(ocsFreeApi.listRedeemBatches)).toHaveLength(2));
 });
 
 describe('create', () => {
@@ -133,18 +132,19 @@ describe('create', () => {
     await screen.findByText('开学活动');
     fireEvent.click(screen.getByRole('button', { name: /生成兑换码/ }));
     await screen.findByText('面值（积分）');
-    createMock.mockResolvedValue({ success: true, data: batch(4, { codeCount: 20 }) });
+    answer(ocsFreeApi.createRedeemBatch, { success: true, data: batch(4, { codeCount: 20 }) });
     fireEvent.change(field('面值（积分）'), { target: { value: '50' } });
     fireEvent.change(field('数量'), { target: { value: '20' } });
     fireEvent.change(field('备注'), { target: { value: ' 期末活动 ' } });
     await submit();
-    await waitFor(() => expect(createMock).toHaveBeenCalledTimes(1));
-    expect(createMock).toHaveBeenCalledWith(
-      { value: 50, count: 20, maxUses: 1, expiresAt: null, note: '期末活动' },
+    await waitFor(() => expect(sent(ocsFreeApi.createRedeemBatch)).toHaveLength(1));
+    expect(call).toHaveBeenCalledWith(
+      ocsFreeApi.createRedeemBatch,
+      { body: { value: 50, count: 20, maxUses: 1, expiresAt: null, note: '期末活动' } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('已生成 20 个兑换码，请在列表中下载（只能下载一次）')).toBeInTheDocument();
-    await waitFor(() => expect(listMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(ocsFreeApi.listRedeemBatches)).toHaveLength(2));
   });
 
   it("refuses a count above 10,000 before sending, and shows the server's field errors", async () => {
@@ -158,12 +158,12 @@ describe('create', () => {
     expect(
       await within(modal()).findByText('一批最多 10000 个', { selector: '.ant-form-item-explain-error' }),
     ).toBeInTheDocument();
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(ocsFreeApi.createRedeemBatch)).toEqual([]);
 
     fireEvent.change(field('数量'), { target: { value: '10' } });
-    createMock.mockRejectedValue(bizError(400, '过期时间必须晚于现在', { expiresAt: ['过期时间必须晚于现在'] }));
+    fail(ocsFreeApi.createRedeemBatch, bizError(400, '过期时间必须晚于现在', { expiresAt: ['过期时间必须晚于现在'] }));
     await submit();
-    await waitFor(() => expect(createMock).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(sent(ocsFreeApi.createRedeemBatch)).toHaveLength(1));
     expect(await within(modal()).findByText('过期时间必须晚于现在')).toBeInTheDocument();
   });
 

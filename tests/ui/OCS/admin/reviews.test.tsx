@@ -1,21 +1,17 @@
 import ReviewsPage from '@/pages/OCS/OCSAdmin/reviews';
-import { acceptReviews, fetchReviewDetail, fetchReviewQueue, mergeReviews, rejectReviews } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
+import { answer, fail } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { CAPITAL, DETAIL, DUPLICATE, page } from './reviewFixtures';
 
-jest.mock('@/services/ocsReview', () => ({
-  fetchReviewQueue: jest.fn(),
-  fetchReviewDetail: jest.fn(),
-  acceptReviews: jest.fn(),
-  rejectReviews: jest.fn(),
-  mergeReviews: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchReviewQueue).mockResolvedValue(page([CAPITAL, DUPLICATE]));
-  jest.mocked(fetchReviewDetail).mockResolvedValue({ success: true, data: DETAIL });
+  answer(ocsReviewApi.reviewQueue, page([CAPITAL, DUPLICATE]));
+  answer(ocsReviewApi.reviewDetail, { success: true, data: DETAIL });
 });
 
 const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
@@ -24,7 +20,9 @@ const select = (text: string) => fireEvent.click(within(row(text)).getByRole('ch
 it('lists reported questions with the stored answer, its source, 存疑 and the proposals', async () => {
   renderAt('/OCS/OCSAdmin/reviews', <ReviewsPage />);
   await screen.findByText(CAPITAL.title);
-  expect(fetchReviewQueue).toHaveBeenCalledWith(expect.objectContaining({ status: 'open', current: 1 }));
+  expect(call).toHaveBeenCalledWith(ocsReviewApi.reviewQueue, {
+    query: expect.objectContaining({ status: 'open', current: 1 }),
+  });
   const r = row(CAPITAL.title);
   expect(within(r).getByText('存疑')).toBeInTheDocument();
   expect(within(r).getByText('AI 生成')).toBeInTheDocument();
@@ -33,7 +31,7 @@ it('lists reported questions with the stored answer, its source, 存疑 and the 
 });
 
 it('reviews one question: reports and history shown, the most-proposed answer preselected; accepting needs a reason', async () => {
-  jest.mocked(acceptReviews).mockResolvedValue({
+  answer(ocsReviewApi.acceptReviews, {
     success: true,
     data: { questions: 1, reports: 1, refunds: 1, refunded: 1 },
   });
@@ -52,8 +50,9 @@ it('reviews one question: reports and history shown, the most-proposed answer pr
   fireEvent.click(accept);
   await act(async () => fireEvent.click(await screen.findByText('采 纳', { selector: '.ant-popconfirm button span' })));
   await waitFor(() =>
-    expect(acceptReviews).toHaveBeenCalledWith(
-      { items: [{ questionId: 11, answer: ['北京'] }], reason: '已核对教材' },
+    expect(call).toHaveBeenCalledWith(
+      ocsReviewApi.acceptReviews,
+      { body: { items: [{ questionId: 11, answer: ['北京'] }], reason: '已核对教材' } },
       { skipErrorHandler: true },
     ),
   );
@@ -61,7 +60,7 @@ it('reviews one question: reports and history shown, the most-proposed answer pr
 });
 
 it('shows the server’s refusal in the drawer and keeps it open', async () => {
-  jest.mocked(rejectReviews).mockRejectedValue({
+  fail(ocsReviewApi.rejectReviews, {
     response: {
       status: 409,
       data: { success: false, errorCode: 'CONFLICT', errorMessage: '题目 #11 没有待审核的反馈（可能已被处理）' },
@@ -79,10 +78,8 @@ it('shows the server’s refusal in the drawer and keeps it open', async () => {
 });
 
 it('bulk: accepts each selected question with its most-proposed answer (skipping those without one), merges duplicates', async () => {
-  jest
-    .mocked(acceptReviews)
-    .mockResolvedValue({ success: true, data: { questions: 1, reports: 3, refunds: 3, refunded: 3 } });
-  jest.mocked(mergeReviews).mockResolvedValue({ success: true, data: { merged: 1, reports: 1 } });
+  answer(ocsReviewApi.acceptReviews, { success: true, data: { questions: 1, reports: 3, refunds: 3, refunded: 3 } });
+  answer(ocsReviewApi.mergeReviews, { success: true, data: { merged: 1, reports: 1 } });
   renderAt('/OCS/OCSAdmin/reviews', <ReviewsPage />);
   await screen.findByText(CAPITAL.title);
   select(CAPITAL.title);
@@ -96,8 +93,9 @@ it('bulk: accepts each selected question with its most-proposed answer (skipping
   fireEvent.change(within(modal).getByLabelText('处理说明'), { target: { value: '批量核对' } });
   await act(async () => fireEvent.click(ok));
   await waitFor(() =>
-    expect(acceptReviews).toHaveBeenCalledWith(
-      { items: [{ questionId: 11, answer: ['北京'] }], reason: '批量核对' },
+    expect(call).toHaveBeenCalledWith(
+      ocsReviewApi.acceptReviews,
+      { body: { items: [{ questionId: 11, answer: ['北京'] }], reason: '批量核对' } },
       { skipErrorHandler: true },
     ),
   );
@@ -110,8 +108,9 @@ it('bulk: accepts each selected question with its most-proposed answer (skipping
   fireEvent.change(within(merge).getByLabelText('处理说明'), { target: { value: '同一题' } });
   await act(async () => fireEvent.click(within(merge).getByText('确认合并重复题').closest('button')!));
   await waitFor(() =>
-    expect(mergeReviews).toHaveBeenCalledWith(
-      { targetId: 12, sourceIds: [11], reason: '同一题' },
+    expect(call).toHaveBeenCalledWith(
+      ocsReviewApi.mergeReviews,
+      { body: { targetId: 12, sourceIds: [11], reason: '同一题' } },
       { skipErrorHandler: true },
     ),
   );

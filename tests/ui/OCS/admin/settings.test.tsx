@@ -1,16 +1,17 @@
 import OcsSettingsPage from '@/pages/OCS/OCSAdmin/settings';
-import { fetchOcsSettings, saveOcsSettings } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
+import { answer, sent } from '../../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { OCS_SETTINGS } from './settingsFixtures';
 
-jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSettings: jest.fn(), saveOcsSettings: jest.fn() }));
+jest.mock('@/services/call');
 
 const current = OCS_SETTINGS;
 
 beforeEach(() => {
-  jest.mocked(fetchOcsSettings).mockResolvedValue({ success: true, data: current });
-  jest.mocked(saveOcsSettings).mockReset();
+  answer(ocsAdminApi.getSettings, { success: true, data: current });
 });
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
@@ -36,32 +37,34 @@ describe('OCS service settings', () => {
   });
 
   it('saves the edited values as numbers', async () => {
-    jest
-      .mocked(saveOcsSettings)
-      .mockResolvedValue({ success: true, data: { ...current, bankPrice: 2, fuzzyThreshold: 0.6 } });
+    answer(ocsAdminApi.saveSettings, { success: true, data: { ...current, bankPrice: 2, fuzzyThreshold: 0.6 } });
     renderAt('/OCS/OCSAdmin/settings', <OcsSettingsPage />);
     await waitFor(() => expect(field('模糊匹配阈值')).toHaveValue('0.50'));
     fireEvent.change(field('题库单价（积分/题）'), { target: { value: '2' } });
     fireEvent.change(field('模糊匹配阈值'), { target: { value: '0.6' } });
     await save();
     await waitFor(() =>
-      expect(saveOcsSettings).toHaveBeenCalledWith({ ...current, bankPrice: 2, fuzzyThreshold: 0.6 }),
+      expect(call).toHaveBeenCalledWith(ocsAdminApi.saveSettings, {
+        body: { ...current, bankPrice: 2, fuzzyThreshold: 0.6 },
+      }),
     );
   });
 
   it('saves the latency budget and how 存疑 answers are served; refuses a budget past 25 s', async () => {
-    jest.mocked(saveOcsSettings).mockResolvedValue({ success: true, data: current });
+    answer(ocsAdminApi.saveSettings, { success: true, data: current });
     renderAt('/OCS/OCSAdmin/settings', <OcsSettingsPage />);
     await waitFor(() => expect(field('作答时限（秒）')).toHaveValue('15'));
     fireEvent.change(field('作答时限（秒）'), { target: { value: '30' } });
     await save();
     expect(await screen.findByText('不能超过 25 秒（部分脚本管理器约 30 秒后丢弃响应）')).toBeInTheDocument();
-    expect(saveOcsSettings).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.saveSettings)).toEqual([]);
     fireEvent.change(field('作答时限（秒）'), { target: { value: '10' } });
     fireEvent.click(screen.getByLabelText('审核前不作答（视为未找到）'));
     await save();
     await waitFor(() =>
-      expect(saveOcsSettings).toHaveBeenCalledWith({ ...current, latencyBudgetSeconds: 10, disputedMode: 'refuse' }),
+      expect(call).toHaveBeenCalledWith(ocsAdminApi.saveSettings, {
+        body: { ...current, latencyBudgetSeconds: 10, disputedMode: 'refuse' },
+      }),
     );
   });
 
@@ -73,6 +76,6 @@ describe('OCS service settings', () => {
     await save();
     expect(await screen.findByText('不能低于 0.3（过低会答错题）')).toBeInTheDocument();
     expect(screen.getByText('请输入每秒查询次数')).toBeInTheDocument();
-    expect(saveOcsSettings).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.saveSettings)).toEqual([]);
   });
 });

@@ -1,20 +1,16 @@
 import UpstreamsPage from '@/pages/OCS/OCSAdmin/upstreams';
-import { createUpstream, deleteUpstream, fetchUpstreams, testUpstream, updateUpstream } from '@/services/ocsUpstream';
+import * as ocsUpstreamApi from '@/contract/api/ocsUpstream';
+import { call } from '@/services/call';
+import { answer, callsOf, fail, sent } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { BROKEN, GOOD, upstream } from './upstreamFixtures';
 
-jest.mock('@/services/ocsUpstream', () => ({
-  fetchUpstreams: jest.fn(),
-  createUpstream: jest.fn(),
-  updateUpstream: jest.fn(),
-  deleteUpstream: jest.fn(),
-  testUpstream: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchUpstreams).mockResolvedValue({ success: true, data: [GOOD, BROKEN] });
+  answer(ocsUpstreamApi.listUpstreams, { success: true, data: [GOOD, BROKEN] });
 });
 
 const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
@@ -33,7 +29,7 @@ it('shows each upstream’s figures: budget, success and answer rates, latency, 
 });
 
 it('adds an upstream from a pasted OCS config, with the parameter template and the JSONPath', async () => {
-  jest.mocked(createUpstream).mockResolvedValue({ success: true, data: upstream(3, 'pasted') });
+  answer(ocsUpstreamApi.createUpstream, { success: true, data: upstream(3, 'pasted') });
   renderAt('/OCS/OCSAdmin/upstreams', <UpstreamsPage />);
   await screen.findByText('good');
   fireEvent.click(screen.getByText('添加上游题库'));
@@ -65,8 +61,8 @@ it('adds an upstream from a pasted OCS config, with the parameter template and t
   fireEvent.change(within(drawer).getByLabelText('答案路径（JSONPath）'), { target: { value: '$.a' } });
   fireEvent.change(within(drawer).getByLabelText('密钥（可选）'), { target: { value: 'tk-123456789' } });
   await act(async () => fireEvent.click(within(drawer).getByText('添 加')));
-  await waitFor(() => expect(createUpstream).toHaveBeenCalled());
-  expect(jest.mocked(createUpstream).mock.calls[0]![0]).toMatchObject({
+  await waitFor(() => expect(sent(ocsUpstreamApi.createUpstream)).not.toEqual([]));
+  expect(sent(ocsUpstreamApi.createUpstream)[0]?.body).toMatchObject({
     name: 'My-Bank',
     url: 'https://bank.example/api',
     method: 'post',
@@ -77,7 +73,7 @@ it('adds an upstream from a pasted OCS config, with the parameter template and t
 });
 
 it('puts the server’s field errors on the form; a bad template line is caught before sending', async () => {
-  jest.mocked(createUpstream).mockRejectedValue({
+  fail(ocsUpstreamApi.createUpstream, {
     response: {
       status: 400,
       data: {
@@ -99,7 +95,7 @@ it('puts the server’s field errors on the form; a bad template line is caught 
   fireEvent.change(within(drawer).getByLabelText('参数模板'), { target: { value: 'title=${title}\n没有等号' } });
   await act(async () => fireEvent.click(within(drawer).getByText('添 加')));
   expect(await within(drawer).findByText('第 2 行应为“名称=值”')).toBeInTheDocument();
-  expect(createUpstream).not.toHaveBeenCalled();
+  expect(sent(ocsUpstreamApi.createUpstream)).toEqual([]);
   fireEvent.change(within(drawer).getByLabelText('参数模板'), { target: { value: 'title=${title}' } });
   fireEvent.change(within(drawer).getByLabelText('答案路径（JSONPath）'), { target: { value: '$[' } });
   await act(async () => fireEvent.click(within(drawer).getByText('添 加')));
@@ -111,27 +107,31 @@ it('puts the server’s field errors on the form; a bad template line is caught 
 });
 
 it('switches an upstream off, tests one, and deletes one after a confirmation', async () => {
-  jest.mocked(updateUpstream).mockResolvedValue({ success: true, data: { ...GOOD, enabled: false } });
-  jest.mocked(testUpstream).mockResolvedValue({
+  answer(ocsUpstreamApi.updateUpstream, { success: true, data: { ...GOOD, enabled: false } });
+  answer(ocsUpstreamApi.testUpstream, {
     success: true,
     data: { outcome: 'answered', answer: '北京', error: null, status: 200, latencyMs: 87, body: '{"code":1}' },
   });
-  jest.mocked(deleteUpstream).mockResolvedValue({ success: true });
+  answer(ocsUpstreamApi.deleteUpstream, { success: true });
   renderAt('/OCS/OCSAdmin/upstreams', <UpstreamsPage />);
   await screen.findByText('good');
   await act(async () => fireEvent.click(screen.getByLabelText('启用 good')));
-  await waitFor(() => expect(updateUpstream).toHaveBeenCalledWith(1, { enabled: false }));
+  await waitFor(() =>
+    expect(call).toHaveBeenCalledWith(ocsUpstreamApi.updateUpstream, { params: { id: 1 }, body: { enabled: false } }),
+  );
   fireEvent.click(within(row('good')).getByText(/^测\s?试$/));
   const modal = (await screen.findByText('测试上游题库「good」')).closest('.ant-modal') as HTMLElement;
   await act(async () => fireEvent.click(within(modal).getByText('发送测试')));
   expect(await within(modal).findByText('答案：北京')).toBeInTheDocument();
   expect(within(modal).getByText('87 毫秒')).toBeInTheDocument();
-  expect(jest.mocked(testUpstream).mock.calls[0]).toEqual([
-    1,
-    { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: 'A. 上海\nB. 北京\nC. 广州' },
+  expect(callsOf(ocsUpstreamApi.testUpstream)[0]).toEqual([
+    {
+      params: { id: 1 },
+      body: { title: '中华人民共和国的首都是哪座城市？', type: 'single', options: 'A. 上海\nB. 北京\nC. 广州' },
+    },
     { skipErrorHandler: true },
   ]);
   fireEvent.click(within(row('broken')).getByText(/^删\s?除$/));
   await act(async () => fireEvent.click(await screen.findByText('删 除', { selector: '.ant-popconfirm button span' })));
-  await waitFor(() => expect(deleteUpstream).toHaveBeenCalledWith(2));
+  await waitFor(() => expect(call).toHaveBeenCalledWith(ocsUpstreamApi.deleteUpstream, { params: { id: 2 } }));
 });

@@ -1,17 +1,12 @@
 import OcsUserManagePage from '@/pages/OCS/OCSAdmin/userManage';
-import { adjustBalance, fetchOcsUsers, fetchUserLedger } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
+import { answer, sent } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { ledgerRow, page } from '../fixtures';
 
-jest.mock('@/services/ocsAdmin', () => ({
-  fetchOcsUsers: jest.fn(),
-  adjustBalance: jest.fn(),
-  fetchUserLedger: jest.fn(),
-}));
-
-const listMock = jest.mocked(fetchOcsUsers);
-const adjustMock = jest.mocked(adjustBalance);
+jest.mock('@/services/call');
 
 const alice = {
   id: 2,
@@ -35,14 +30,12 @@ const bob = {
 };
 
 beforeEach(() => {
-  listMock.mockReset();
-  adjustMock.mockReset();
-  listMock.mockResolvedValue(page([alice, bob]));
-  jest.mocked(fetchUserLedger).mockResolvedValue(page([ledgerRow(1, 'adjust', 30, 48, '补偿：AI 服务中断')]));
+  answer(ocsAdminApi.listUsers, page([alice, bob]));
+  answer(ocsAdminApi.userLedger, page([ledgerRow(1, 'adjust', 30, 48, '补偿：AI 服务中断')]));
 });
 
 const row = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
-const lastQuery = () => listMock.mock.calls[listMock.mock.calls.length - 1]![0];
+const lastQuery = () => sent(ocsAdminApi.listUsers).at(-1)?.query;
 
 async function openAdjust(name: string) {
   fireEvent.click(within(row(name)).getByText('调整余额'));
@@ -53,7 +46,9 @@ describe('OCS user management', () => {
   it('lists balance, queries today and in total, AI spend and the last query', async () => {
     renderAt('/OCS/OCSAdmin/userManage', <OcsUserManagePage />);
     await screen.findByText('alice');
-    expect(listMock).toHaveBeenCalledWith({ current: 1, pageSize: 10, sortBy: 'createdAt', order: 'descend' });
+    expect(call).toHaveBeenCalledWith(ocsAdminApi.listUsers, {
+      query: { current: 1, pageSize: 10, sortBy: 'createdAt', order: 'descend' },
+    });
     const cells = [...row('alice').querySelectorAll('td')].map((td) => td.textContent);
     expect(cells).toEqual(expect.arrayContaining(['alice爱丽丝', '18', '12', '860', '95', '2025-03-02 00:30']));
     expect(row('bob')).toHaveTextContent('从未');
@@ -75,18 +70,18 @@ describe('OCS user management', () => {
     renderAt('/OCS/OCSAdmin/userManage', <OcsUserManagePage />);
     await screen.findByText('alice');
     fireEvent.change(screen.getByPlaceholderText('用户名或昵称'), { target: { value: ' ali ' } });
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    await waitFor(() => expect(sent(ocsAdminApi.listUsers)).not.toEqual([]));
     expect(lastQuery()).toMatchObject({ keyword: 'ali' });
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(screen.getAllByText('余额', { selector: 'th .ant-table-column-title' })[0]!));
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    await waitFor(() => expect(sent(ocsAdminApi.listUsers)).not.toEqual([]));
     expect(lastQuery()).toMatchObject({ keyword: 'ali', sortBy: 'balance', order: 'ascend' });
   });
 
   it('adjusts a balance only with a reason, sends a deduction as a negative amount and reloads', async () => {
-    adjustMock.mockResolvedValue({ success: true, data: { balance: 13, ledgerId: 9 } });
+    answer(ocsAdminApi.adjustBalance, { success: true, data: { balance: 13, ledgerId: 9 } });
     renderAt('/OCS/OCSAdmin/userManage', <OcsUserManagePage />);
     await screen.findByText('alice');
     const dialog = await openAdjust('alice');
@@ -95,13 +90,18 @@ describe('OCS user management', () => {
     fireEvent.change(within(dialog).getByLabelText('积分'), { target: { value: '5' } });
     await act(async () => fireEvent.click(within(dialog).getByText('确认调整')));
     expect(await within(dialog).findByText('请填写调整原因')).toBeInTheDocument();
-    expect(adjustMock).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.adjustBalance)).toEqual([]);
 
     fireEvent.change(within(dialog).getByLabelText('原因'), { target: { value: ' 误充回收 ' } });
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(within(dialog).getByText('确认调整')));
-    await waitFor(() => expect(adjustMock).toHaveBeenCalledWith(2, { amount: -5, reason: '误充回收' }));
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(ocsAdminApi.adjustBalance, {
+        params: { id: 2 },
+        body: { amount: -5, reason: '误充回收' },
+      }),
+    );
+    await waitFor(() => expect(sent(ocsAdminApi.listUsers)).not.toEqual([]));
   });
 
   it('will not send a deduction larger than the balance', async () => {
@@ -113,7 +113,7 @@ describe('OCS user management', () => {
     fireEvent.change(within(dialog).getByLabelText('原因'), { target: { value: '扣减' } });
     await act(async () => fireEvent.click(within(dialog).getByText('确认调整')));
     expect(await within(dialog).findByText('最多可扣减 18 积分')).toBeInTheDocument();
-    expect(adjustMock).not.toHaveBeenCalled();
+    expect(sent(ocsAdminApi.adjustBalance)).toEqual([]);
   });
 
   it('shows a user’s recent bills', async () => {
@@ -124,6 +124,9 @@ describe('OCS user management', () => {
     const bill = (await screen.findByText('补偿：AI 服务中断')).closest('tr') as HTMLElement;
     expect(bill).toHaveTextContent('管理员调整');
     expect(bill).toHaveTextContent('+30');
-    expect(fetchUserLedger).toHaveBeenCalledWith(2, { current: 1, pageSize: 10 });
+    expect(call).toHaveBeenCalledWith(ocsAdminApi.userLedger, {
+      params: { id: 2 },
+      query: { current: 1, pageSize: 10 },
+    });
   });
 });

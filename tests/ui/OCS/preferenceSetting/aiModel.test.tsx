@@ -1,16 +1,12 @@
 import AiModelPage from '@/pages/OCS/preferenceSetting/aiModel';
-import { fetchAiModelOptions, fetchAiPreferences, saveAiPreferences } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { answer, callsOf, fail, sent } from '../../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { apiError, prefs } from '../aiFixtures';
 
-jest.mock('@/services/ocsAi', () => ({
-  fetchAiModelOptions: jest.fn(),
-  fetchAiPreferences: jest.fn(),
-  saveAiPreferences: jest.fn(),
-}));
+jest.mock('@/services/call');
 
-const saveMock = jest.mocked(saveAiPreferences);
 const OPTIONS = [
   { id: 1, displayName: 'DeepSeek V3', model: 'deepseek-chat', price: 2 },
   { id: 4, displayName: '通义千问 Turbo', model: 'qwen-turbo', price: 1 },
@@ -18,9 +14,9 @@ const OPTIONS = [
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchAiModelOptions).mockResolvedValue({ success: true, data: OPTIONS });
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs());
-  saveMock.mockImplementation(async (body) => prefs(body as object));
+  answer(ocsAiApi.modelOptions, { success: true, data: OPTIONS });
+  answer(ocsAiApi.getPreferences, prefs());
+  answer(ocsAiApi.savePreferences, async ({ body }) => prefs(body as object));
 });
 
 const radio = (label: RegExp | string) =>
@@ -51,15 +47,15 @@ it('saves a chosen model, strategy and cap', async () => {
   await waitFor(() => expect(screen.getByLabelText('每日上限（积分）')).not.toBeDisabled());
   fireEvent.change(screen.getByLabelText('每日上限（积分）'), { target: { value: '30' } });
   await save();
-  await waitFor(() => expect(saveMock).toHaveBeenCalled());
-  expect(saveMock.mock.calls[0]).toEqual([
-    { modelId: 1, strategy: 'ai', dailyAiCap: 30, minConfidence: 0 },
+  await waitFor(() => expect(sent(ocsAiApi.savePreferences)).not.toEqual([]));
+  expect(callsOf(ocsAiApi.savePreferences)[0]).toEqual([
+    { body: { modelId: 1, strategy: 'ai', dailyAiCap: 30, minConfidence: 0 } },
     { skipErrorHandler: true },
   ]);
 });
 
 it('asks for a cap once 不限 is unchecked, and sends null for 自动 and 不限', async () => {
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs({ modelId: 4, strategy: 'bank', dailyAiCap: 10 }));
+  answer(ocsAiApi.getPreferences, prefs({ modelId: 4, strategy: 'bank', dailyAiCap: 10 }));
   renderAt('/OCS/preferenceSetting/aiModel', <AiModelPage />);
   await screen.findByText('DeepSeek V3');
   expect(radio('通义千问 Turbo').checked).toBe(true);
@@ -67,16 +63,21 @@ it('asks for a cap once 不限 is unchecked, and sends null for 自动 and 不�
   fireEvent.change(screen.getByLabelText('每日上限（积分）'), { target: { value: '' } });
   await save();
   expect(await screen.findByText('请输入每日上限')).toBeInTheDocument();
-  expect(saveMock).not.toHaveBeenCalled();
+  expect(sent(ocsAiApi.savePreferences)).toEqual([]);
   fireEvent.click(radio(/自动/));
   fireEvent.click(radio('不限'));
   await save();
-  await waitFor(() => expect(saveMock).toHaveBeenCalled());
-  expect(saveMock.mock.calls[0][0]).toEqual({ modelId: null, strategy: 'bank', dailyAiCap: null, minConfidence: 0 });
+  await waitFor(() => expect(sent(ocsAiApi.savePreferences)).not.toEqual([]));
+  expect(sent(ocsAiApi.savePreferences)[0]?.body).toEqual({
+    modelId: null,
+    strategy: 'bank',
+    dailyAiCap: null,
+    minConfidence: 0,
+  });
 });
 
 it('sets the lowest confidence accepted, in percent, and refuses one above 100', async () => {
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs({ minConfidence: 0.6 }));
+  answer(ocsAiApi.getPreferences, prefs({ minConfidence: 0.6 }));
   renderAt('/OCS/preferenceSetting/aiModel', <AiModelPage />);
   await screen.findByText('DeepSeek V3');
   const input = screen.getByLabelText('答案最低置信度') as HTMLInputElement;
@@ -84,23 +85,23 @@ it('sets the lowest confidence accepted, in percent, and refuses one above 100',
   fireEvent.change(input, { target: { value: '120' } });
   await save();
   expect(await screen.findByText('请输入 0 到 100 之间的数')).toBeInTheDocument();
-  expect(saveMock).not.toHaveBeenCalled();
+  expect(sent(ocsAiApi.savePreferences)).toEqual([]);
   fireEvent.change(input, { target: { value: '85' } });
   await save();
-  await waitFor(() => expect(saveMock).toHaveBeenCalled());
-  expect(saveMock.mock.calls[0][0]).toMatchObject({ minConfidence: 0.85 });
+  await waitFor(() => expect(sent(ocsAiApi.savePreferences)).not.toEqual([]));
+  expect(sent(ocsAiApi.savePreferences)[0]?.body).toMatchObject({ minConfidence: 0.85 });
 });
 
 it('says so when no model is enabled, or when the chosen one was disabled', async () => {
-  jest.mocked(fetchAiModelOptions).mockResolvedValue({ success: true, data: [] });
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs({ modelId: 9 }));
+  answer(ocsAiApi.modelOptions, { success: true, data: [] });
+  answer(ocsAiApi.getPreferences, prefs({ modelId: 9 }));
   renderAt('/OCS/preferenceSetting/aiModel', <AiModelPage />);
   expect(await screen.findByText('管理员还没有启用任何 AI 模型，目前只能使用题库作答。')).toBeInTheDocument();
   expect(screen.getByText('你选择的模型已停用，现在会自动使用最便宜的可用模型。')).toBeInTheDocument();
 });
 
 it('shows the server’s field error', async () => {
-  saveMock.mockRejectedValue(apiError(400, '所选模型不存在或已停用', { modelId: ['所选模型不存在或已停用'] }));
+  fail(ocsAiApi.savePreferences, apiError(400, '所选模型不存在或已停用', { modelId: ['所选模型不存在或已停用'] }));
   renderAt('/OCS/preferenceSetting/aiModel', <AiModelPage />);
   await screen.findByText('DeepSeek V3');
   fireEvent.click(radio('DeepSeek V3'));

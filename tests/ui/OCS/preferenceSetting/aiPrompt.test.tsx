@@ -1,34 +1,27 @@
 import AiPromptPage from '@/pages/OCS/preferenceSetting/aiPrompt';
-import { fetchAiPreferences, fetchPromptDefaults, previewPrompt, saveAiPreferences } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { answer, callsOf, sent } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 import { DEFAULTS, apiError, prefs } from '../aiFixtures';
 
-jest.mock('@/services/ocsAi', () => ({
-  fetchPromptDefaults: jest.fn(),
-  fetchAiPreferences: jest.fn(),
-  saveAiPreferences: jest.fn(),
-  previewPrompt: jest.fn(),
-}));
-
-const previewMock = jest.mocked(previewPrompt);
-const saveMock = jest.mocked(saveAiPreferences);
+jest.mock('@/services/call');
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchPromptDefaults).mockResolvedValue({ success: true, data: DEFAULTS });
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs());
+  answer(ocsAiApi.promptDefaults, { success: true, data: DEFAULTS });
+  answer(ocsAiApi.getPreferences, prefs());
   // Renders like the server: one pass over the three variables, refusing a template without ${title}.
-  previewMock.mockImplementation(async ({ template, type = 'single' }) => {
+  answer(ocsAiApi.promptPreview, async ({ body: { template, type = 'single' } }) => {
     if (!template.includes('${title}'))
       throw apiError(400, '提示词模板必须包含 ${title}（题目）', { template: ['提示词模板必须包含 ${title}（题目）'] });
     const q = DEFAULTS.samples[type];
     const prompt = template.replace(/\$\{(title|type|options)\}/g, (_m, k) =>
       k === 'title' ? q.title : k === 'type' ? type : q.options.join('|'),
     );
-    return { success: true, data: { prompt, question: q } };
+    return { success: true as const, data: { prompt, question: q } };
   });
-  saveMock.mockImplementation(async (body) => prefs({ promptTemplate: body.promptTemplate ?? null }));
+  answer(ocsAiApi.savePreferences, async ({ body }) => prefs({ promptTemplate: body.promptTemplate ?? null }));
 });
 
 const editor = () => screen.getByLabelText('提示词模板') as HTMLTextAreaElement;
@@ -64,7 +57,7 @@ it('shows the server’s validation problem and will not save it', async () => {
     expect(screen.getByTestId('template-error')).toHaveTextContent('提示词模板必须包含 ${title}（题目）'),
   );
   await waitFor(() => expect(screen.getByText('保 存', { selector: 'button span' }).closest('button')).toBeDisabled());
-  expect(saveMock).not.toHaveBeenCalled();
+  expect(sent(ocsAiApi.savePreferences)).toEqual([]);
 });
 
 it('marks a template over the limit in the counter', async () => {
@@ -80,10 +73,10 @@ it('resets the editor to the default of the chosen type after confirmation, prev
   type('我的模板 ${title}');
   fireEvent.click(screen.getByText('判断题'));
   await waitFor(() =>
-    expect(previewMock).toHaveBeenLastCalledWith(
-      { template: '我的模板 ${title}', type: 'judgement' },
+    expect(callsOf(ocsAiApi.promptPreview).at(-1)).toEqual([
+      { body: { template: '我的模板 ${title}', type: 'judgement' } },
       { skipErrorHandler: true },
-    ),
+    ]),
   );
   fireEvent.click(screen.getByText('恢复为判断题默认模板'));
   const tip = (await screen.findByText('用「判断题」的默认模板替换编辑框中的内容？')).closest(
@@ -98,20 +91,23 @@ it('resets the editor to the default of the chosen type after confirmation, prev
 });
 
 it('saves the template, and saving an empty editor goes back to the defaults', async () => {
-  jest.mocked(fetchAiPreferences).mockResolvedValue(prefs({ promptTemplate: '旧模板 ${title}' }));
+  answer(ocsAiApi.getPreferences, prefs({ promptTemplate: '旧模板 ${title}' }));
   renderAt('/OCS/preferenceSetting/aiPrompt', <AiPromptPage />);
   expect(await screen.findByText('正在使用自定义模板')).toBeInTheDocument();
   expect(editor().value).toBe('旧模板 ${title}');
   type('新模板 ${title}\n${options}');
   await waitFor(async () => expect(await preview()).toHaveTextContent('新模板'));
   await act(async () => fireEvent.click(screen.getByText('保 存', { selector: 'button span' })));
-  expect(saveMock).toHaveBeenLastCalledWith(
-    { promptTemplate: '新模板 ${title}\n${options}' },
+  expect(callsOf(ocsAiApi.savePreferences).at(-1)).toEqual([
+    { body: { promptTemplate: '新模板 ${title}\n${options}' } },
     { skipErrorHandler: true },
-  );
+  ]);
   fireEvent.click(screen.getByText('清空（按题型使用默认）'));
   await waitFor(async () => expect(await preview()).toHaveTextContent('单选默认'));
   await act(async () => fireEvent.click(screen.getByText('保 存', { selector: 'button span' })));
-  expect(saveMock).toHaveBeenLastCalledWith({ promptTemplate: null }, { skipErrorHandler: true });
+  expect(callsOf(ocsAiApi.savePreferences).at(-1)).toEqual([
+    { body: { promptTemplate: null } },
+    { skipErrorHandler: true },
+  ]);
   expect(await screen.findByText('正在使用系统默认模板')).toBeInTheDocument();
 });

@@ -1,11 +1,12 @@
 import CreateUserPage from '@/pages/user/admin/createUser';
-import { adminCreateUser } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 
-jest.mock('@/services/account', () => ({ adminCreateUser: jest.fn() }));
+jest.mock('@/services/call');
 
-const createMock = jest.mocked(adminCreateUser);
 const carol = {
   uid: 9,
   username: 'carol',
@@ -19,8 +20,6 @@ const carol = {
   recentLoginFailures: 0,
 };
 
-beforeEach(() => createMock.mockReset());
-
 const submit = () => act(async () => fireEvent.click(screen.getByText('创建用户', { selector: 'button span' })));
 
 describe('create user', () => {
@@ -31,20 +30,21 @@ describe('create user', () => {
     await submit();
     expect(await screen.findByText('用户名只能包含字母、数字、下划线和连字符')).toBeInTheDocument();
     expect(screen.getByText('密码至少 8 个字符')).toBeInTheDocument();
-    expect(createMock).not.toHaveBeenCalled();
+    expect(sent(userApi.adminCreateUser)).toEqual([]);
   });
 
   it('generates a password and shows it once with a copy button', async () => {
-    createMock.mockResolvedValue({ success: true, data: { ...carol, generatedPassword: 'Xk9-init-Pass' } });
+    answer(userApi.adminCreateUser, { success: true, data: { ...carol, generatedPassword: 'Xk9-init-Pass' } });
     renderAt('/user/admin/createUser', <CreateUserPage />);
     fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'carol' } });
     fireEvent.click(screen.getByLabelText('自动生成初始密码（创建后只显示一次）'));
     expect(screen.queryByLabelText('初始密码')).not.toBeInTheDocument();
     fireEvent.click(screen.getByLabelText('NJIT（njit）'));
     await submit();
-    await waitFor(() => expect(createMock).toHaveBeenCalled());
-    expect(createMock).toHaveBeenCalledWith(
-      { username: 'carol', generatePassword: true, roles: ['njit'] },
+    await waitFor(() => expect(sent(userApi.adminCreateUser)).not.toEqual([]));
+    expect(call).toHaveBeenCalledWith(
+      userApi.adminCreateUser,
+      { body: { username: 'carol', generatePassword: true, roles: ['njit'] } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('Xk9-init-Pass')).toBeInTheDocument();
@@ -54,7 +54,7 @@ describe('create user', () => {
   });
 
   it('puts a taken username (409) on the form', async () => {
-    createMock.mockRejectedValue({
+    fail(userApi.adminCreateUser, {
       response: {
         status: 409,
         data: {
@@ -69,7 +69,7 @@ describe('create user', () => {
     fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'admin' } });
     fireEvent.change(screen.getByLabelText('初始密码'), { target: { value: 'password123' } });
     await submit();
-    expect(createMock.mock.calls[0][0]).toEqual({
+    expect(sent(userApi.adminCreateUser)[0]?.body).toEqual({
       username: 'admin',
       generatePassword: false,
       password: 'password123',

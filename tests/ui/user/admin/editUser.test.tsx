@@ -1,29 +1,15 @@
 import { useModel } from '@@/plugin-model';
 import EditUserPage from '@/pages/user/admin/editUser';
-import {
-  adminResetPassword,
-  adminRevokeTokens,
-  adminUnlockLogin,
-  adminUpdateUser,
-  fetchAdminUser,
-} from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../../api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 
-jest.mock('@/services/account', () => ({
-  fetchAdminUser: jest.fn(),
-  adminUpdateUser: jest.fn(),
-  adminResetPassword: jest.fn(),
-  adminRevokeTokens: jest.fn(),
-  adminUnlockLogin: jest.fn(),
-}));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
-// The sign-in card (two-factor, password, identities) has its own test: here it stays loading.
-jest.mock('@/services/identity', () => ({ fetchUserSecurity: jest.fn(() => new Promise(() => undefined)) }));
-
-const getMock = jest.mocked(fetchAdminUser);
-const updateMock = jest.mocked(adminUpdateUser);
-const resetMock = jest.mocked(adminResetPassword);
+// The sign-in card (two-factor, password, identities) has its own test: here it stays loading (its call
+// is never answered).
+jest.mock('@/services/call');
 
 const alice = {
   uid: 2,
@@ -46,10 +32,7 @@ function loggedInAs(uid: number) {
 }
 
 beforeEach(() => {
-  getMock.mockReset();
-  updateMock.mockReset();
-  resetMock.mockReset();
-  getMock.mockResolvedValue({ success: true, data: alice });
+  answer(userApi.adminGetUser, { success: true, data: alice });
   loggedInAs(1);
 });
 
@@ -61,22 +44,22 @@ describe('edit user', () => {
   it('says so when the uid is missing', async () => {
     renderAt('/user/admin/editUser', <EditUserPage />);
     expect(await screen.findByText('缺少用户 ID')).toBeInTheDocument();
-    expect(getMock).not.toHaveBeenCalled();
+    expect(sent(userApi.adminGetUser)).toEqual([]);
   });
 
   it('shows the contract validation messages and sends nothing', async () => {
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     const nickname = await screen.findByLabelText('昵称');
-    expect(getMock).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(userApi.adminGetUser, { params: { id: 2 } }, { skipErrorHandler: true });
     expect(nickname).toHaveValue('爱丽丝');
     fireEvent.change(nickname, { target: { value: '长'.repeat(33) } });
     await save();
     expect(await screen.findByText('昵称最多 32 个字符')).toBeInTheDocument();
-    expect(updateMock).not.toHaveBeenCalled();
+    expect(sent(userApi.adminUpdateUser)).toEqual([]);
   });
 
   it('sends only the changed fields', async () => {
-    updateMock.mockResolvedValue({
+    answer(userApi.adminUpdateUser, {
       success: true,
       data: { ...alice, nickname: null, roles: ['admin', 'njit'], endedSessions: 0 },
     });
@@ -84,31 +67,37 @@ describe('edit user', () => {
     fireEvent.change(await screen.findByLabelText('昵称'), { target: { value: '  ' } });
     fireEvent.click(screen.getByLabelText('管理员（admin）'));
     await save();
-    await waitFor(() => expect(updateMock).toHaveBeenCalled());
-    expect(updateMock).toHaveBeenCalledWith(
-      2,
-      { nickname: null, roles: ['admin', 'njit'] },
+    await waitFor(() => expect(sent(userApi.adminUpdateUser)).not.toEqual([]));
+    expect(call).toHaveBeenCalledWith(
+      userApi.adminUpdateUser,
+      { params: { id: 2 }, body: { nickname: null, roles: ['admin', 'njit'] } },
       { skipErrorHandler: true },
     );
   });
 
   it('confirms before disabling, saying sessions end and tokens stop working', async () => {
-    updateMock.mockResolvedValue({ success: true, data: { ...alice, status: 'disabled', endedSessions: 2 } });
+    answer(userApi.adminUpdateUser, { success: true, data: { ...alice, status: 'disabled', endedSessions: 2 } });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     fireEvent.click(await screen.findByLabelText('账号状态'));
     await save();
     expect(await screen.findByText(/立即结束该用户的所有登录会话；停用期间其 API 令牌无法使用/)).toBeInTheDocument();
     await act(async () => fireEvent.click(button(/^取\s?消$/)));
-    expect(updateMock).not.toHaveBeenCalled();
+    expect(sent(userApi.adminUpdateUser)).toEqual([]);
 
     await save();
     await act(async () => fireEvent.click(await screen.findByText('停用并保存')));
-    await waitFor(() => expect(updateMock).toHaveBeenCalledWith(2, { status: 'disabled' }, { skipErrorHandler: true }));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith(
+        userApi.adminUpdateUser,
+        { params: { id: 2 }, body: { status: 'disabled' } },
+        { skipErrorHandler: true },
+      ),
+    );
   });
 
   it('shows the server refusal (last active admin)', async () => {
-    getMock.mockResolvedValue({ success: true, data: { ...alice, roles: ['admin'] } });
-    updateMock.mockRejectedValue({
+    answer(userApi.adminGetUser, { success: true, data: { ...alice, roles: ['admin'] } });
+    fail(userApi.adminUpdateUser, {
       response: {
         status: 409,
         data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能移除' },
@@ -121,7 +110,7 @@ describe('edit user', () => {
   });
 
   it('does not let an admin remove their own admin role or disable themselves', async () => {
-    getMock.mockResolvedValue({ success: true, data: admin });
+    answer(userApi.adminGetUser, { success: true, data: admin });
     renderAt('/user/admin/editUser?uid=1', <EditUserPage />);
     expect(await screen.findByLabelText('管理员（admin）')).toBeDisabled();
     expect(screen.getByLabelText('NJIT（njit）')).toBeEnabled();
@@ -131,7 +120,7 @@ describe('edit user', () => {
   });
 
   it('resets the password after confirmation and shows a generated one once', async () => {
-    resetMock.mockResolvedValue({
+    answer(userApi.adminResetPassword, {
       success: true,
       data: { endedSessions: 3, revokedTokens: 1, generatedPassword: 'Gen3rated-Pass' },
     });
@@ -139,12 +128,12 @@ describe('edit user', () => {
     await screen.findByLabelText('昵称');
     await act(async () => fireEvent.click(button('重置密码')));
     expect(await screen.findByText(/会结束该用户的所有会话/)).toBeInTheDocument();
-    expect(resetMock).not.toHaveBeenCalled();
+    expect(sent(userApi.adminResetPassword)).toEqual([]);
     const confirm = screen.getAllByText('重置密码', { selector: '.ant-modal button span' })[0];
     await act(async () => fireEvent.click(confirm));
-    expect(resetMock).toHaveBeenCalledWith(
-      2,
-      { generatePassword: true, revokeTokens: true },
+    expect(call).toHaveBeenCalledWith(
+      userApi.adminResetPassword,
+      { params: { id: 2 }, body: { generatePassword: true, revokeTokens: true } },
       { skipErrorHandler: true },
     );
     expect(await screen.findByText('Gen3rated-Pass')).toBeInTheDocument();
@@ -153,7 +142,7 @@ describe('edit user', () => {
   });
 
   it('keeps the tokens when the administrator unticks 同时吊销', async () => {
-    resetMock.mockResolvedValue({ success: true, data: { endedSessions: 1, revokedTokens: 0 } });
+    answer(userApi.adminResetPassword, { success: true, data: { endedSessions: 1, revokedTokens: 0 } });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     await screen.findByLabelText('昵称');
     fireEvent.click(screen.getByLabelText('同时吊销该用户的全部个人令牌'));
@@ -161,9 +150,9 @@ describe('edit user', () => {
     expect(await screen.findByText(/其个人令牌保持有效/)).toBeInTheDocument();
     const confirm = screen.getAllByText('重置密码', { selector: '.ant-modal button span' })[0];
     await act(async () => fireEvent.click(confirm));
-    expect(resetMock).toHaveBeenCalledWith(
-      2,
-      { generatePassword: true, revokeTokens: false },
+    expect(call).toHaveBeenCalledWith(
+      userApi.adminResetPassword,
+      { params: { id: 2 }, body: { generatePassword: true, revokeTokens: false } },
       { skipErrorHandler: true },
     );
   });
@@ -171,28 +160,28 @@ describe('edit user', () => {
 
 describe('sign-in safety', () => {
   it('shows a restricted login and lifts it after confirmation', async () => {
-    getMock.mockResolvedValue({ success: true, data: { ...alice, recentLoginFailures: 7 } });
-    jest.mocked(adminUnlockLogin).mockResolvedValue({ success: true, data: { clearedFailures: 7 } });
+    answer(userApi.adminGetUser, { success: true, data: { ...alice, recentLoginFailures: 7 } });
+    answer(userApi.adminUnlockLogin, { success: true, data: { clearedFailures: 7 } });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     expect(await screen.findByText('登录受限')).toBeInTheDocument();
     expect(screen.getByText('7 次')).toBeInTheDocument();
     await act(async () => fireEvent.click(button('解除登录限制')));
-    expect(adminUnlockLogin).not.toHaveBeenCalled();
+    expect(sent(userApi.adminUnlockLogin)).toEqual([]);
     await act(async () => fireEvent.click(screen.getByText(/^解\s?除$/, { selector: '.ant-popconfirm button span' })));
-    expect(adminUnlockLogin).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(userApi.adminUnlockLogin, { params: { id: 2 } }, { skipErrorHandler: true });
     expect(await screen.findByText('已解除登录限制（清除 7 条失败记录）')).toBeInTheDocument();
-    await waitFor(() => expect(getMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(sent(userApi.adminGetUser)).toHaveLength(2));
   });
 
   it('revokes every token of the user after confirmation; nothing to revoke disables the button', async () => {
-    jest.mocked(adminRevokeTokens).mockResolvedValue({ success: true, data: { revokedTokens: 1 } });
+    answer(userApi.adminRevokeTokens, { success: true, data: { revokedTokens: 1 } });
     renderAt('/user/admin/editUser?uid=2', <EditUserPage />);
     await screen.findByText('1 个');
     expect(button('解除登录限制')).toBeDisabled();
     await act(async () => fireEvent.click(button('吊销全部令牌')));
     expect(await screen.findByText('吊销该用户的全部个人令牌？')).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByText(/^吊\s?销$/, { selector: '.ant-popconfirm button span' })));
-    expect(adminRevokeTokens).toHaveBeenCalledWith(2, { skipErrorHandler: true });
+    expect(call).toHaveBeenCalledWith(userApi.adminRevokeTokens, { params: { id: 2 } }, { skipErrorHandler: true });
     expect(await screen.findByText('已吊销 1 个个人令牌')).toBeInTheDocument();
   });
 });

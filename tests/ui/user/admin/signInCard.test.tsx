@@ -1,21 +1,11 @@
 import SignInCard from '@/pages/user/admin/editUser/components/SignInCard';
-import {
-  adminLinkIdentity,
-  adminResetTwoFactor,
-  adminSetPasswordLogin,
-  adminUnlinkIdentity,
-  fetchUserSecurity,
-} from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../../api';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 
-jest.mock('@/services/identity', () => ({
-  fetchUserSecurity: jest.fn(),
-  adminResetTwoFactor: jest.fn(),
-  adminSetPasswordLogin: jest.fn(),
-  adminLinkIdentity: jest.fn(),
-  adminUnlinkIdentity: jest.fn(),
-}));
+jest.mock('@/services/call');
 
 const identity = {
   id: 3,
@@ -39,7 +29,7 @@ const security = {
 
 beforeEach(() => {
   jest.clearAllMocks();
-  jest.mocked(fetchUserSecurity).mockResolvedValue({ success: true, data: security });
+  answer(identityApi.adminUserSecurity, { success: true, data: security });
 });
 
 const confirm = async () => {
@@ -48,7 +38,7 @@ const confirm = async () => {
 };
 
 it('shows the second factor, the password and the identities; resets the second factor after a confirmation', async () => {
-  jest.mocked(adminResetTwoFactor).mockResolvedValue({
+  answer(identityApi.adminResetTwoFactor, {
     success: true,
     data: { ...security, twoFactorEnabled: false, twoFactorEnabledAt: null, recoveryCodesLeft: 0 },
   });
@@ -59,44 +49,52 @@ it('shows the second factor, the password and the identities; resets the second 
   expect(screen.getByText('zs@example.edu')).toBeInTheDocument();
   expect(screen.getByText('2021001（张三）')).toBeInTheDocument();
   await act(async () => fireEvent.click(screen.getByRole('button', { name: /重置两步验证/ })));
-  expect(adminResetTwoFactor).not.toHaveBeenCalled();
+  expect(sent(identityApi.adminResetTwoFactor)).toEqual([]);
   await confirm();
-  expect(adminResetTwoFactor).toHaveBeenCalledWith(4, { skipErrorHandler: true });
+  expect(call).toHaveBeenCalledWith(identityApi.adminResetTwoFactor, { params: { id: 4 } }, { skipErrorHandler: true });
   expect(await screen.findByText('未开启')).toBeInTheDocument();
 });
 
 it('turns the password off and back, links and unlinks identities, and shows a refusal', async () => {
-  jest.mocked(adminSetPasswordLogin).mockResolvedValue({ success: true, data: { ...security, passwordLogin: false } });
-  jest.mocked(adminLinkIdentity).mockRejectedValue({
+  answer(identityApi.adminSetPasswordLogin, { success: true, data: { ...security, passwordLogin: false } });
+  fail(identityApi.adminLinkIdentity, {
     response: { status: 409, data: { success: false, errorMessage: '这个统一身份已关联到其他账号' } },
   });
-  jest.mocked(adminUnlinkIdentity).mockResolvedValue({ success: true, data: { ...security, identities: [] } });
+  answer(identityApi.adminUnlinkIdentity, { success: true, data: { ...security, identities: [] } });
   renderAt('/user/admin/editUser?uid=4', <SignInCard uid={4} />);
   {
     const target = await screen.findByRole('button', { name: /停用密码登录/ });
     await act(async () => fireEvent.click(target));
   }
   await confirm();
-  expect(adminSetPasswordLogin).toHaveBeenCalledWith(4, false, { skipErrorHandler: true });
+  expect(call).toHaveBeenCalledWith(
+    identityApi.adminSetPasswordLogin,
+    { params: { id: 4 }, body: { enabled: false } },
+    { skipErrorHandler: true },
+  );
   expect(await screen.findByText('已停用')).toBeInTheDocument();
 
   fireEvent.change(screen.getByLabelText('统一身份账号'), { target: { value: ' 2021002 ' } });
   await act(async () => fireEvent.click(screen.getByRole('button', { name: /^关\s?联$/ })));
-  expect(adminLinkIdentity).toHaveBeenCalledWith(
-    4,
-    { provider: 'cas', subject: '2021002' },
+  expect(call).toHaveBeenCalledWith(
+    identityApi.adminLinkIdentity,
+    { params: { id: 4 }, body: { provider: 'cas', subject: '2021002' } },
     { skipErrorHandler: true },
   );
   expect(await screen.findByText('这个统一身份已关联到其他账号')).toBeInTheDocument();
 
   await act(async () => fireEvent.click(screen.getByRole('button', { name: /^解\s?除$/ })));
   await confirm();
-  expect(adminUnlinkIdentity).toHaveBeenCalledWith(4, 3, { skipErrorHandler: true });
+  expect(call).toHaveBeenCalledWith(
+    identityApi.adminUnlinkIdentity,
+    { params: { id: 4, identityId: 3 } },
+    { skipErrorHandler: true },
+  );
   expect(await screen.findByText('未关联统一身份')).toBeInTheDocument();
 });
 
 it('cannot turn the password off for a user without an identity', async () => {
-  jest.mocked(fetchUserSecurity).mockResolvedValue({ success: true, data: { ...security, identities: [] } });
+  answer(identityApi.adminUserSecurity, { success: true, data: { ...security, identities: [] } });
   renderAt('/user/admin/editUser?uid=4', <SignInCard uid={4} />);
   expect(await screen.findByRole('button', { name: /停用密码登录/ })).toBeDisabled();
 });

@@ -1,20 +1,15 @@
 import { useModel } from '@@/plugin-model';
 import UserManagePage from '@/pages/user/admin/userManage';
 import { toUserListQuery } from '@/pages/user/admin/userManage/query';
-import { adminDeleteUser, fetchAdminUsers, fetchAudit } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
+import { answer, fail, sent } from '../../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../../helpers';
 
-jest.mock('@/services/account', () => ({
-  fetchAdminUsers: jest.fn(),
-  adminDeleteUser: jest.fn(),
-  fetchAudit: jest.fn(),
-}));
-jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
+jest.mock('@/services/call');
 
-const listMock = jest.mocked(fetchAdminUsers);
-const deleteMock = jest.mocked(adminDeleteUser);
-const auditMock = jest.mocked(fetchAudit);
+jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
 const user = (uid: number, username: string, extra: object = {}) => ({
   uid,
@@ -33,10 +28,7 @@ const admin = user(1, 'admin', { roles: ['admin'], nickname: '管理员' });
 const alice = user(2, 'alice', { roles: ['njit'], lastLoginAt: '2025-03-01T16:30:00.000Z', activeTokens: 3 });
 
 beforeEach(() => {
-  listMock.mockReset();
-  deleteMock.mockReset();
-  auditMock.mockReset();
-  listMock.mockResolvedValue({ success: true, data: [admin, alice], total: 2, current: 1, pageSize: 10 });
+  answer(userApi.adminListUsers, { success: true, data: [admin, alice], total: 2, current: 1, pageSize: 10 });
   jest
     .mocked(useModel)
     .mockReturnValue({ initialState: { currentUser: { uid: 1, username: 'admin', roles: ['admin'] } } } as never);
@@ -54,7 +46,7 @@ async function pick(label: string, option: string) {
 }
 
 const row = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
-const lastQuery = () => listMock.mock.calls[listMock.mock.calls.length - 1][0];
+const lastQuery = () => sent(userApi.adminListUsers).at(-1)?.query;
 
 describe('sorter mapping', () => {
   it('maps the ProTable sorter to sortBy/order and drops empty filters', () => {
@@ -79,7 +71,9 @@ describe('user table', () => {
   it('loads page 1 of 10 sorted by creation, newest first, and shows each user', async () => {
     renderAt('/user/admin/userManage', <UserManagePage />);
     expect(await screen.findByText('alice')).toBeInTheDocument();
-    expect(listMock).toHaveBeenCalledWith({ current: 1, pageSize: 10, sortBy: 'createdAt', order: 'descend' });
+    expect(call).toHaveBeenCalledWith(userApi.adminListUsers, {
+      query: { current: 1, pageSize: 10, sortBy: 'createdAt', order: 'descend' },
+    });
     expect(within(row('alice')).getByText('NJIT')).toBeInTheDocument();
     expect(within(row('alice')).getByText('2025-03-02 00:30')).toBeInTheDocument();
     expect(within(row('alice')).getByText('编辑').closest('a')).toHaveAttribute('href', '/user/admin/editUser?uid=2');
@@ -88,7 +82,7 @@ describe('user table', () => {
 
   it('shows username and nickname apart, never a bracketed nickname inside brackets', async () => {
     const teacher = user(3, 'teacher2', { nickname: '王老师（已改）' });
-    listMock.mockResolvedValue({ success: true, data: [teacher], total: 1, current: 1, pageSize: 10 });
+    answer(userApi.adminListUsers, { success: true, data: [teacher], total: 1, current: 1, pageSize: 10 });
     renderAt('/user/admin/userManage', <UserManagePage />);
     const name = await screen.findByText('teacher2');
     const cell = name.closest('td') as HTMLElement;
@@ -103,9 +97,9 @@ describe('user table', () => {
     fireEvent.change(screen.getByPlaceholderText('用户名或昵称'), { target: { value: ' ali ' } });
     await pick('角色', 'NJIT');
     await pick('状态', '停用');
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(screen.getByText('查 询', { selector: 'button span' })));
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    await waitFor(() => expect(sent(userApi.adminListUsers)).not.toEqual([]));
     expect(lastQuery()).toEqual({
       current: 1,
       pageSize: 10,
@@ -116,11 +110,11 @@ describe('user table', () => {
       order: 'descend',
     });
 
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () =>
       fireEvent.click(screen.getAllByText('最后登录', { selector: 'th .ant-table-column-title' })[0]),
     );
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    await waitFor(() => expect(sent(userApi.adminListUsers)).not.toEqual([]));
     expect(lastQuery()).toMatchObject({
       keyword: 'ali',
       role: 'njit',
@@ -131,7 +125,7 @@ describe('user table', () => {
   });
 
   it('deletes only after the exact username is typed', async () => {
-    deleteMock.mockResolvedValue({ success: true });
+    answer(userApi.adminDeleteUser, { success: true });
     renderAt('/user/admin/userManage', <UserManagePage />);
     await screen.findByText('alice');
     fireEvent.click(within(row('alice')).getByText('删除', { selector: 'button span' }));
@@ -146,14 +140,18 @@ describe('user table', () => {
     expect(ok).toBeDisabled();
     fireEvent.change(input, { target: { value: 'alice' } });
     expect(ok).toBeEnabled();
-    listMock.mockClear();
+    jest.mocked(call).mockClear();
     await act(async () => fireEvent.click(ok));
-    expect(deleteMock).toHaveBeenCalledWith(2, 'alice', { skipErrorHandler: true });
-    await waitFor(() => expect(listMock).toHaveBeenCalled());
+    expect(call).toHaveBeenCalledWith(
+      userApi.adminDeleteUser,
+      { params: { id: 2 }, body: { confirm: 'alice' } },
+      { skipErrorHandler: true },
+    );
+    await waitFor(() => expect(sent(userApi.adminListUsers)).not.toEqual([]));
   });
 
   it('shows the server refusal (last admin) inside the dialog', async () => {
-    deleteMock.mockRejectedValue({
+    fail(userApi.adminDeleteUser, {
       response: {
         status: 409,
         data: { success: false, errorCode: 'LAST_ADMIN', errorMessage: '这是最后一个有效的管理员，不能删除' },
@@ -192,12 +190,14 @@ describe('audit log', () => {
   };
 
   it('opens filtered to a user from the row and shows the before/after diff', async () => {
-    auditMock.mockResolvedValue({ success: true, data: [entry], total: 1, current: 1, pageSize: 10 });
+    answer(userApi.adminAudit, { success: true, data: [entry], total: 1, current: 1, pageSize: 10 });
     renderAt('/user/admin/userManage', <UserManagePage />);
     await screen.findByText('alice');
     await act(async () => fireEvent.click(within(row('alice')).getByText('日志')));
     expect(await screen.findByText('修改用户')).toBeInTheDocument();
-    expect(auditMock).toHaveBeenCalledWith(expect.objectContaining({ current: 1, pageSize: 10, targetId: '2' }));
+    expect(call).toHaveBeenCalledWith(userApi.adminAudit, {
+      query: expect.objectContaining({ current: 1, pageSize: 10, targetId: '2' }),
+    });
     expect(screen.getByText('NJIT → 管理员、NJIT')).toBeInTheDocument();
     expect(screen.getByText('正常 → 停用')).toBeInTheDocument();
     expect(screen.getByText('10.1.2.3')).toBeInTheDocument();

@@ -5,7 +5,8 @@
  */
 import type { AiAdminModel, AiProvider } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchAdminModels, fetchAiProviders } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
@@ -18,9 +19,11 @@ import ProviderTable from './components/ProviderTable';
 
 export default function AdminModelsPage() {
   const providers = useRequest<AiProvider[], []>(() =>
-    fetchAiProviders({ skipErrorHandler: true }).then((r) => r.data),
+    call(ocsAiApi.listProviders, {}, { skipErrorHandler: true }).then((r) => r.data),
   );
-  const models = useRequest<AiAdminModel[], []>(() => fetchAdminModels({ skipErrorHandler: true }).then((r) => r.data));
+  const models = useRequest<AiAdminModel[], []>(() =>
+    call(ocsAiApi.listModels, {}, { skipErrorHandler: true }).then((r) => r.data),
+  );
   const refresh = () => {
     providers.refresh();
     models.refresh();

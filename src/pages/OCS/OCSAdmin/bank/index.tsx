@@ -2,7 +2,8 @@
  * /OCS/OCSAdmin/bank: statistics, import (preview, then a background write with progress) or the shipped
  * sample bank in one click, export, and the question table; the first-run checklist until OCS is set up.
  */
-import { fetchBankStats } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Card, Space } from 'antd';
@@ -14,7 +15,7 @@ import QuestionTable from './components/QuestionTable';
 import SampleImport from './components/SampleImport';
 
 export default function BankAdminPage() {
-  const stats = useRequest(() => fetchBankStats());
+  const stats = useRequest(() => call(ocsAdminApi.bankStats));
   // Bumped after an import: the question table starts over with the new rows.
   const [reloadKey, setReloadKey] = useState(0);
   const refreshStats = stats.refresh;

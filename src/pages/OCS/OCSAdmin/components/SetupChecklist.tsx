@@ -4,7 +4,8 @@
  * The state is the server's (GET /api/ocs/admin/setup); pages that change it call refreshOcsSetup().
  * It renders nothing at all when hidden, so place it outside a <Space> (an empty item still takes a gap).
  */
-import { fetchOcsSetup } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { CheckCircleFilled, ExclamationCircleOutlined } from '@ant-design/icons';
 import { Link, useAccess } from '@umijs/max';
 import { useRequest } from 'ahooks';
@@ -25,7 +26,7 @@ const GAP: CSSProperties = { marginBottom: 16 };
 export default function SetupChecklist({ style = GAP }: { style?: CSSProperties }) {
   // The access context is missing outside the app (and in tests): nobody is an administrator there.
   const isAdmin = !!useAccess()?.isAdmin;
-  const { data, refresh } = useRequest(() => fetchOcsSetup({ skipErrorHandler: true }), {
+  const { data, refresh } = useRequest(() => call(ocsAdminApi.setupStatus, {}, { skipErrorHandler: true }), {
     ready: isAdmin,
     refreshOnWindowFocus: true,
   });

@@ -2,7 +2,8 @@
 import type { RedeemBatch } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { disableRedeemBatch, fetchRedeemBatches } from '@/services/ocsFree';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
 import { PageContainer, ProTable, type ActionType } from '@ant-design/pro-components';
 import { message } from 'antd';
 import { useRef } from 'react';
@@ -16,7 +17,7 @@ export default function RedeemAdminPage() {
 
   const disable = async (b: RedeemBatch) => {
     try {
-      await disableRedeemBatch(b.id, { skipErrorHandler: true });
+      await call(ocsFreeApi.disableRedeemBatch, { params: { id: b.id } }, { skipErrorHandler: true });
       message.success(`批次 #${b.id} 已停用`);
     } catch (e) {
       message.error(errorMessageOf(e));
@@ -32,7 +33,7 @@ export default function RedeemAdminPage() {
         headerTitle="兑换码批次"
         actionRef={actionRef}
         columns={batchColumns({ onDisable: disable, reload })}
-        request={({ current, pageSize }) => fetchRedeemBatches({ current, pageSize })}
+        request={({ current, pageSize }) => call(ocsFreeApi.listRedeemBatches, { query: { current, pageSize } })}
         pagination={TABLE_PAGINATION}
         search={false}
         options={{ density: false, setting: false }}

@@ -6,7 +6,8 @@
  */
 import type { Upstream } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchUpstreams } from '@/services/ocsUpstream';
+import * as ocsUpstreamApi from '@/contract/api/ocsUpstream';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
@@ -15,7 +16,9 @@ import UpstreamDrawer from './components/UpstreamDrawer';
 import UpstreamTable from './components/UpstreamTable';
 
 export default function UpstreamsPage() {
-  const list = useRequest<Upstream[], []>(() => fetchUpstreams({ skipErrorHandler: true }).then((r) => r.data));
+  const list = useRequest<Upstream[], []>(() =>
+    call(ocsUpstreamApi.listUpstreams, {}, { skipErrorHandler: true }).then((r) => r.data),
+  );
   return (
     <PageContainer
       title="上游题库"

@@ -5,7 +5,8 @@
 import { zodRule } from '@/components/zodRule';
 import { AskBody, OCS_TITLE_MAX, OCS_TYPE_LABELS, OCS_TYPES } from '@/contract';
 import { errorMessageOf, fieldErrorsOf, statusOf } from '@/requestErrorConfig';
-import { askQuestion } from '@/services/ocs';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
 import { Alert, Button, Form, Input, Select } from 'antd';
 import { useState } from 'react';
 import type { AskOutcome } from './AskResult';
@@ -36,7 +37,11 @@ export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => v
     setSubmitting(true);
     try {
       const options = (v.options ?? []).map((o) => (o ?? '').trim()).filter(Boolean);
-      const res = await askQuestion({ title: v.title.trim(), type: v.type, options }, { skipErrorHandler: true });
+      const res = await call(
+        ocsApi.ask,
+        { body: { title: v.title.trim(), type: v.type, options } },
+        { skipErrorHandler: true },
+      );
       onOutcome({ kind: 'result', result: res.data });
     } catch (e) {
       if (statusOf(e) === 429) {

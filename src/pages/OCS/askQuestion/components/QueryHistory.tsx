@@ -13,7 +13,8 @@ import {
   type QueryLogItem,
 } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchQueries } from '@/services/ocs';
+import * as ocsApi from '@/contract/api/ocs';
+import { call } from '@/services/call';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -95,7 +96,9 @@ export default function QueryHistory({ refreshKey }: { refreshKey: number }) {
         headerTitle="最近查询"
         columns={columns}
         params={{ refreshKey, reported }}
-        request={({ current, pageSize, outcome }) => fetchQueries({ current, pageSize, outcome })}
+        request={({ current, pageSize, outcome }) =>
+          call(ocsApi.listQueries, { query: { current, pageSize, outcome } })
+        }
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
         options={{ density: false, setting: false }}

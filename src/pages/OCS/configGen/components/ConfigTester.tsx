@@ -5,7 +5,7 @@
  * evaluated here (CSP forbids eval), so applyOcsHandler applies the same rule.
  */
 import { applyOcsHandler, splitOcsAnswer, type AnswererWrapper } from '@/contract';
-import { testAnswererWrapper, type WrapperTestResult } from '@/services/ocsScript';
+import { testAnswererWrapper, type WrapperTestResult } from '@/services/answererTest';
 import { ExperimentOutlined } from '@ant-design/icons';
 import { Alert, Button, Descriptions, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';

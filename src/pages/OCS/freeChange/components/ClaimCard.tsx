@@ -5,7 +5,8 @@
 import { formatTime } from '@/components/time';
 import type { FreeStatus } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { claimFree } from '@/services/ocsFree';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
 import { GiftOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, message, Row, Space, Statistic, Typography } from 'antd';
 import { useState } from 'react';
@@ -26,7 +27,7 @@ export default function ClaimCard({ status, fetchedAt, onChanged }: ClaimCardPro
   const claim = async () => {
     setClaiming(true);
     try {
-      const res = await claimFree({ skipErrorHandler: true });
+      const res = await call(ocsFreeApi.claimFree, {}, { skipErrorHandler: true });
       message.success(`领取成功，获得 ${res.data.amount} 积分`);
     } catch (error) {
       message.error(errorMessageOf(error));

@@ -2,7 +2,7 @@
 import { formatTime } from '@/components/time';
 import { LEDGER_KIND_LABELS, type LedgerItem } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchLedger } from '@/services/ocs';
+import { fetchLedger } from '@/services/ledger';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
 import { Alert, Card, Table, Tag, type TableColumnsType } from 'antd';

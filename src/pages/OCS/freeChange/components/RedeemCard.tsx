@@ -1,7 +1,8 @@
 /** Redeeming a code: case and dashes do not matter; every refusal is shown on the field. */
 import { RedeemBody } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { redeemCode } from '@/services/ocsFree';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
 import { zodRule } from '@/components/zodRule';
 import { Alert, Button, Card, Form, Input, Space } from 'antd';
 import { useState } from 'react';
@@ -17,7 +18,7 @@ export default function RedeemCard({ onChanged }: { onChanged: () => void }) {
     setBusy(true);
     setDone(undefined);
     try {
-      const res = await redeemCode({ code }, { skipErrorHandler: true });
+      const res = await call(ocsFreeApi.redeem, { body: { code } }, { skipErrorHandler: true });
       const { amount, balance, note } = res.data;
       setDone(`兑换成功，获得 ${amount} 积分${note ? `（${note}）` : ''}，当前余额 ${balance} 积分`);
       form.resetFields();

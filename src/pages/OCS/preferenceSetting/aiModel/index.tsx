@@ -10,7 +10,8 @@ import {
   type OcsStrategy,
 } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { fetchAiModelOptions, fetchAiPreferences, saveAiPreferences } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Alert, Button, Card, Checkbox, Form, InputNumber, Radio, Skeleton, Space, Typography, message } from 'antd';
@@ -35,10 +36,10 @@ const STRATEGY_HINTS: Record<OcsStrategy, string> = {
 export default function AiModelPage() {
   const [form] = Form.useForm<Values>();
   const models = useRequest<AiModelOption[], []>(() =>
-    fetchAiModelOptions({ skipErrorHandler: true }).then((r) => r.data),
+    call(ocsAiApi.modelOptions, {}, { skipErrorHandler: true }).then((r) => r.data),
   );
   const prefs = useRequest<OcsPreferences, []>(() =>
-    fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data),
+    call(ocsAiApi.getPreferences, {}, { skipErrorHandler: true }).then((r) => r.data),
   );
   const [saving, setSaving] = useState(false);
   const unlimited = Form.useWatch('unlimited', form);
@@ -49,12 +50,15 @@ export default function AiModelPage() {
   const save = async (v: Values) => {
     setSaving(true);
     try {
-      const res = await saveAiPreferences(
+      const res = await call(
+        ocsAiApi.savePreferences,
         {
-          modelId: v.modelId || null,
-          strategy: v.strategy,
-          dailyAiCap: v.unlimited ? null : (v.dailyAiCap ?? 0),
-          minConfidence: Math.round(v.minConfidence ?? 0) / 100,
+          body: {
+            modelId: v.modelId || null,
+            strategy: v.strategy,
+            dailyAiCap: v.unlimited ? null : (v.dailyAiCap ?? 0),
+            minConfidence: Math.round(v.minConfidence ?? 0) / 100,
+          },
         },
         { skipErrorHandler: true },
       );

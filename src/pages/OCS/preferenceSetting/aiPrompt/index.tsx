@@ -5,7 +5,8 @@
  */
 import { OCS_TYPE_LABELS, type AiPromptDefaults, type OcsAiType, type OcsPreferences } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { fetchAiPreferences, fetchPromptDefaults, saveAiPreferences } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { useRequest } from 'ahooks';
 import { Alert, Button, Card, Col, Popconfirm, Row, Segmented, Skeleton, Space, Tag, message } from 'antd';
@@ -18,10 +19,10 @@ const typeLabel = (t: OcsAiType) => (t === 'any' ? '未知题型' : OCS_TYPE_LAB
 
 export default function AiPromptPage() {
   const defaults = useRequest<AiPromptDefaults, []>(() =>
-    fetchPromptDefaults({ skipErrorHandler: true }).then((r) => r.data),
+    call(ocsAiApi.promptDefaults, {}, { skipErrorHandler: true }).then((r) => r.data),
   );
   const prefs = useRequest<OcsPreferences, []>(() =>
-    fetchAiPreferences({ skipErrorHandler: true }).then((r) => r.data),
+    call(ocsAiApi.getPreferences, {}, { skipErrorHandler: true }).then((r) => r.data),
   );
   const [template, setTemplate] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
@@ -40,7 +41,11 @@ export default function AiPromptPage() {
   const save = async () => {
     setSaving(true);
     try {
-      const res = await saveAiPreferences({ promptTemplate: custom ? template : null }, { skipErrorHandler: true });
+      const res = await call(
+        ocsAiApi.savePreferences,
+        { body: { promptTemplate: custom ? template : null } },
+        { skipErrorHandler: true },
+      );
       setSaved(res.data.promptTemplate);
       message.success(custom ? '提示词模板已保存' : '已恢复为系统默认模板');
     } catch (e) {

@@ -5,13 +5,14 @@
 import CopyableSecret from '@/components/CopyableSecret';
 import { formatTime } from '@/components/time';
 import { handOffToken } from '@/components/tokenHandoff';
-import type { CreateTokenAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
 import { SettingOutlined } from '@ant-design/icons';
 import { useNavigate } from '@umijs/max';
 import { Button, Descriptions, Result, Space } from 'antd';
 
 interface Props {
-  token: CreateTokenAnswer['data'];
+  token: AnswerOf<typeof userApi.createToken>['data'];
   onAgain: () => void;
 }
 

@@ -6,7 +6,9 @@
 import { zodRule } from '@/components/zodRule';
 import { CreateTokenBody, TOKEN_SCOPE_LABELS } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createToken, type CreateTokenAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { Alert, Button, Form, Input, Radio, Tag } from 'antd';
 import { useState } from 'react';
 
@@ -23,7 +25,11 @@ const EXPIRY_OPTIONS = [
   { value: 0, label: '永不过期' },
 ];
 
-export default function OcsTokenForm({ onCreated }: { onCreated: (t: CreateTokenAnswer['data']) => void }) {
+export default function OcsTokenForm({
+  onCreated,
+}: {
+  onCreated: (t: AnswerOf<typeof userApi.createToken>['data']) => void;
+}) {
   const [form] = Form.useForm<Values>();
   const [error, setError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
@@ -32,8 +38,15 @@ export default function OcsTokenForm({ onCreated }: { onCreated: (t: CreateToken
     setError(undefined);
     setSubmitting(true);
     try {
-      const res = await createToken(
-        { name: v.name.trim(), scopes: ['ocs:query'], expiresInDays: v.expiresInDays === 0 ? null : v.expiresInDays },
+      const res = await call(
+        userApi.createToken,
+        {
+          body: {
+            name: v.name.trim(),
+            scopes: ['ocs:query'],
+            expiresInDays: v.expiresInDays === 0 ? null : v.expiresInDays,
+          },
+        },
         { skipErrorHandler: true },
       );
       onCreated(res.data);

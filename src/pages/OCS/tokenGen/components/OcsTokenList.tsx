@@ -1,7 +1,8 @@
 /** The user's active tokens that can query OCS; revoking and the rest live on /user/tokenManage. */
 import { formatTime } from '@/components/time';
 import type { TokenInfo } from '@/contract';
-import { fetchTokens } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
 import { Card, Empty, Table, Typography, type TableColumnsType } from 'antd';
@@ -15,9 +16,12 @@ const columns: TableColumnsType<TokenInfo> = [
 
 export default function OcsTokenList({ refreshKey }: { refreshKey: number }) {
   // A user holds at most 20 active tokens, so one page of 100 is all of them.
-  const { data, loading } = useRequest(() => fetchTokens({ current: 1, pageSize: 100, status: 'active' }), {
-    refreshDeps: [refreshKey],
-  });
+  const { data, loading } = useRequest(
+    () => call(userApi.listTokens, { query: { current: 1, pageSize: 100, status: 'active' } }),
+    {
+      refreshDeps: [refreshKey],
+    },
+  );
   const rows = (data?.data ?? []).filter((t) => t.scopes.includes('ocs:query'));
   return (
     <Card title="我的 OCS 令牌" extra={<Link to="/user/tokenManage">管理全部令牌</Link>}>

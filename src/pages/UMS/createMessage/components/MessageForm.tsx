@@ -13,7 +13,8 @@ import {
   type Channel,
 } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createMessage } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { Alert, Button, DatePicker, Form, Input, Radio, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useRef, useState } from 'react';
@@ -69,16 +70,19 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
     setError(undefined);
     setSubmitting(true);
     try {
-      const res = await createMessage(
+      const res = await call(
+        umsApi.createMessage,
         {
-          // With a template the server fills title, content and type from it and the variables.
-          ...(chosen
-            ? { template: String(chosen.id), vars }
-            : { title: v.title ?? '', content: v.content, type: v.type }),
-          ...routeBody(v),
-          idempotencyKey: idempotencyKey.current,
-          ...(v.callbackUrl?.trim() ? { callbackUrl: v.callbackUrl.trim() } : {}),
-          sendAt: v.sendAt?.toISOString(),
+          body: {
+            // With a template the server fills title, content and type from it and the variables.
+            ...(chosen
+              ? { template: String(chosen.id), vars }
+              : { title: v.title ?? '', content: v.content, type: v.type }),
+            ...routeBody(v),
+            idempotencyKey: idempotencyKey.current,
+            ...(v.callbackUrl?.trim() ? { callbackUrl: v.callbackUrl.trim() } : {}),
+            sendAt: v.sendAt?.toISOString(),
+          },
         },
         { skipErrorHandler: true },
       );

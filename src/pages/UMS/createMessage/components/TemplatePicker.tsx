@@ -4,7 +4,8 @@
  * script.
  */
 import type { Template } from '@/contract';
-import { fetchTemplates } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
 import { Form, Select } from 'antd';
@@ -18,7 +19,7 @@ interface Props {
 }
 
 export function useTemplates() {
-  const { data } = useRequest(() => fetchTemplates({ skipErrorHandler: true }));
+  const { data } = useRequest(() => call(umsApi.listTemplates, {}, { skipErrorHandler: true }));
   return data?.data ?? [];
 }
 

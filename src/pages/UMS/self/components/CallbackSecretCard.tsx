@@ -4,7 +4,8 @@
  * verifies a callback is spelled out below it.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { fetchCallbackSecret, rotateCallbackSecret } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { useRequest } from 'ahooks';
 import { Alert, Button, Card, Popconfirm, Space, Typography, message } from 'antd';
 import { useState } from 'react';
@@ -13,12 +14,14 @@ const mask = (s: string) => `${s.slice(0, 8)}…${s.slice(-4)}`;
 
 export default function CallbackSecretCard() {
   const [shown, setShown] = useState(false);
-  const { data, error, loading, refresh, mutate } = useRequest(() => fetchCallbackSecret({ skipErrorHandler: true }));
+  const { data, error, loading, refresh, mutate } = useRequest(() =>
+    call(umsApi.callbackSecret, {}, { skipErrorHandler: true }),
+  );
   const secret = data?.data.secret;
 
   const rotate = async () => {
     try {
-      const res = await rotateCallbackSecret();
+      const res = await call(umsApi.rotateCallbackSecret);
       mutate(res);
       setShown(true);
       message.success('回调签名密钥已更换，之后的回调都用新密钥签名');

@@ -7,7 +7,8 @@
 import { zodRule } from '@/components/zodRule';
 import { CHANNEL_KIND_LABELS, ChannelBody, type Channel, type ChannelKindInfo } from '@/contract';
 import { errorMessageOf, fieldErrorsOf, statusOf } from '@/requestErrorConfig';
-import { createChannel, updateChannel } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import {
   ModalForm,
   ProForm,
@@ -73,8 +74,13 @@ export default function ChannelForm({ channel, kinds, trigger, onSaved, defaultO
 
   const onFinish = async (v: ChannelFormValues) => {
     try {
-      if (channel) await updateChannel(channel.id, patchBody(v, channel), { skipErrorHandler: true });
-      else await createChannel(createBody(v), { skipErrorHandler: true });
+      if (channel)
+        await call(
+          umsApi.updateChannel,
+          { params: { id: channel.id }, body: patchBody(v, channel) },
+          { skipErrorHandler: true },
+        );
+      else await call(umsApi.createChannel, { body: createBody(v) }, { skipErrorHandler: true });
       // A new address is mailed a confirmation link first (editing to the same address is not).
       const mailed = v.kind === 'email' && (!channel || channel.webhookMasked !== v.email?.trim().toLowerCase());
       const saved = editing ? '渠道已保存' : `${CHANNEL_KIND_LABELS[v.kind]}渠道已添加`;

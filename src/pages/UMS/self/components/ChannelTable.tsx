@@ -4,7 +4,8 @@
  */
 import { formatTime } from '@/components/time';
 import type { Channel, ChannelKindInfo, ChannelTestResult } from '@/contract';
-import { deleteChannel, resendConfirmation, testChannel, updateChannel } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import {
   Button,
   Grid,
@@ -86,7 +87,7 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
   const runTest = async (c: Channel) => {
     setTesting(c.id);
     try {
-      const res = await testChannel(c.id);
+      const res = await call(umsApi.testChannel, { params: { id: c.id } });
       setTested({ channel: c, result: res.data });
       onChanged(); // health columns changed
     } catch {
@@ -99,7 +100,7 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
   const resend = async (c: Channel) => {
     setResending(c.id);
     try {
-      await resendConfirmation(c.id);
+      await call(umsApi.resendConfirmation, { params: { id: c.id } });
       message.success(`确认邮件已发送到 ${c.webhookMasked}，收件人打开邮件中的链接后即可接收推送`);
       onChanged();
     } catch {
@@ -185,7 +186,12 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
             <Button
               type="link"
               size="small"
-              onClick={() => act(() => updateChannel(c.id, { isDefault: true }), `「${c.name}」已设为默认`)}
+              onClick={() =>
+                act(
+                  () => call(umsApi.updateChannel, { params: { id: c.id }, body: { isDefault: true } }),
+                  `「${c.name}」已设为默认`,
+                )
+              }
             >
               设为默认
             </Button>
@@ -196,7 +202,7 @@ export default function ChannelTable({ channels, kinds, loading, onChanged }: Pr
             okText="删除"
             okButtonProps={{ danger: true }}
             cancelText="取消"
-            onConfirm={() => act(() => deleteChannel(c.id), `渠道「${c.name}」已删除`)}
+            onConfirm={() => act(() => call(umsApi.deleteChannel, { params: { id: c.id } }), `渠道「${c.name}」已删除`)}
           >
             <Button type="link" size="small" danger>
               删除

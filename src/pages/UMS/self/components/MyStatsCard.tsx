@@ -1,13 +1,14 @@
 /** Personal UMS info: how many messages, how they ended, and the way to a ums:send token. */
 import { MESSAGE_STATUS_LABELS } from '@/contract';
-import { fetchUmsStats } from '@/services/ums';
 import { KeyOutlined } from '@ant-design/icons';
 import { Link } from '@umijs/max';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { useRequest } from 'ahooks';
 import { Button, Card, Col, Row, Space, Statistic, Typography } from 'antd';
 
 export default function MyStatsCard({ version }: { version: number }) {
-  const { data, loading } = useRequest(fetchUmsStats, { refreshDeps: [version] });
+  const { data, loading } = useRequest(() => call(umsApi.stats), { refreshDeps: [version] });
   const s = data?.data;
   const count = (k: string) => s?.byStatus[k] ?? 0;
   const pending = count('queued') + count('sending') + count('retrying');

@@ -2,7 +2,8 @@
 import { zodRule } from '@/components/zodRule';
 import { TemplateBody, type Template } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createTemplate, updateTemplate } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { ModalForm, ProFormRadio, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import { Form, message } from 'antd';
 import type React from 'react';
@@ -33,8 +34,9 @@ export default function TemplateForm({ template, trigger, onSaved }: Props) {
   const onFinish = async (v: Values) => {
     const body = { name: v.name.trim(), title: v.title?.trim() ?? '', content: v.content, type: v.type };
     try {
-      if (template) await updateTemplate(template.id, body, { skipErrorHandler: true });
-      else await createTemplate(body, { skipErrorHandler: true });
+      if (template)
+        await call(umsApi.updateTemplate, { params: { id: template.id }, body }, { skipErrorHandler: true });
+      else await call(umsApi.createTemplate, { body }, { skipErrorHandler: true });
       message.success(template ? '模板已保存' : '模板已创建');
       onSaved();
       return true;

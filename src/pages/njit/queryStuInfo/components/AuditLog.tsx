@@ -1,7 +1,10 @@
 /** The njit audit log for administrators: filter by action, user and time; export as CSV. */
 import { formatTime } from '@/components/time';
 import { NJIT_AUDIT_ACTIONS, type NjitAuditEntry } from '@/contract';
-import { fetchNjitAudit, njitAuditExportUrl, type NjitAuditParams } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import type { InputOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
+import { urlOf } from '@/services/url';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable } from '@ant-design/pro-components';
 import { Button, Typography } from 'antd';
@@ -9,11 +12,12 @@ import { useState } from 'react';
 import { AUDIT_ACTION_LABELS, REVEAL_LABELS } from '../../labels';
 
 type Filters = { action?: string; userName?: string; createdAt?: [string, string] };
+type AuditQuery = NonNullable<InputOf<typeof njitApi.listAudit>['query']>;
 
-function toParams(f: Filters): Omit<NjitAuditParams, 'current' | 'pageSize'> {
+function toParams(f: Filters): Omit<AuditQuery, 'current' | 'pageSize'> {
   const [from, to] = f.createdAt ?? [];
   return {
-    action: f.action as NjitAuditParams['action'],
+    action: f.action as AuditQuery['action'],
     userName: f.userName?.trim() || undefined,
     from: from ? new Date(from).toISOString() : undefined,
     to: to ? new Date(to).toISOString() : undefined,
@@ -42,10 +46,14 @@ export default function AuditLog() {
       pagination={{ defaultPageSize: 20 }}
       request={async ({ current, pageSize, ...f }) => {
         setFilters(f);
-        return fetchNjitAudit({ current, pageSize, ...toParams(f) });
+        return call(njitApi.listAudit, { query: { current, pageSize, ...toParams(f) } });
       }}
       toolBarRender={() => [
-        <Button key="export" icon={<DownloadOutlined aria-hidden />} href={njitAuditExportUrl(toParams(filters))}>
+        <Button
+          key="export"
+          icon={<DownloadOutlined aria-hidden />}
+          href={urlOf(njitApi.exportAudit, { query: toParams(filters) })}
+        >
           导出 CSV
         </Button>,
       ]}

@@ -5,7 +5,9 @@
 import { ImportFlow, megabytes, type ImportReportProps } from '@/components/import';
 import { formatTime } from '@/components/time';
 import { NJIT_IMPORT_MAX_BYTES, ROSTER_COLUMNS, type ImportPreview, type ImportSummary } from '@/contract';
-import { commitRosterImport, fetchImports, rosterTemplateUrl, uploadRoster } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import { call, upload } from '@/services/call';
+import { urlOf } from '@/services/url';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType } from '@ant-design/pro-components';
 import { Button, Space, Table } from 'antd';
@@ -73,10 +75,18 @@ export default function ImportPanel() {
     <>
       <Space wrap style={{ marginBottom: 16 }}>
         <span>下载模板（表头即可导入的列）：</span>
-        <Button icon={<DownloadOutlined aria-hidden />} href={rosterTemplateUrl('csv')} download>
+        <Button
+          icon={<DownloadOutlined aria-hidden />}
+          href={urlOf(njitApi.importTemplate, { query: { format: 'csv' } })}
+          download
+        >
           CSV 模板
         </Button>
-        <Button icon={<DownloadOutlined aria-hidden />} href={rosterTemplateUrl('xlsx')} download>
+        <Button
+          icon={<DownloadOutlined aria-hidden />}
+          href={urlOf(njitApi.importTemplate, { query: { format: 'xlsx' } })}
+          download
+        >
           Excel 模板（含填写说明）
         </Button>
       </Space>
@@ -93,12 +103,15 @@ export default function ImportPanel() {
             </>
           ),
         }}
-        upload={async (file, onProgress) => (await uploadRoster(file, onProgress)).data}
+        upload={async (file, onProgress) => (await upload(njitApi.uploadImport, file, onProgress)).data}
         report={report}
         validCount={(p) => p.validRows}
         confirmLabel={(p) => <>确认导入 {p.validRows} 行</>}
         committingNote="正在写入数据库（单个事务，失败不会留下部分数据）…"
-        commit={async (p) => (await commitRosterImport(p.importId)).data}
+        // One transaction over the whole roster: it may take minutes, past the default timeout.
+        commit={async (p) =>
+          (await call(njitApi.commitImport, { params: { id: p.importId } }, { timeout: 5 * 60 * 1000 })).data
+        }
         outcome={(_, summary) => ({
           ok: true,
           summary: `${summary.fileName}：新增 ${summary.inserted} 人，更新 ${summary.updated} 人，跳过 ${summary.rejected} 行`,
@@ -111,7 +124,7 @@ export default function ImportPanel() {
           actionRef={history}
           search={false}
           options={{ density: false, setting: false }}
-          request={({ current, pageSize }) => fetchImports({ current, pageSize })}
+          request={({ current, pageSize }) => call(njitApi.listImports, { query: { current, pageSize } })}
           pagination={{ defaultPageSize: 10 }}
           columns={[
             { title: '时间', dataIndex: 'createdAt', render: (_, r) => formatTime(r.createdAt) },

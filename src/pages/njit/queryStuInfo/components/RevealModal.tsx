@@ -1,6 +1,7 @@
 /** Asks an administrator for the reason before one sensitive field is shown in full (audited). */
 import type { RevealField } from '@/contract';
-import { revealStudentField } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import { call } from '@/services/call';
 import { ModalForm, ProFormTextArea } from '@ant-design/pro-components';
 import { REVEAL_LABELS } from '../../labels';
 
@@ -21,7 +22,7 @@ export default function RevealModal(props: {
       onFinish={async ({ reason }) => {
         if (!field) return false;
         try {
-          const res = await revealStudentField(studentId, { field, reason });
+          const res = await call(njitApi.revealField, { params: { id: studentId }, body: { field, reason } });
           onRevealed(field, res.data.value);
           onClose();
           return true;

@@ -1,7 +1,8 @@
 /** The full record of one student (masked), with reveal buttons for administrators. */
 import { formatTime } from '@/components/time';
 import type { RevealField, Student } from '@/contract';
-import { fetchStudent } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import { call } from '@/services/call';
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
 import { useMemoizedFn } from 'ahooks';
@@ -22,7 +23,7 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
     setRevealed({});
     if (studentId === null) return;
     let live = true;
-    fetchStudent(studentId)
+    call(njitApi.getStudent, { params: { id: studentId } })
       .then((res) => live && setStudent(res.data))
       .catch(() => live && close());
     return () => {

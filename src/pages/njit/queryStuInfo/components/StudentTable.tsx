@@ -3,7 +3,9 @@
  * (the server refuses an empty query anyway); phone and ID arrive masked from the server.
  */
 import { NJIT_MAX_PAGE_SIZE, STUDENT_STATUSES, type Student } from '@/contract';
-import { fetchNjitOptions, searchStudents, type NjitOptionsAnswer } from '@/services/njit';
+import * as njitApi from '@/contract/api/njit';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { message, Tag } from 'antd';
 import { useEffect, useState } from 'react';
@@ -27,11 +29,15 @@ function clean(params: Record<string, unknown>): Record<string, string | number>
 }
 
 export default function StudentTable(props: { isAdmin: boolean }) {
-  const [options, setOptions] = useState<NjitOptionsAnswer['data']>({ colleges: [], majors: [], grades: [] });
+  const [options, setOptions] = useState<AnswerOf<typeof njitApi.options>['data']>({
+    colleges: [],
+    majors: [],
+    grades: [],
+  });
   const [openId, setOpenId] = useState<number | null>(null);
 
   useEffect(() => {
-    fetchNjitOptions()
+    call(njitApi.options)
       .then((res) => setOptions(res.data))
       .catch(() => undefined);
   }, []);
@@ -108,7 +114,9 @@ export default function StudentTable(props: { isAdmin: boolean }) {
             setSearched(false);
             return { data: [], success: true, total: 0 };
           }
-          const res = await searchStudents({ current: params.current, pageSize: params.pageSize, ...criteria });
+          const res = await call(njitApi.searchStudents, {
+            query: { current: params.current, pageSize: params.pageSize, ...criteria },
+          });
           setSearched(true);
           if (res.capped) message.info(`匹配结果超过 ${res.total} 条，仅显示前 ${res.total} 条，请缩小查询范围`);
           return res;

@@ -1,6 +1,7 @@
 /** /user/admin/createUser: create an account; a generated initial password is shown once. */
 import CopyableSecret from '@/components/CopyableSecret';
-import type { AdminCreateUserAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Button, Card, Result, Space } from 'antd';
@@ -8,7 +9,7 @@ import { useState } from 'react';
 import CreateUserForm from './components/CreateUserForm';
 
 export default function CreateUserPage() {
-  const [created, setCreated] = useState<AdminCreateUserAnswer['data'] | null>(null);
+  const [created, setCreated] = useState<AnswerOf<typeof userApi.adminCreateUser>['data'] | null>(null);
   return (
     <PageContainer title="新建用户">
       <Card>

@@ -4,7 +4,8 @@
  */
 import type { AdminUser } from '@/contract';
 import { errorMessageOf, statusOf } from '@/requestErrorConfig';
-import { fetchAdminUser } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useLocation, useModel } from '@umijs/max';
 import { Button, Col, Result, Row, Skeleton, Space } from 'antd';
@@ -28,9 +29,12 @@ function uidOf(search: string): number | undefined {
 
 function EditUser({ uid }: { uid: number }) {
   const { initialState } = useModel('@@initialState');
-  const { data, loading, error, mutate, refresh } = useRequest(() => fetchAdminUser(uid, { skipErrorHandler: true }), {
-    refreshDeps: [uid],
-  });
+  const { data, loading, error, mutate, refresh } = useRequest(
+    () => call(userApi.adminGetUser, { params: { id: uid } }, { skipErrorHandler: true }),
+    {
+      refreshDeps: [uid],
+    },
+  );
   if (loading && !data) return <Skeleton active />;
   if (error || !data) {
     const notFound = statusOf(error) === 404;

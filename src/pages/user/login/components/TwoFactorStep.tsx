@@ -5,7 +5,8 @@
  */
 import type { CurrentUser } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { loginVerify } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
 import { SafetyOutlined } from '@ant-design/icons';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
@@ -33,8 +34,9 @@ export default function TwoFactorStep(props: {
     setError(undefined);
     setSubmitting(true);
     try {
-      const res = await loginVerify(
-        { code: values.code.trim(), trustBrowser: Boolean(values.trustBrowser) },
+      const res = await call(
+        identityApi.loginVerify,
+        { body: { code: values.code.trim(), trustBrowser: Boolean(values.trustBrowser) } },
         { skipErrorHandler: true },
       );
       props.onSignedIn(res.data);

@@ -5,7 +5,8 @@
 import { avatarOf } from '@/components/user';
 import { AVATAR_MAX_BYTES } from '@/contract';
 import { errorMessageOf, statusOf } from '@/requestErrorConfig';
-import { uploadAvatar } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { upload } from '@/services/call';
 import { UploadOutlined } from '@ant-design/icons';
 import { Avatar, Button, message, Space, Upload, type UploadProps } from 'antd';
 import { useState } from 'react';
@@ -39,7 +40,7 @@ export default function AvatarUpload({ user, onChanged }: Props) {
   const customRequest: UploadProps['customRequest'] = async ({ file, onSuccess, onError }) => {
     setUploading(true);
     try {
-      const res = await uploadAvatar(file as Blob, { skipErrorHandler: true });
+      const res = await upload(userApi.uploadAvatar, file as Blob, undefined, { skipErrorHandler: true });
       onChanged(res.data.avatar);
       message.success('头像已更新');
       onSuccess?.(res);

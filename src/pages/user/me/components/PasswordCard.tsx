@@ -5,7 +5,8 @@
 import { zodRule } from '@/components/zodRule';
 import { Password } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { changePassword } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Alert, Button, Card, Checkbox, Form, Input, message } from 'antd';
 import { useState } from 'react';
 
@@ -25,7 +26,11 @@ export default function PasswordCard({ onChanged }: { onChanged: (endedSessions:
     setError(undefined);
     setSaving(true);
     try {
-      const res = await changePassword({ oldPassword, newPassword, revokeTokens }, { skipErrorHandler: true });
+      const res = await call(
+        userApi.changePassword,
+        { body: { oldPassword, newPassword, revokeTokens } },
+        { skipErrorHandler: true },
+      );
       const n = res.data.endedSessions;
       const parts = ['密码已修改'];
       if (n > 0) parts.push(`已退出其他 ${n} 个会话`);

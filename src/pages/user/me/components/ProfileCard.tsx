@@ -3,7 +3,8 @@ import RoleTags from '@/components/RoleTags';
 import { formatTime } from '@/components/time';
 import { zodRule } from '@/components/zodRule';
 import { Nickname, type Profile } from '@/contract';
-import { updateProfile } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Button, Card, Descriptions, Form, Input, message, Skeleton, Space } from 'antd';
 import { useState } from 'react';
 import usePatchCurrentUser from '../usePatchCurrentUser';
@@ -20,7 +21,7 @@ function NicknameForm({ profile, onSaved }: { profile: Profile; onSaved: (p: Pro
   const onFinish = async ({ nickname }: { nickname?: string }) => {
     setSaving(true);
     try {
-      const res = await updateProfile({ nickname: (nickname ?? '').trim() });
+      const res = await call(userApi.updateProfile, { body: { nickname: (nickname ?? '').trim() } });
       onSaved(res.data);
       message.success('昵称已保存');
     } catch {

@@ -1,20 +1,21 @@
 /** Active sessions: end any but the current one, or all others at once (each confirmed first). */
 import { formatTime } from '@/components/time';
 import type { SessionInfo } from '@/contract';
-import { endOtherSessions, endSession, fetchSessions } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import ScrollTable from '@/components/ScrollTable';
 import { Button, Card, Popconfirm, Tag, Tooltip, message, type TableColumnsType } from 'antd';
 import { useRequest } from 'ahooks';
 import { describeUserAgent } from './userAgent';
 
 export default function SessionsCard({ version }: { version: number }) {
-  const { data, loading, refresh } = useRequest(fetchSessions, { refreshDeps: [version] });
+  const { data, loading, refresh } = useRequest(() => call(userApi.listSessions), { refreshDeps: [version] });
   const sessions = data?.data ?? [];
   const others = sessions.filter((s) => !s.current).length;
 
   const end = async (id: number) => {
     try {
-      await endSession(id);
+      await call(userApi.endSession, { params: { id } });
       message.success('会话已结束');
     } catch {
       // The request layer has shown the error.
@@ -23,7 +24,7 @@ export default function SessionsCard({ version }: { version: number }) {
   };
   const endOthers = async () => {
     try {
-      const res = await endOtherSessions();
+      const res = await call(userApi.endOtherSessions);
       message.success(`已退出其他 ${res.data.ended} 个会话`);
     } catch {
       // The request layer has shown the error.

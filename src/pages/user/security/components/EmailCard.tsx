@@ -4,13 +4,14 @@
  */
 import { formatTime } from '@/components/time';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { fetchEmail, removeEmail, setEmail } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
 import { Alert, Button, Card, Descriptions, Form, Input, Popconfirm, Skeleton, Space, Tag, message } from 'antd';
 import { useRequest } from 'ahooks';
 import { useState } from 'react';
 
 export default function EmailCard() {
-  const { data, loading, mutate } = useRequest(fetchEmail);
+  const { data, loading, mutate } = useRequest(() => call(identityApi.emailStatus));
   const [form] = Form.useForm<{ email: string }>();
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
@@ -20,7 +21,7 @@ export default function EmailCard() {
     setError(undefined);
     setSending(true);
     try {
-      const res = await setEmail(email.trim(), { skipErrorHandler: true });
+      const res = await call(identityApi.setEmail, { body: { email: email.trim() } }, { skipErrorHandler: true });
       mutate(res);
       form.resetFields();
       message.success(`验证邮件已发送至 ${res.data.pendingEmail}，请在 24 小时内打开邮件中的链接`);
@@ -35,7 +36,7 @@ export default function EmailCard() {
 
   const remove = async () => {
     try {
-      mutate(await removeEmail());
+      mutate(await call(identityApi.removeEmail));
       message.success('邮箱已删除');
     } catch {
       // The request layer has shown the error.

@@ -5,13 +5,15 @@
 import { formatTime } from '@/components/time';
 import type { LinkedIdentity, SsoProvider } from '@/contract';
 import { SSO_PROVIDER_NAMES } from '@/contract/ssoErrors';
-import { fetchIdentities, ssoLinkUrl, unlinkIdentity } from '@/services/identity';
-import { fetchAuthSettings } from '@/services/user';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
+import { urlOf } from '@/services/url';
+import { fetchAuthSettings } from '@/services/probes';
 import { Alert, Button, Card, Popconfirm, Space, Table, Tooltip, message, type TableColumnsType } from 'antd';
 import { useRequest } from 'ahooks';
 
 export default function IdentitiesCard() {
-  const { data, loading, mutate } = useRequest(fetchIdentities);
+  const { data, loading, mutate } = useRequest(() => call(identityApi.listIdentities));
   const { data: settings } = useRequest(fetchAuthSettings);
   const list = data?.data;
   const identities = list?.identities ?? [];
@@ -23,7 +25,7 @@ export default function IdentitiesCard() {
 
   const unlink = async (id: number) => {
     try {
-      mutate(await unlinkIdentity(id));
+      mutate(await call(identityApi.unlinkIdentity, { params: { id } }));
       message.success('已解除关联');
     } catch {
       // The request layer has shown the error.
@@ -81,7 +83,7 @@ export default function IdentitiesCard() {
         linkable.length > 0 && (
           <Space wrap>
             {linkable.map((p) => (
-              <Button key={p} href={ssoLinkUrl(p)}>
+              <Button key={p} href={urlOf(identityApi.ssoLink, { params: { provider: p } })}>
                 {`关联${nameOf(p)}`}
               </Button>
             ))}

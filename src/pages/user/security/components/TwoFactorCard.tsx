@@ -4,7 +4,8 @@
  * not affected, and the card says so.
  */
 import { formatTime } from '@/components/time';
-import { disableTwoFactor, fetchTwoFactor, forgetTrustedBrowsers, regenerateRecoveryCodes } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import { call } from '@/services/call';
 import { Alert, Button, Card, Descriptions, Popconfirm, Skeleton, Space, Tag, message } from 'antd';
 import { useRequest } from 'ahooks';
 import { useState, type ReactNode } from 'react';
@@ -13,7 +14,7 @@ import RecoveryCodes from './RecoveryCodes';
 import TwoFactorSetup from './TwoFactorSetup';
 
 export default function TwoFactorCard({ onEnabled }: { onEnabled?: () => void }) {
-  const { data, loading, refresh } = useRequest(fetchTwoFactor);
+  const { data, loading, refresh } = useRequest(() => call(identityApi.twoFactorStatus));
   const [settingUp, setSettingUp] = useState(false);
   const [prompt, setPrompt] = useState<'disable' | 'codes'>();
   const [newCodes, setNewCodes] = useState<string[]>();
@@ -21,7 +22,7 @@ export default function TwoFactorCard({ onEnabled }: { onEnabled?: () => void })
 
   const forget = async () => {
     try {
-      const res = await forgetTrustedBrowsers();
+      const res = await call(identityApi.twoFactorForgetBrowsers);
       message.success(`已取消信任 ${res.data.forgotten} 个浏览器，下次登录都需要验证码`);
       refresh();
     } catch {
@@ -120,7 +121,7 @@ export default function TwoFactorCard({ onEnabled }: { onEnabled?: () => void })
         danger
         onCancel={() => setPrompt(undefined)}
         onSubmit={async (code) => {
-          await disableTwoFactor(code, { skipErrorHandler: true });
+          await call(identityApi.twoFactorDisable, { body: { code } }, { skipErrorHandler: true });
           setPrompt(undefined);
           message.success('两步验证已关闭');
           refresh();
@@ -133,7 +134,7 @@ export default function TwoFactorCard({ onEnabled }: { onEnabled?: () => void })
         okText="生成"
         onCancel={() => setPrompt(undefined)}
         onSubmit={async (code) => {
-          const res = await regenerateRecoveryCodes(code, { skipErrorHandler: true });
+          const res = await call(identityApi.twoFactorRecoveryCodes, { body: { code } }, { skipErrorHandler: true });
           setPrompt(undefined);
           setNewCodes(res.data.recoveryCodes);
           refresh();

@@ -3,12 +3,14 @@
  * save the ten recovery codes (shown once).
  */
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { enableTwoFactor, startTwoFactorSetup, type TwoFactorSetupAnswer } from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { Alert, Button, Form, Input, Space, Spin, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import RecoveryCodes from './RecoveryCodes';
 
-type Setup = TwoFactorSetupAnswer['data'];
+type Setup = AnswerOf<typeof identityApi.twoFactorSetup>['data'];
 
 export default function TwoFactorSetup({ onCancel, onEnabled }: { onCancel: () => void; onEnabled: () => void }) {
   const [setup, setSetup] = useState<Setup>();
@@ -19,7 +21,7 @@ export default function TwoFactorSetup({ onCancel, onEnabled }: { onCancel: () =
 
   useEffect(() => {
     let live = true;
-    startTwoFactorSetup({ skipErrorHandler: true })
+    call(identityApi.twoFactorSetup, {}, { skipErrorHandler: true })
       .then((res) => live && setSetup(res.data))
       .catch((e) => live && setError(errorMessageOf(e)));
     return () => {
@@ -31,7 +33,7 @@ export default function TwoFactorSetup({ onCancel, onEnabled }: { onCancel: () =
     setError(undefined);
     setBusy(true);
     try {
-      const res = await enableTwoFactor(code.trim(), { skipErrorHandler: true });
+      const res = await call(identityApi.twoFactorEnable, { body: { code: code.trim() } }, { skipErrorHandler: true });
       setCodes(res.data.recoveryCodes);
     } catch (e) {
       const field = fieldErrorsOf(e).code;

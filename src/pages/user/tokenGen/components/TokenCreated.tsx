@@ -6,12 +6,13 @@ import CopyableSecret from '@/components/CopyableSecret';
 import { formatTime } from '@/components/time';
 import { handOffToken } from '@/components/tokenHandoff';
 import { TOKEN_SCOPE_LABELS } from '@/contract';
-import type { CreateTokenAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
 import { Link, useNavigate } from '@umijs/max';
 import { Button, Descriptions, Result, Space, Tag } from 'antd';
 
 interface Props {
-  token: CreateTokenAnswer['data'];
+  token: AnswerOf<typeof userApi.createToken>['data'];
   onAgain: () => void;
 }
 

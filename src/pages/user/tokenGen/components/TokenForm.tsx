@@ -2,7 +2,9 @@
 import { zodRule } from '@/components/zodRule';
 import { CreateTokenBody, MAX_ACTIVE_TOKENS, TOKEN_SCOPE_LABELS, TOKEN_SCOPES, type TokenScope } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createToken, type CreateTokenAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { Alert, Button, Checkbox, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
 
@@ -23,7 +25,7 @@ const EXPIRY_OPTIONS = [
 
 interface Props {
   initialScopes: TokenScope[];
-  onCreated: (token: CreateTokenAnswer['data']) => void;
+  onCreated: (token: AnswerOf<typeof userApi.createToken>['data']) => void;
 }
 
 export default function TokenForm({ initialScopes, onCreated }: Props) {
@@ -35,11 +37,14 @@ export default function TokenForm({ initialScopes, onCreated }: Props) {
     setError(undefined);
     setSubmitting(true);
     try {
-      const res = await createToken(
+      const res = await call(
+        userApi.createToken,
         {
-          name: values.name.trim(),
-          scopes: values.scopes,
-          expiresInDays: values.expiresInDays === 0 ? null : values.expiresInDays,
+          body: {
+            name: values.name.trim(),
+            scopes: values.scopes,
+            expiresInDays: values.expiresInDays === 0 ? null : values.expiresInDays,
+          },
         },
         { skipErrorHandler: true },
       );

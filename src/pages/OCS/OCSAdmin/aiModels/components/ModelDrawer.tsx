@@ -1,7 +1,8 @@
 /** Add or edit a model in a drawer: provider, model id, name, price, enabled, timeout (seconds), max tokens. */
 import { OCS_MODEL_TIMEOUT, type AiAdminModel, type AiProvider } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createAdminModel, updateAdminModel } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { DrawerForm, ProFormDigit, ProFormSelect, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
 import { Form, message } from 'antd';
 import type React from 'react';
@@ -39,8 +40,8 @@ export default function ModelDrawer({ model, providers, trigger, onSaved }: Prop
       maxTokens: v.maxTokens ?? null,
     };
     try {
-      if (model) await updateAdminModel(model.id, body, { skipErrorHandler: true });
-      else await createAdminModel(body, { skipErrorHandler: true });
+      if (model) await call(ocsAiApi.updateModel, { params: { id: model.id }, body }, { skipErrorHandler: true });
+      else await call(ocsAiApi.createModel, { body }, { skipErrorHandler: true });
       message.success(editing ? '模型已保存' : '模型已添加');
       onSaved();
       return true;

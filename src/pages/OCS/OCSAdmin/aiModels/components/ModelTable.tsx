@@ -1,6 +1,7 @@
 /** The models: provider, id, price, state, limits, and test/edit/delete. */
 import type { AiAdminModel, AiModelTestResult, AiProvider } from '@/contract';
-import { deleteAdminModel, testAdminModel } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { Button, Modal, Popconfirm, Space, Table, Tag, message, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import ModelDrawer from './ModelDrawer';
@@ -20,7 +21,7 @@ export default function ModelTable({ models, providers, loading, onChanged }: Pr
   const runTest = async (m: AiAdminModel) => {
     setTesting(m.id);
     try {
-      const res = await testAdminModel(m.id, 'single');
+      const res = await call(ocsAiApi.testModel, { params: { id: m.id }, body: { type: 'single' } });
       setTested({ name: m.displayName, result: res.data });
     } catch {
       // The request layer has shown the error.
@@ -30,7 +31,7 @@ export default function ModelTable({ models, providers, loading, onChanged }: Pr
   };
   const remove = async (m: AiAdminModel) => {
     try {
-      await deleteAdminModel(m.id);
+      await call(ocsAiApi.deleteModel, { params: { id: m.id } });
       message.success(`模型「${m.displayName}」已删除`);
       onChanged();
     } catch {

@@ -5,7 +5,8 @@
 import { zodRule } from '@/components/zodRule';
 import { AiProviderBody, type AiProvider } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createAiProvider, updateAiProvider } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { DrawerForm, ProFormText } from '@ant-design/pro-components';
 import { Form, message } from 'antd';
 import type React from 'react';
@@ -31,10 +32,11 @@ export default function ProviderDrawer({ provider, trigger, onSaved }: Props) {
     try {
       if (provider) {
         const body = { name: v.name, baseURL: v.baseURL, ...(v.apiKey?.trim() ? { apiKey: v.apiKey.trim() } : {}) };
-        await updateAiProvider(provider.id, body, { skipErrorHandler: true });
+        await call(ocsAiApi.updateProvider, { params: { id: provider.id }, body }, { skipErrorHandler: true });
       } else {
-        await createAiProvider(
-          { name: v.name, baseURL: v.baseURL, apiKey: v.apiKey ?? '' },
+        await call(
+          ocsAiApi.createProvider,
+          { body: { name: v.name, baseURL: v.baseURL, apiKey: v.apiKey ?? '' } },
           { skipErrorHandler: true },
         );
       }

@@ -1,7 +1,8 @@
 /** The providers: endpoint, masked key, how many models, and edit/delete. */
 import { formatTime } from '@/components/time';
 import type { AiProvider } from '@/contract';
-import { deleteAiProvider } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { Button, Popconfirm, Space, Table, Typography, message, type TableColumnsType } from 'antd';
 import ProviderDrawer from './ProviderDrawer';
 
@@ -14,7 +15,7 @@ interface Props {
 export default function ProviderTable({ providers, loading, onChanged }: Props) {
   const remove = async (p: AiProvider) => {
     try {
-      await deleteAiProvider(p.id);
+      await call(ocsAiApi.deleteProvider, { params: { id: p.id } });
       message.success(`服务商「${p.name}」已删除`);
       onChanged();
     } catch {

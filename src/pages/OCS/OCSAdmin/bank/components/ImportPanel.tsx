@@ -11,7 +11,8 @@ import {
   type BankImportJob,
   type BankImportPreview,
 } from '@/contract';
-import { commitBankImport, fetchBankImportJob, uploadBankFile } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call, upload } from '@/services/call';
 import { Progress } from 'antd';
 
 export const POLL_MS = 1000;
@@ -49,7 +50,7 @@ const report = (p: BankImportPreview): ImportReportProps<SampleRow> => ({
 const follow: ImportJobFollow<BankImportPreview, BankImportJob> = {
   intervalMs: POLL_MS,
   running: (job) => job.status === 'running',
-  poll: async (p) => (await fetchBankImportJob(p.id, { skipErrorHandler: true })).data,
+  poll: async (p) => (await call(ocsAdminApi.importJob, { params: { id: p.id } }, { skipErrorHandler: true })).data,
   progress: (p, job) => ({
     message: `正在导入 ${p.fileName}：已写入 ${job.done} / ${job.total} 题`,
     percent: percentOf(job),
@@ -72,11 +73,11 @@ export default function ImportPanel({ onImported }: { onImported: () => void }) 
           </>
         ),
       }}
-      upload={async (file, onProgress) => (await uploadBankFile(file, onProgress)).data}
+      upload={async (file, onProgress) => (await upload(ocsAdminApi.uploadImport, file, onProgress)).data}
       report={report}
       validCount={(p) => p.valid}
       confirmLabel={(p) => <>确认导入 {p.valid} 题</>}
-      commit={async (p) => (await commitBankImport(p.id)).data}
+      commit={async (p) => (await call(ocsAdminApi.commitImport, { params: { id: p.id } })).data}
       follow={follow}
       outcome={(p, job) =>
         job.status === 'done'

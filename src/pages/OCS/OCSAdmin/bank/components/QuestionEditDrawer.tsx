@@ -3,7 +3,8 @@
  * refuses with 409 when the result would duplicate another question.
  */
 import { OCS_TYPE_LABELS, type BankQuestion, type BankType } from '@/contract';
-import { updateBankQuestion } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { DrawerForm, ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
 import { message } from 'antd';
 
@@ -49,11 +50,14 @@ export default function QuestionEditDrawer({
       onFinish={async (v) => {
         if (!question) return false;
         try {
-          await updateBankQuestion(question.id, {
-            title: v.title,
-            type: v.type,
-            options: v.type === 'judgement' || v.type === 'completion' ? [] : lines(v.options),
-            answer: lines(v.answer),
+          await call(ocsAdminApi.updateQuestion, {
+            params: { id: question.id },
+            body: {
+              title: v.title,
+              type: v.type,
+              options: v.type === 'judgement' || v.type === 'completion' ? [] : lines(v.options),
+              answer: lines(v.answer),
+            },
           });
           message.success('已保存');
           onSaved();

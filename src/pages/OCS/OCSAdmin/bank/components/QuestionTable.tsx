@@ -9,7 +9,9 @@ import {
   type BankType,
 } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { bankExportUrl, deleteBankQuestion, fetchBankQuestions, setBankQuestionStatus } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
+import { urlOf } from '@/services/url';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Button, message, Popconfirm, Space, Tag } from 'antd';
@@ -51,7 +53,7 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
     onChanged();
   };
   const mark = async (q: BankQuestion, status: BankStatus) => {
-    await setBankQuestionStatus(q.id, status);
+    await call(ocsAdminApi.setQuestionStatus, { params: { id: q.id }, body: { status } });
     message.success(status === 'wrong' ? '已标为错误，该题不再参与匹配' : '已标为核实');
     changed();
   };
@@ -122,7 +124,7 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
           okButtonProps={{ danger: true }}
           cancelText="取消"
           onConfirm={async () => {
-            await deleteBankQuestion(q.id);
+            await call(ocsAdminApi.deleteQuestion, { params: { id: q.id } });
             message.success('已删除');
             changed();
           }}
@@ -141,17 +143,27 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
         headerTitle="题目"
         actionRef={actionRef}
         columns={columns}
-        request={(params, sort) => fetchBankQuestions(toQuery(params, sort))}
+        request={(params, sort) => call(ocsAdminApi.listQuestions, { query: toQuery(params, sort) })}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
         options={{ density: false, setting: false }}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的题目' }}
         toolBarRender={() => [
-          <Button key="json" icon={<DownloadOutlined aria-hidden />} href={bankExportUrl('json')} download>
+          <Button
+            key="json"
+            icon={<DownloadOutlined aria-hidden />}
+            href={urlOf(ocsAdminApi.bankExport, { query: { format: 'json' } })}
+            download
+          >
             导出 JSON
           </Button>,
-          <Button key="csv" icon={<DownloadOutlined aria-hidden />} href={bankExportUrl('csv')} download>
+          <Button
+            key="csv"
+            icon={<DownloadOutlined aria-hidden />}
+            href={urlOf(ocsAdminApi.bankExport, { query: { format: 'csv' } })}
+            download
+          >
             导出 CSV
           </Button>,
         ]}

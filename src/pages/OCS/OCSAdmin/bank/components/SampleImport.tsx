@@ -3,7 +3,8 @@
  * what it is. Questions already in the bank are skipped, so clicking twice adds nothing.
  */
 import { errorMessageOf } from '@/requestErrorConfig';
-import { importSampleBank } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { Button, message, Popconfirm, Typography } from 'antd';
 import { useState } from 'react';
 
@@ -18,7 +19,7 @@ export default function SampleImport({ onImported }: { onImported: () => void })
   const run = async () => {
     setRunning(true);
     try {
-      const r = (await importSampleBank({ skipErrorHandler: true })).data;
+      const r = (await call(ocsAdminApi.importSampleBank, {}, { skipErrorHandler: true })).data;
       if (r.inserted > 0) {
         message.success(
           `已导入示例题库：新增 ${r.inserted} 题${r.skipped ? `，另有 ${r.skipped} 题已在题库中（未改动）` : ''}`,

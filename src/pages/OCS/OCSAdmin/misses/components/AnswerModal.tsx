@@ -5,7 +5,8 @@
  */
 import { OCS_TYPE_LABELS, type MissItem } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { answerMisses } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
 import { Alert, Modal, Space, Tag, Typography, message } from 'antd';
 import { useEffect, useState } from 'react';
 import AnswerPicker, { hasAnswer } from '../../components/AnswerPicker';
@@ -32,8 +33,9 @@ export default function AnswerModal({
     setBusy(true);
     setError(undefined);
     try {
-      const r = await answerMisses(
-        { items: items.map((i) => ({ id: i.id, answer: answers[i.id]! })) },
+      const r = await call(
+        ocsReviewApi.answerMisses,
+        { body: { items: items.map((i) => ({ id: i.id, answer: answers[i.id]! })) } },
         { skipErrorHandler: true },
       );
       message.success(`已补录 ${r.data.answered} 道题，已作为“已核实”题目加入题库`);

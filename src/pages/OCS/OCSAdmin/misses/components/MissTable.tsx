@@ -5,7 +5,8 @@
 import { formatTime } from '@/components/time';
 import { OCS_MISS_STATUS_LABELS, OCS_TYPE_LABELS, type MissItem, type OcsMissStatus } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { dismissMisses, draftMiss, fetchMisses } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Button, Popconfirm, Space, Tag, Typography, message } from 'antd';
 import { useRef, useState } from 'react';
@@ -36,7 +37,7 @@ export default function MissTable() {
   const draft = async (m: MissItem) => {
     setDrafting(m.id);
     try {
-      const r = await draftMiss(m.id);
+      const r = await call(ocsReviewApi.draftMiss, { params: { id: m.id } });
       message.success(`AI 草稿：${r.data.draft?.join('；') ?? '无'}（确认后才会入库）`);
       actionRef.current?.reload();
     } catch {
@@ -47,7 +48,7 @@ export default function MissTable() {
   };
   const dismiss = async (ids: number[]) => {
     try {
-      const r = await dismissMisses(ids);
+      const r = await call(ocsReviewApi.dismissMisses, { body: { ids } });
       message.success(`已忽略 ${r.data.dismissed} 道题`);
       reload();
     } catch {
@@ -129,11 +130,13 @@ export default function MissTable() {
         actionRef={actionRef}
         columns={columns}
         request={({ current, pageSize, status, keyword }) =>
-          fetchMisses({
-            current,
-            pageSize,
-            status: status ?? 'open',
-            ...(keyword?.trim() ? { keyword: keyword.trim() } : {}),
+          call(ocsReviewApi.listMisses, {
+            query: {
+              current,
+              pageSize,
+              status: status ?? 'open',
+              ...(keyword?.trim() ? { keyword: keyword.trim() } : {}),
+            },
           })
         }
         rowSelection={{

@@ -2,7 +2,8 @@
 import { zodRule } from '@/components/zodRule';
 import { REDEEM_MAX_COUNT, RedeemBatchBody } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createRedeemBatch } from '@/services/ocsFree';
+import * as ocsFreeApi from '@/contract/api/ocsFree';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormDateTimePicker, ProFormDigit, ProFormTextArea } from '@ant-design/pro-components';
 import { Button, Form, message } from 'antd';
@@ -34,7 +35,7 @@ export default function CreateBatchForm({ onCreated }: { onCreated: () => void }
 
   const onFinish = async (v: BatchFormValues) => {
     try {
-      const res = await createRedeemBatch(toBatchBody(v), { skipErrorHandler: true });
+      const res = await call(ocsFreeApi.createRedeemBatch, { body: toBatchBody(v) }, { skipErrorHandler: true });
       message.success(`已生成 ${res.data.codeCount} 个兑换码，请在列表中下载（只能下载一次）`);
       onCreated();
       return true;

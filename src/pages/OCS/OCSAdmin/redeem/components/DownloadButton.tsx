@@ -5,7 +5,7 @@
 import { formatTime } from '@/components/time';
 import type { RedeemBatch } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { downloadRedeemCodes } from '@/services/ocsFree';
+import { downloadRedeemCodes } from '@/services/redeemCodes';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, message, Popconfirm, Typography } from 'antd';
 import { useState } from 'react';

@@ -6,7 +6,8 @@
  */
 import type { ReviewItem } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { acceptReviews, mergeReviews, rejectReviews } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
 import { Alert, Input, List, Modal, Radio, Space, Typography, message } from 'antd';
 import { useEffect, useState } from 'react';
 
@@ -50,26 +51,33 @@ export default function BulkDecision({
     setError(undefined);
     try {
       if (kind === 'accept') {
-        const r = await acceptReviews(
+        const r = await call(
+          ocsReviewApi.acceptReviews,
           {
-            items: acceptable.map((i) => ({ questionId: i.questionId, answer: i.proposals[0]!.answer })),
-            reason: reason.trim(),
+            body: {
+              items: acceptable.map((i) => ({ questionId: i.questionId, answer: i.proposals[0]!.answer })),
+              reason: reason.trim(),
+            },
           },
           { skipErrorHandler: true },
         );
         message.success(`已采纳 ${r.data.questions} 题，给 ${r.data.refunds} 位反馈者退还 ${r.data.refunded} 积分`);
       } else if (kind === 'reject') {
-        const r = await rejectReviews(
-          { questionIds: items.map((i) => i.questionId), reason: reason.trim() },
+        const r = await call(
+          ocsReviewApi.rejectReviews,
+          { body: { questionIds: items.map((i) => i.questionId), reason: reason.trim() } },
           { skipErrorHandler: true },
         );
         message.success(`已驳回 ${r.data.questions} 题的 ${r.data.reports} 条反馈`);
       } else {
-        const r = await mergeReviews(
+        const r = await call(
+          ocsReviewApi.mergeReviews,
           {
-            targetId: target!,
-            sourceIds: items.filter((i) => i.questionId !== target).map((i) => i.questionId),
-            reason: reason.trim(),
+            body: {
+              targetId: target!,
+              sourceIds: items.filter((i) => i.questionId !== target).map((i) => i.questionId),
+              reason: reason.trim(),
+            },
           },
           { skipErrorHandler: true },
         );

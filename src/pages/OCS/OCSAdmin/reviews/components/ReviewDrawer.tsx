@@ -7,7 +7,8 @@
 import { formatTime } from '@/components/time';
 import { OCS_TYPE_LABELS, bankSourceLabel, provenanceLabel, type ReviewDetail, type ReviewReport } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { acceptReviews, fetchReviewDetail, rejectReviews } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
 import { useRequest } from 'ahooks';
 import {
   Alert,
@@ -74,7 +75,10 @@ export default function ReviewDrawer({
   onDecided: () => void;
 }) {
   const detail = useRequest(
-    () => (questionId === null ? Promise.resolve(null) : fetchReviewDetail(questionId, { skipErrorHandler: true })),
+    () =>
+      questionId === null
+        ? Promise.resolve(null)
+        : call(ocsReviewApi.reviewDetail, { params: { id: questionId } }, { skipErrorHandler: true }),
     { refreshDeps: [questionId] },
   );
   const d = detail.data?.data;
@@ -95,8 +99,9 @@ export default function ReviewDrawer({
     setError(undefined);
     try {
       if (what === 'accept') {
-        const r = await acceptReviews(
-          { items: [{ questionId: d.question.id, answer }], reason: reason.trim() },
+        const r = await call(
+          ocsReviewApi.acceptReviews,
+          { body: { items: [{ questionId: d.question.id, answer }], reason: reason.trim() } },
           { skipErrorHandler: true },
         );
         message.success(
@@ -105,7 +110,11 @@ export default function ReviewDrawer({
             : '已采纳，题库答案已更正',
         );
       } else {
-        await rejectReviews({ questionIds: [d.question.id], reason: reason.trim() }, { skipErrorHandler: true });
+        await call(
+          ocsReviewApi.rejectReviews,
+          { body: { questionIds: [d.question.id], reason: reason.trim() } },
+          { skipErrorHandler: true },
+        );
         message.success('已驳回，答案保持不变');
       }
       onDecided();

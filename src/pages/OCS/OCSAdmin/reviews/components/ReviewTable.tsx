@@ -6,7 +6,8 @@
 import { formatTime } from '@/components/time';
 import { OCS_TYPE_LABELS, provenanceLabel, type ReviewItem } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchReviewQueue } from '@/services/ocsReview';
+import * as ocsReviewApi from '@/contract/api/ocsReview';
+import { call } from '@/services/call';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Button, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
@@ -120,12 +121,14 @@ export default function ReviewTable() {
         actionRef={actionRef}
         columns={columns}
         request={({ current, pageSize, status, keyword, disputed }) =>
-          fetchReviewQueue({
-            current,
-            pageSize,
-            status: status ?? 'open',
-            ...(keyword?.trim() ? { keyword: keyword.trim() } : {}),
-            ...(disputed ? { disputed } : {}),
+          call(ocsReviewApi.reviewQueue, {
+            query: {
+              current,
+              pageSize,
+              status: status ?? 'open',
+              ...(keyword?.trim() ? { keyword: keyword.trim() } : {}),
+              ...(disputed ? { disputed } : {}),
+            },
           })
         }
         rowSelection={{

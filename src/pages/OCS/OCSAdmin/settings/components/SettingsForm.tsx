@@ -4,7 +4,8 @@
  */
 import { zodRule } from '@/components/zodRule';
 import { OCS_DISPUTED_MODE_LABELS, OcsSettingsBody } from '@/contract';
-import { fetchOcsSettings, saveOcsSettings } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { ProForm, ProFormDigit, ProFormRadio } from '@ant-design/pro-components';
 import { message } from 'antd';
 import { refreshOcsSetup } from '../../components/SetupChecklist';
@@ -20,11 +21,11 @@ export default function SettingsForm() {
     <ProForm<OcsSettingsBody>
       layout="vertical"
       style={{ maxWidth: 640 }}
-      request={async () => (await fetchOcsSettings()).data}
+      request={async () => (await call(ocsAdminApi.getSettings)).data}
       submitter={{ searchConfig: { submitText: '保存设置', resetText: '还原' } }}
       onFinish={async (values) => {
         try {
-          await saveOcsSettings(values);
+          await call(ocsAdminApi.saveSettings, { body: values });
           message.success('设置已保存，立即生效');
           refreshOcsSetup(); // a save sets the price (单价已设置)
           return true;

@@ -1,7 +1,8 @@
 /** One real call to an upstream with a sample question: what it answered, how fast, or why it failed. */
 import type { Upstream, UpstreamTestResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { testUpstream } from '@/services/ocsUpstream';
+import * as ocsUpstreamApi from '@/contract/api/ocsUpstream';
+import { call } from '@/services/call';
 import { Alert, Button, Descriptions, Input, Modal, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 
@@ -27,7 +28,15 @@ export default function TestModal({ upstream, onClose }: { upstream: Upstream | 
     setError(undefined);
     setResult(null);
     try {
-      setResult((await testUpstream(upstream.id, { title, type, options }, { skipErrorHandler: true })).data);
+      setResult(
+        (
+          await call(
+            ocsUpstreamApi.testUpstream,
+            { params: { id: upstream.id }, body: { title, type, options } },
+            { skipErrorHandler: true },
+          )
+        ).data,
+      );
     } catch (e) {
       setError(errorMessageOf(e));
     } finally {

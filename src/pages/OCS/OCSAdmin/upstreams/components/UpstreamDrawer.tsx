@@ -7,7 +7,8 @@
 import { zodRule } from '@/components/zodRule';
 import { UpstreamBody, upstreamFromWrapper, type Upstream } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { createUpstream, updateUpstream } from '@/services/ocsUpstream';
+import * as ocsUpstreamApi from '@/contract/api/ocsUpstream';
+import { call } from '@/services/call';
 import {
   DrawerForm,
   ProFormDigit,
@@ -118,8 +119,9 @@ export default function UpstreamDrawer({
       ...(v.secret?.trim() ? { secret: v.secret.trim() } : {}),
     };
     try {
-      if (upstream) await updateUpstream(upstream.id, body, { skipErrorHandler: true });
-      else await createUpstream(body, { skipErrorHandler: true });
+      if (upstream)
+        await call(ocsUpstreamApi.updateUpstream, { params: { id: upstream.id }, body }, { skipErrorHandler: true });
+      else await call(ocsUpstreamApi.createUpstream, { body }, { skipErrorHandler: true });
       message.success(editing ? '上游题库已保存' : '上游题库已添加');
       onSaved();
       return true;

@@ -4,7 +4,8 @@
  */
 import { formatTime } from '@/components/time';
 import { UPSTREAM_BREAKER_LABELS, type Upstream } from '@/contract';
-import { deleteUpstream, updateUpstream } from '@/services/ocsUpstream';
+import * as ocsUpstreamApi from '@/contract/api/ocsUpstream';
+import { call } from '@/services/call';
 import {
   Button,
   Popconfirm,
@@ -36,7 +37,7 @@ export default function UpstreamTable({
   const [testing, setTesting] = useState<Upstream | null>(null);
   const toggle = async (u: Upstream, enabled: boolean) => {
     try {
-      await updateUpstream(u.id, { enabled });
+      await call(ocsUpstreamApi.updateUpstream, { params: { id: u.id }, body: { enabled } });
       message.success(enabled ? `已启用「${u.name}」` : `已停用「${u.name}」`);
       onChanged();
     } catch {
@@ -45,7 +46,7 @@ export default function UpstreamTable({
   };
   const remove = async (u: Upstream) => {
     try {
-      await deleteUpstream(u.id);
+      await call(ocsUpstreamApi.deleteUpstream, { params: { id: u.id } });
       message.success(`已删除「${u.name}」`);
       onChanged();
     } catch {

@@ -3,7 +3,8 @@
  * audit log. The server refuses a deduction below zero; the form says so before sending.
  */
 import type { OcsAdminUser } from '@/contract';
-import { adjustBalance } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { ModalForm, ProFormDependency, ProFormDigit, ProFormRadio, ProFormTextArea } from '@ant-design/pro-components';
 import { message, Typography } from 'antd';
 
@@ -34,7 +35,10 @@ export default function AdjustBalanceModal({
         if (!user) return false;
         const amount = v.direction === 'add' ? v.points : -v.points;
         try {
-          const res = await adjustBalance(user.id, { amount, reason: v.reason.trim() });
+          const res = await call(ocsAdminApi.adjustBalance, {
+            params: { id: user.id },
+            body: { amount, reason: v.reason.trim() },
+          });
           message.success(`已调整，${user.username} 当前余额 ${res.data.balance} 积分`);
           onDone();
           onClose();

@@ -1,7 +1,8 @@
 /** One user's recent bills, for checking what an adjustment did. */
 import { formatTime } from '@/components/time';
 import { LEDGER_KIND_LABELS, type LedgerItem, type OcsAdminUser } from '@/contract';
-import { fetchUserLedger } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { ProTable } from '@ant-design/pro-components';
 import { Drawer } from 'antd';
 
@@ -19,7 +20,9 @@ export default function LedgerDrawer({ user, onClose }: { user: OcsAdminUser | n
           rowKey="id"
           search={false}
           options={false}
-          request={({ current, pageSize }) => fetchUserLedger(user.id, { current, pageSize })}
+          request={({ current, pageSize }) =>
+            call(ocsAdminApi.userLedger, { params: { id: user.id }, query: { current, pageSize } })
+          }
           pagination={{ defaultPageSize: 10, showSizeChanger: false }}
           locale={{ emptyText: '暂无积分变动' }}
           columns={[

@@ -2,7 +2,8 @@
 import { formatTime } from '@/components/time';
 import type { OcsAdminUser, OcsAdminUserListQuery } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchOcsUsers } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
+import { call } from '@/services/call';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
@@ -79,7 +80,7 @@ export default function UsersTable() {
         headerTitle="OCS 用户"
         actionRef={actionRef}
         columns={columns}
-        request={(params, sort) => fetchOcsUsers(toQuery(params, sort))}
+        request={(params, sort) => call(ocsAdminApi.listUsers, { query: toQuery(params, sort) })}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
         options={{ density: false, setting: false }}

@@ -4,7 +4,8 @@
  */
 import type { AiPromptPreview, OcsAiType } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { previewPrompt } from '@/services/ocsAi';
+import * as ocsAiApi from '@/contract/api/ocsAi';
+import { call } from '@/services/call';
 import { useDebounce, useMemoizedFn, useRequest } from 'ahooks';
 import { Alert, Card, Typography } from 'antd';
 import { useEffect } from 'react';
@@ -19,7 +20,10 @@ interface Props {
 export default function PromptPreview({ template, type, onProblem }: Props) {
   const debounced = useDebounce(template, { wait: 300 });
   const { data, error, loading } = useRequest<AiPromptPreview, []>(
-    () => previewPrompt({ template: debounced, type }, { skipErrorHandler: true }).then((r) => r.data),
+    () =>
+      call(ocsAiApi.promptPreview, { body: { template: debounced, type } }, { skipErrorHandler: true }).then(
+        (r) => r.data,
+      ),
     { refreshDeps: [debounced, type] },
   );
   const problem = error ? (fieldErrorsOf(error).template?.[0] ?? errorMessageOf(error)) : undefined;

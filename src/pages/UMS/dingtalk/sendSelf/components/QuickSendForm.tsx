@@ -1,6 +1,7 @@
 /** One box: content (plus an optional title) sent as plain text to the default channel. */
 import { UMS_MAX_MESSAGE_BYTES, type Channel } from '@/contract';
-import { createMessage } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { SendOutlined } from '@ant-design/icons';
 import { Link } from '@umijs/max';
 import { Button, Form, Input, Space, Typography, message } from 'antd';
@@ -23,7 +24,7 @@ export default function QuickSendForm({ channel, onSent }: { channel: Channel; o
     if (tooBig) return;
     setSending(true);
     try {
-      await createMessage({ title: v.title?.trim() ?? '', content: v.content, type: 'text' });
+      await call(umsApi.createMessage, { body: { title: v.title?.trim() ?? '', content: v.content, type: 'text' } });
       message.success('已发送到钉钉队列');
       form.resetFields();
       onSent();

@@ -1,7 +1,8 @@
 /** The last 5 messages, newest first; reloads while one of them may still be delivered. */
 import { formatTime } from '@/components/time';
 import type { MessageSummary } from '@/contract';
-import { fetchMessages } from '@/services/ums';
+import * as umsApi from '@/contract/api/ums';
+import { call } from '@/services/call';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
@@ -35,9 +36,12 @@ function Item({ m }: { m: MessageSummary }) {
 }
 
 export default function RecentSends({ version }: { version: number }) {
-  const { data, loading, refresh } = useRequest(() => fetchMessages({ current: 1, pageSize: 5 }), {
-    refreshDeps: [version],
-  });
+  const { data, loading, refresh } = useRequest(
+    () => call(umsApi.listMessages, { query: { current: 1, pageSize: 5 } }),
+    {
+      refreshDeps: [version],
+    },
+  );
   const rows = data?.data ?? [];
 
   useEffect(() => {

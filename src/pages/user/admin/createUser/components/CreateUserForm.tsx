@@ -2,7 +2,9 @@
 import { zodRule } from '@/components/zodRule';
 import { Nickname, Password, Username, type Role } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { adminCreateUser, type AdminCreateUserAnswer } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
 import { ROLE_OPTIONS } from '../../components/roleOptions';
@@ -17,7 +19,11 @@ interface Values {
 
 const FIELDS = ['username', 'password', 'nickname', 'roles'] as const;
 
-export default function CreateUserForm({ onCreated }: { onCreated: (user: AdminCreateUserAnswer['data']) => void }) {
+export default function CreateUserForm({
+  onCreated,
+}: {
+  onCreated: (user: AnswerOf<typeof userApi.adminCreateUser>['data']) => void;
+}) {
   const [form] = Form.useForm<Values>();
   const generate = Form.useWatch('generatePassword', form);
   const [error, setError] = useState<string>();
@@ -27,13 +33,16 @@ export default function CreateUserForm({ onCreated }: { onCreated: (user: AdminC
     setError(undefined);
     setSubmitting(true);
     try {
-      const res = await adminCreateUser(
+      const res = await call(
+        userApi.adminCreateUser,
         {
-          username: v.username.trim(),
-          generatePassword: v.generatePassword,
-          ...(v.generatePassword ? {} : { password: v.password }),
-          ...(v.nickname?.trim() ? { nickname: v.nickname.trim() } : {}),
-          roles: v.roles,
+          body: {
+            username: v.username.trim(),
+            generatePassword: v.generatePassword,
+            ...(v.generatePassword ? {} : { password: v.password }),
+            ...(v.nickname?.trim() ? { nickname: v.nickname.trim() } : {}),
+            roles: v.roles,
+          },
         },
         { skipErrorHandler: true },
       );

@@ -6,7 +6,8 @@
 import { zodRule } from '@/components/zodRule';
 import { Nickname, type AdminUser } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import { adminUpdateUser } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Alert, Button, Card, Checkbox, Form, Input, message, Modal, Switch } from 'antd';
 import { useState } from 'react';
 import { ROLE_OPTIONS } from '../../components/roleOptions';
@@ -32,7 +33,7 @@ export default function EditUserForm({ user, isSelf, onSaved }: Props) {
     setSaving(true);
     setError(undefined);
     try {
-      const res = await adminUpdateUser(user.uid, body, { skipErrorHandler: true });
+      const res = await call(userApi.adminUpdateUser, { params: { id: user.uid }, body }, { skipErrorHandler: true });
       const { endedSessions, ...saved } = res.data;
       message.success(endedSessions > 0 ? `已保存，已结束该用户的 ${endedSessions} 个会话` : '已保存');
       onSaved(saved);

@@ -6,7 +6,8 @@ import CopyableSecret from '@/components/CopyableSecret';
 import { zodRule } from '@/components/zodRule';
 import { Password, type AdminUser } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { adminResetPassword } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Alert, Button, Card, Checkbox, Form, Input, message, Modal, Radio } from 'antd';
 import { useState } from 'react';
 
@@ -30,7 +31,11 @@ export default function ResetPasswordCard({ user }: { user: AdminUser }) {
         m === 'generate'
           ? { generatePassword: true, revokeTokens }
           : { generatePassword: false, password, revokeTokens };
-      const res = await adminResetPassword(user.uid, body, { skipErrorHandler: true });
+      const res = await call(
+        userApi.adminResetPassword,
+        { params: { id: user.uid }, body },
+        { skipErrorHandler: true },
+      );
       message.success(
         `密码已重置，已结束该用户的 ${res.data.endedSessions} 个会话` +
           (revokeTokens ? `，吊销 ${res.data.revokedTokens} 个个人令牌` : ''),

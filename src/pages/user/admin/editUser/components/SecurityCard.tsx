@@ -4,7 +4,8 @@
  */
 import { LOGIN_FREE_FAILURES, type AdminUser } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { adminRevokeTokens, adminUnlockLogin } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Alert, Button, Card, Descriptions, Popconfirm, Space, Tag, message } from 'antd';
 import { useState } from 'react';
 
@@ -30,12 +31,12 @@ export default function SecurityCard({ user, onChanged }: Props) {
 
   const unlock = () =>
     run(async () => {
-      const res = await adminUnlockLogin(user.uid, { skipErrorHandler: true });
+      const res = await call(userApi.adminUnlockLogin, { params: { id: user.uid } }, { skipErrorHandler: true });
       return `已解除登录限制（清除 ${res.data.clearedFailures} 条失败记录）`;
     });
   const revoke = () =>
     run(async () => {
-      const res = await adminRevokeTokens(user.uid, { skipErrorHandler: true });
+      const res = await call(userApi.adminRevokeTokens, { params: { id: user.uid } }, { skipErrorHandler: true });
       return `已吊销 ${res.data.revokedTokens} 个个人令牌`;
     });
 

@@ -7,13 +7,9 @@ import { formatTime } from '@/components/time';
 import type { LinkedIdentity, SsoProvider } from '@/contract';
 import { SSO_PROVIDER_NAMES } from '@/contract/ssoErrors';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
-import {
-  adminLinkIdentity,
-  adminResetTwoFactor,
-  adminSetPasswordLogin,
-  adminUnlinkIdentity,
-  fetchUserSecurity,
-} from '@/services/identity';
+import * as identityApi from '@/contract/api/identity';
+import type { AnswerOf } from '@/contract/endpoint';
+import { call } from '@/services/call';
 import {
   Alert,
   Button,
@@ -34,13 +30,16 @@ import { useRequest } from 'ahooks';
 import { useState } from 'react';
 
 export default function SignInCard({ uid }: { uid: number }) {
-  const { data, loading, mutate, refresh } = useRequest(() => fetchUserSecurity(uid), { refreshDeps: [uid] });
+  const { data, loading, mutate, refresh } = useRequest(
+    () => call(identityApi.adminUserSecurity, { params: { id: uid } }),
+    { refreshDeps: [uid] },
+  );
   const [error, setError] = useState<string>();
   const [form] = Form.useForm<{ provider: SsoProvider; subject: string }>();
   const [linking, setLinking] = useState(false);
   const security = data?.data;
 
-  const run = async (action: () => ReturnType<typeof fetchUserSecurity>, done: string) => {
+  const run = async (action: () => Promise<AnswerOf<typeof identityApi.adminUserSecurity>>, done: string) => {
     setError(undefined);
     try {
       mutate(await action());
@@ -56,9 +55,9 @@ export default function SignInCard({ uid }: { uid: number }) {
     setLinking(true);
     try {
       mutate(
-        await adminLinkIdentity(
-          uid,
-          { provider: values.provider, subject: values.subject.trim() },
+        await call(
+          identityApi.adminLinkIdentity,
+          { params: { id: uid }, body: { provider: values.provider, subject: values.subject.trim() } },
           { skipErrorHandler: true },
         ),
       );
@@ -113,7 +112,17 @@ export default function SignInCard({ uid }: { uid: number }) {
           okText="解除"
           okButtonProps={{ danger: true }}
           cancelText="取消"
-          onConfirm={() => run(() => adminUnlinkIdentity(uid, i.id, { skipErrorHandler: true }), '已解除关联')}
+          onConfirm={() =>
+            run(
+              () =>
+                call(
+                  identityApi.adminUnlinkIdentity,
+                  { params: { id: uid, identityId: i.id } },
+                  { skipErrorHandler: true },
+                ),
+              '已解除关联',
+            )
+          }
         >
           <Button type="link" size="small" danger>
             解除
@@ -142,7 +151,12 @@ export default function SignInCard({ uid }: { uid: number }) {
               okText="重置"
               okButtonProps={{ danger: true }}
               cancelText="取消"
-              onConfirm={() => run(() => adminResetTwoFactor(uid, { skipErrorHandler: true }), '已重置两步验证')}
+              onConfirm={() =>
+                run(
+                  () => call(identityApi.adminResetTwoFactor, { params: { id: uid } }, { skipErrorHandler: true }),
+                  '已重置两步验证',
+                )
+              }
               disabled={!security.twoFactorEnabled}
             >
               <Button size="small" danger disabled={!security.twoFactorEnabled}>
@@ -164,7 +178,12 @@ export default function SignInCard({ uid }: { uid: number }) {
               cancelText="取消"
               onConfirm={() =>
                 run(
-                  () => adminSetPasswordLogin(uid, !security.passwordLogin, { skipErrorHandler: true }),
+                  () =>
+                    call(
+                      identityApi.adminSetPasswordLogin,
+                      { params: { id: uid }, body: { enabled: !security.passwordLogin } },
+                      { skipErrorHandler: true },
+                    ),
                   security.passwordLogin ? '已停用密码登录' : '已恢复密码登录',
                 )
               }

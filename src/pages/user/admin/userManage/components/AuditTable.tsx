@@ -2,7 +2,8 @@
 import { formatTime } from '@/components/time';
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@/contract';
 import { TABLE_PAGINATION } from '@/requestDefaults';
-import { fetchAudit } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Typography } from 'antd';
 import { auditDiff } from './auditDiff';
@@ -56,7 +57,9 @@ export default function AuditTable({ targetId }: { targetId?: string }) {
       columns={columns}
       form={{ initialValues: { targetId } }}
       request={({ current, pageSize, targetId: t, action }) =>
-        fetchAudit({ current, pageSize, ...(t?.trim() ? { targetId: t.trim() } : {}), ...(action ? { action } : {}) })
+        call(userApi.adminAudit, {
+          query: { current, pageSize, ...(t?.trim() ? { targetId: t.trim() } : {}), ...(action ? { action } : {}) },
+        })
       }
       pagination={TABLE_PAGINATION}
       search={{ labelWidth: 'auto' }}

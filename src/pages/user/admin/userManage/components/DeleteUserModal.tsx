@@ -4,7 +4,8 @@
  */
 import type { AdminUser } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
-import { adminDeleteUser } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { Alert, Input, message, Modal, Typography } from 'antd';
 import { useState } from 'react';
 
@@ -30,7 +31,11 @@ export default function DeleteUserModal({ user, onClose, onDeleted }: Props) {
     setDeleting(true);
     setError(undefined);
     try {
-      await adminDeleteUser(user.uid, typed, { skipErrorHandler: true });
+      await call(
+        userApi.adminDeleteUser,
+        { params: { id: user.uid }, body: { confirm: typed } },
+        { skipErrorHandler: true },
+      );
       message.success(`用户 ${user.username} 已删除`);
       close();
       onDeleted();

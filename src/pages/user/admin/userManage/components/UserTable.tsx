@@ -1,7 +1,8 @@
 /** All users: search, role/status filters, sort by created or last login, page size 10. */
 import type { AdminUser } from '@/contract';
 import { TABLE_PAGINATION, searchOpenOnWideScreens } from '@/requestDefaults';
-import { fetchAdminUsers } from '@/services/account';
+import * as userApi from '@/contract/api/user';
+import { call } from '@/services/call';
 import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType } from '@ant-design/pro-components';
 import { Link, useModel } from '@umijs/max';
@@ -23,7 +24,7 @@ export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => v
         headerTitle="用户列表"
         actionRef={actionRef}
         columns={userColumns({ selfUid: initialState?.currentUser?.uid, onDelete: setDeleting, onAudit })}
-        request={(params, sort) => fetchAdminUsers(toUserListQuery(params, sort))}
+        request={(params, sort) => call(userApi.adminListUsers, { query: toUserListQuery(params, sort) })}
         pagination={TABLE_PAGINATION}
         search={searchOpenOnWideScreens()}
         options={{ density: false, setting: false }}

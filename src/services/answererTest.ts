@@ -1,17 +1,8 @@
 /**
- * Typed client of the OCS script side (src/contract/ocsConfig.ts): script info for the config and
- * download pages, and the config page's live test of a generated AnswererWrapper.
+ * The config page's live test of a generated AnswererWrapper (src/contract/ocsConfig.ts): one sample
+ * question sent the way the OCS script would send it.
  */
-import * as api from '@/contract/api/ocs';
-import type { AnswerOf } from '@/contract/endpoint';
 import { fillTemplate, type AnswererWrapper, type OcsSample } from '@/contract';
-import type { RequestOptions } from '@umijs/max';
-import { call } from './call';
-
-export type OcsScriptInfoAnswer = AnswerOf<typeof api.scriptInfo>;
-
-/** The script's version and changelog, and the URLs the config and download pages show. */
-export const fetchOcsScriptInfo = (options?: RequestOptions) => call(api.scriptInfo, {}, options);
 
 export interface WrapperTestResult {
   status: number;

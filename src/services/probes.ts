@@ -1,21 +1,20 @@
-/** Typed client of the accounts API (src/contract/api/user.ts), and the public health probe. */
+/**
+ * Who is signed in, and the public probes: the calls that are more than call(descriptor). The start
+ * of the app and the probes go outside the request plugin (no error display; health's 503 body is
+ * kept); a signed-in page asks for the user anew with the session rule of any other call.
+ */
 import * as healthApi from '@/contract/api/health';
 import * as api from '@/contract/api/user';
 import type { AnswerOf } from '@/contract/endpoint';
-// Type-only imports: zod stays out of the initial bundle.
-import type { LoginBody, RegisterBody } from '@/contract';
 import { SESSION_REQUIRED } from '@/requestDefaults';
 import type { RequestOptions } from '@umijs/max';
-import type { z } from 'zod';
-import { call, urlOf } from './call';
+import { call } from './call';
+import { urlOf } from './url';
 import { fetchJson } from './http';
 
-export type MeAnswer = AnswerOf<typeof api.me>;
-export type LoginAnswer = AnswerOf<typeof api.login>;
-export type RegisterAnswer = AnswerOf<typeof api.register>;
-export type LogoutAnswer = AnswerOf<typeof api.logout>;
-export type AuthSettingsAnswer = AnswerOf<typeof api.settings>;
-export type HealthAnswer = AnswerOf<typeof healthApi.health>;
+type MeAnswer = AnswerOf<typeof api.me>;
+type AuthSettingsAnswer = AnswerOf<typeof api.settings>;
+type HealthAnswer = AnswerOf<typeof healthApi.health>;
 
 /**
  * For a signed-in page: the user anew. The endpoint is public (a visitor is answered "nobody"), but
@@ -32,17 +31,6 @@ export const fetchCurrentUser = (options?: RequestOptions) =>
  * FetchError with status 401.
  */
 export const probeCurrentUser = () => fetchJson<MeAnswer>(urlOf(api.me));
-
-/** Sets the session cookie. */
-export const login = (body: z.input<typeof LoginBody>, options?: RequestOptions) => call(api.login, { body }, options);
-
-/** Creates the account and logs it in. */
-export const register = (body: RegisterBody, options?: RequestOptions) => call(api.register, { body }, options);
-
-/** Deletes the server-side session. */
-export const logout = (options?: RequestOptions) => call(api.logout, {}, options);
-
-// The two public probes go outside the request plugin (no error display; health's 503 body is kept).
 
 /** Public: is registration open? */
 export const fetchAuthSettings = () => fetchJson<AuthSettingsAnswer>(urlOf(api.settings));
