@@ -5,15 +5,16 @@
  */
 import HeaderTitle from '@/components/HeaderTitle';
 import OcsSettingsPage from '@/pages/OCS/OCSAdmin/settings';
-import { fetchOcsSettings } from '@/services/ocsAdmin';
+import * as ocsAdminApi from '@/contract/api/ocsAdmin';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Collapse, ConfigProvider, DatePicker, Input, Modal, notification, Table } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import React from 'react';
 import { renderAt } from '../helpers';
 import { OCS_SETTINGS } from '../OCS/admin/settingsFixtures';
+import { answer } from '../api';
 
-jest.mock('@/services/ocsAdmin', () => ({ fetchOcsSettings: jest.fn(), saveOcsSettings: jest.fn() }));
+jest.mock('@/services/call');
 
 const ENGLISH = /Increase Value|Decrease Value|^Close$|Select all|^to$|^left$|^right$|close-circle|collapsed|expanded/;
 
@@ -27,7 +28,7 @@ function announcedLabels(): string[] {
 afterEach(() => notification.destroy());
 
 it('names the step buttons of the OCS settings numbers 增大数值 and 减小数值, with no English name left', async () => {
-  jest.mocked(fetchOcsSettings).mockResolvedValue({ success: true, data: OCS_SETTINGS });
+  answer(ocsAdminApi.getSettings, { success: true, data: OCS_SETTINGS });
 
   renderAt(
     '/OCS/OCSAdmin/settings',

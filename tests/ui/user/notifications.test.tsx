@@ -5,13 +5,12 @@
 import NotificationBell from '@/components/NotificationBell';
 import * as api from '@/contract/api/notifications';
 import NotificationsPage from '@/pages/user/notifications';
-import { call } from '@/services/call';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { answer, sent } from '../api';
 import { renderAt } from '../helpers';
 
-jest.mock('@/services/call', () => ({ call: jest.fn() }));
+jest.mock('@/services/call');
 type NotificationItem = import('@/contract').NotificationItem;
-const callMock = jest.mocked(call) as unknown as jest.Mock;
 
 const item = (id: number, over: Partial<NotificationItem> = {}): NotificationItem => ({
   id,
@@ -33,25 +32,18 @@ beforeEach(() => {
     item(2, { kind: 'user.new-browser', title: '你的账号在新的浏览器上登录', link: null }),
     item(1, { readAt: '2026-01-01T00:00:00.000Z' }),
   ];
-  callMock.mockReset();
-  callMock.mockImplementation(async (endpoint: unknown, input?: { body?: { ids: number[] } }) => {
-    if (endpoint === api.listNotifications)
-      return { success: true, data: items, total: items.length, current: 1, pageSize: 10 };
-    if (endpoint === api.unreadCount) return { success: true, data: { unread } };
-    if (endpoint === api.markRead) {
-      unread -= input!.body!.ids.length;
-      return { success: true, data: { updated: input!.body!.ids.length, unread } };
-    }
-    if (endpoint === api.markAllRead) {
-      const updated = unread;
-      unread = 0;
-      return { success: true, data: { updated, unread: 0 } };
-    }
-    throw new Error('unexpected call');
+  answer(api.listNotifications, { success: true, data: items, total: items.length, current: 1, pageSize: 10 });
+  answer(api.unreadCount, async () => ({ success: true as const, data: { unread } }));
+  answer(api.markRead, async ({ body }) => {
+    unread -= body.ids.length;
+    return { success: true as const, data: { updated: body.ids.length, unread } };
+  });
+  answer(api.markAllRead, async () => {
+    const updated = unread;
+    unread = 0;
+    return { success: true as const, data: { updated, unread: 0 } };
   });
 });
-
-const calls = (endpoint: unknown) => callMock.mock.calls.filter(([e]) => e === endpoint);
 
 it('lists the notifications with kind, state and time, and the unread count', async () => {
   renderAt('/user/notifications', <NotificationsPage />);
@@ -67,7 +59,7 @@ it('lists the notifications with kind, state and time, and the unread count', as
   const read = screen.getByText('消息「告警 1」发送失败').closest('tr')!;
   expect(within(read).getByText('已读')).toBeInTheDocument();
   expect(within(read).queryByRole('button', { name: '标为已读' })).toBeNull();
-  expect(calls(api.listNotifications)[0]![1]).toEqual({ query: expect.objectContaining({ current: 1, pageSize: 10 }) });
+  expect(sent(api.listNotifications)[0]).toEqual({ query: expect.objectContaining({ current: 1, pageSize: 10 }) });
 });
 
 it('opening one marks it read and goes to its page', async () => {
@@ -75,7 +67,7 @@ it('opening one marks it read and goes to its page', async () => {
   const row = (await screen.findByText('消息「告警 3」发送失败')).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: '查看' }));
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/UMS/queryMessage'));
-  expect(calls(api.markRead).map(([, input]) => input)).toEqual([{ body: { ids: [3] } }]);
+  expect(sent(api.markRead)).toEqual([{ body: { ids: [3] } }]);
 });
 
 it('标为已读 marks one; 全部标为已读 marks the rest and then has nothing left to do', async () => {
@@ -83,7 +75,7 @@ it('标为已读 marks one; 全部标为已读 marks the rest and then has nothi
   const row = (await screen.findByText('你的账号在新的浏览器上登录')).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: '标为已读' }));
   await waitFor(() => expect(screen.getByText('通知（1 条未读）')).toBeInTheDocument());
-  expect(calls(api.markRead).map(([, input]) => input)).toEqual([{ body: { ids: [2] } }]);
+  expect(sent(api.markRead)).toEqual([{ body: { ids: [2] } }]);
   fireEvent.click(screen.getByRole('button', { name: /全部标为已读/ }));
   expect(await screen.findByText('已将 1 条通知标为已读')).toBeInTheDocument();
   await waitFor(() => expect(screen.getByRole('button', { name: /全部标为已读/ })).toBeDisabled());
