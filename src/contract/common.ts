@@ -33,6 +33,9 @@ export function ok<T extends z.ZodTypeAny>(data: T) {
 
 export const OkEmpty = z.object({ success: z.literal(true) });
 
+/** A row's id (a PostgreSQL integer): a larger number names no row and is refused, not looked up. */
+export const RowId = z.number().int().positive().max(2_147_483_647);
+
 export const PageQuery = z.object({
   current: z.coerce.number().int().min(1).max(100000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(10),

@@ -3,7 +3,7 @@
  * administrators about the portal's. Each kind has a Chinese name the page filters by.
  */
 import { z } from 'zod';
-import { ok, page, PageQuery } from './common';
+import { ok, page, PageQuery, RowId } from './common';
 
 export const NOTIFICATION_KINDS = {
   'ums.failed': '推送失败',
@@ -39,6 +39,6 @@ export const NotificationListResponse = page(NotificationItem);
 export const UnreadCountResponse = ok(z.object({ unread: z.number().int() }));
 
 export const NotificationReadBody = z.object({
-  ids: z.array(z.number().int().positive()).min(1, '请选择要标为已读的通知').max(200, '一次最多标记 200 条'),
+  ids: z.array(RowId).min(1, '请选择要标为已读的通知').max(200, '一次最多标记 200 条'),
 });
 export type NotificationReadBody = z.infer<typeof NotificationReadBody>;

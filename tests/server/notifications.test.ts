@@ -63,6 +63,7 @@ test('listed newest first, filtered, counted and marked read; others’ ids and 
     { ids: [] },
     { ids: ['1'] },
     { ids: [0] },
+    { ids: [2147483648] },
     { ids: Array.from({ length: 201 }, (_, i) => i + 1) },
     { ids: '[1]' },
   ]) {
