@@ -34,7 +34,7 @@ export default function NotificationBell() {
   return (
     <Link to="/user/notifications" aria-label={label} title={label} style={{ display: 'inline-flex' }}>
       <span aria-hidden style={{ position: 'relative', display: 'inline-flex' }}>
-        <BellOutlined style={{ fontSize: 16 }} />
+        <BellOutlined aria-hidden style={{ fontSize: 16 }} />
         {/* The count as antd's small Badge draws it, without its animation code on every page's first load. */}
         {unread > 0 ? (
           <span
