@@ -1,7 +1,7 @@
 /**
  * Chinese accessible names for the controls antd and its rc-* parts name in English whatever the
  * locale: rc-input-number's step buttons ("Increase Value"), rc-dialog's and rc-notification's close
- * buttons ("Close"), the table's "Select all", the range picker's "to", the Segmented's group, and the
+ * buttons ("Close"), the table's "Select all", the Segmented's group, and the
  * antd icons inside them, which announce their English names ("left", "close-circle", "question-circle").
  *
  * No prop or ConfigProvider option reaches these labels (they are literals in the libraries), so the
@@ -18,7 +18,6 @@ export const CHINESE_LABELS: Readonly<Record<string, string>> = {
   Close: '关闭',
   'Select all': '全选本页',
   'Custom selection': '自定义选择',
-  to: '至',
   'segmented control': '选项',
   'expanded dropdown': '更多标签页',
   remove: '删除',
@@ -35,9 +34,15 @@ const ICON_ONLY_CONTROLS: ReadonlyArray<[selector: string, name: (el: Element) =
   ['.ant-table-filter-trigger', () => '筛选'],
 ];
 
+/**
+ * Decoration antd labels anyway: the range picker's arrow between its two dates ("to" on a span with no
+ * role, which ARIA does not allow; the two fields are named by their placeholders). Hidden, unlabelled.
+ */
+const DECORATION = '.ant-picker-range-separator, .ant-picker-separator';
+
 const ICON = '.anticon[role="img"][aria-label]';
 const CONTROL = 'button, a, [role="button"], [role="tab"], [role="menuitem"], [role="checkbox"], [role="switch"]';
-const WATCHED = ['[aria-label]', ...ICON_ONLY_CONTROLS.map(([s]) => s)].join(', ');
+const WATCHED = ['[aria-label]', DECORATION, ...ICON_ONLY_CONTROLS.map(([s]) => s)].join(', ');
 const HAS_CHINESE = /[\u4e00-\u9fff]/;
 
 function isNamed(control: Element): boolean {
@@ -59,6 +64,11 @@ function hideIconIfDecorative(icon: Element): void {
 }
 
 function nameElement(el: Element): void {
+  if (el.matches(DECORATION)) {
+    if (el.hasAttribute('aria-label')) el.removeAttribute('aria-label');
+    el.setAttribute('aria-hidden', 'true');
+    return;
+  }
   const label = el.getAttribute('aria-label');
   const chinese = label === null ? undefined : CHINESE_LABELS[label];
   if (chinese) el.setAttribute('aria-label', chinese);

@@ -50,7 +50,7 @@ it('names the step buttons of the OCS settings numbers 增大数值 and 减小�
   expect(announcedLabels().filter((l) => ENGLISH.test(l))).toEqual([]);
 });
 
-it('names in Chinese the other controls antd names in English: close, select all, pagination, clear, range, collapse', async () => {
+it('names in Chinese the other controls antd names in English: close, select all, pagination, clear, collapse; the range arrow is hidden', async () => {
   const rows = Array.from({ length: 30 }, (_, i) => ({ key: i, n: `第 ${i} 行` }));
   renderAt(
     '/somewhere',
@@ -82,4 +82,10 @@ it('names in Chinese the other controls antd names in English: close, select all
     expect(screen.getByRole('button', { name: '高级设置' })).toHaveAttribute('aria-expanded', 'true'),
   );
   await waitFor(() => expect(announcedLabels().filter((l) => ENGLISH.test(l))).toEqual([]));
+  // The range picker's arrow is decoration: hidden, with no label (ARIA allows none on a span without a role).
+  for (const sep of Array.from(document.querySelectorAll('.ant-picker-range-separator, .ant-picker-separator'))) {
+    expect(sep).not.toHaveAttribute('aria-label');
+    expect(sep.closest('[aria-hidden="true"]')).not.toBeNull();
+  }
+  expect(document.querySelectorAll('.ant-picker-separator').length).toBeGreaterThan(0);
 });
