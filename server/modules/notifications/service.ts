@@ -1,19 +1,15 @@
 /**
  * The notification centre's store: other modules call `notify()` (inside the transaction of the change
  * it tells about, so a rolled-back change tells nobody) and `notifyAdmins()`; the owner lists, counts
- * and marks them read. Every instance hears of a new or read notification through the database's
- * notifier (server/db/notify.ts), which feeds the live stream (stream.ts).
+ * and marks them read. Nothing is pushed: the header's bell asks for the unread count (every minute,
+ * on focus and after marking read), so no instance holds state about them.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { NotificationItem, NotificationKind, NotificationListQuery } from '../../../src/contract';
-import { notifierOf } from '../../db/notify';
 import { paginate } from '../../db/paging';
 import type { DB } from '../../db/schema';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-
-/** The notifier channel: the payload is the user id whose notifications changed. */
-export const CHANGED_CHANNEL = 'portal_notifications';
 
 export interface NewNotification {
   kind: NotificationKind;
@@ -34,11 +30,6 @@ function values(userId: number, n: NewNotification) {
     body: (n.body ?? '').slice(0, BODY_MAX),
     link: n.link && n.link.startsWith('/') && !n.link.startsWith('//') ? n.link : null,
   };
-}
-
-async function announce(db: Executor, userIds: number[]): Promise<void> {
-  const notifier = notifierOf(db as Kysely<DB>);
-  for (const id of new Set(userIds)) await notifier.notify(CHANGED_CHANNEL, String(id), db);
 }
 
 /**
@@ -63,7 +54,6 @@ export async function notify(
     if (waiting) return;
   }
   await db.insertInto('notifications').values(values(userId, n)).execute();
-  await announce(db, [userId]);
 }
 
 /**
@@ -93,10 +83,6 @@ export async function notifyAdmins(db: Executor, n: NewNotification): Promise<vo
     .insertInto('notifications')
     .values(admins.map((a) => values(a.id, n)))
     .execute();
-  await announce(
-    db,
-    admins.map((a) => a.id),
-  );
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -143,19 +129,14 @@ export async function markRead(
   userId: number,
   ids: number[] | null,
 ): Promise<{ updated: number; unread: number }> {
-  const updated = await db.transaction().execute(async (trx) => {
-    let q = trx
-      .updateTable('notifications')
-      .set({ read_at: sql<Date>`now()` })
-      .where('user_id', '=', userId)
-      .where('read_at', 'is', null);
-    if (ids) q = q.where('id', 'in', ids);
-    const res = await q.executeTakeFirst();
-    const n = Number(res.numUpdatedRows);
-    if (n > 0) await announce(trx, [userId]);
-    return n;
-  });
-  return { updated, unread: await unreadCount(db, userId) };
+  let q = db
+    .updateTable('notifications')
+    .set({ read_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null);
+  if (ids) q = q.where('id', 'in', ids);
+  const res = await q.executeTakeFirst();
+  return { updated: Number(res.numUpdatedRows), unread: await unreadCount(db, userId) };
 }
 
 /** Read notifications older than `days` go (the daily cleanup); unread ones stay until read. */
