@@ -32,6 +32,22 @@ function pagePaths(list: PortalRoute[]): string[] {
   ]);
 }
 
+/** The access flag each page path needs (children inherit their parent's), '' for none. */
+function accessOf(list: PortalRoute[], inherited = ''): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const r of list) {
+    const flag = r.access ?? inherited;
+    found.set(r.path, flag);
+    for (const [path, f] of accessOf(r.routes ?? [], flag)) found.set(path, f);
+  }
+  return found;
+}
+const ACCESS = accessOf(routes);
+/** Whether the role lacks the flag (src/access.ts): the walker's administrator has no njit role. */
+const lacks = (role: Role, flag: string) =>
+  flag !== '' &&
+  (role === 'anonymous' || (flag === 'isAdmin' && role !== 'admin') || (flag === 'isNjit' && role !== 'njit'));
+
 type Role = 'anonymous' | 'user' | 'njit' | 'admin';
 const ROLES: Role[] = ['anonymous', 'user', 'njit', 'admin'];
 
@@ -73,6 +89,13 @@ const pages = {} as Record<Width, Record<Role, Page>>;
 const problems = {} as Record<Width, Record<Role, Problems>>;
 /** The pages each role was sent to instead of the one asked for, already analysed by axe. */
 const analysed = {} as Record<Width, Record<Role, Set<string>>>;
+/**
+ * The access flags that turned the role away at this width. Every page behind one flag is refused by
+ * the same check before its own code loads (the login page for a visitor, 403 for a missing role): the
+ * first refusal of each flag is walked and analysed, the other pages behind that flag are not opened
+ * again for that role and width (about a third of the walk's page loads).
+ */
+const refused = {} as Record<Width, Record<Role, Set<string>>>;
 const suffix = `${process.pid}${Date.now() % 100000}`;
 const PASSWORD = 'walker-password-1';
 
@@ -110,6 +133,7 @@ beforeAll(async () => {
     pages[width] = {} as Record<Role, Page>;
     problems[width] = {} as Record<Role, Problems>;
     analysed[width] = {} as Record<Role, Set<string>>;
+    refused[width] = {} as Record<Role, Set<string>>;
     let admin: BrowserContext | undefined;
     // The administrator first: it makes the njit account.
     for (const role of ['admin', 'anonymous', 'user', 'njit'] as Role[]) {
@@ -119,6 +143,7 @@ beforeAll(async () => {
       if (role === 'admin') admin = context;
       problems[width][role] = { console: [], api: [] };
       analysed[width][role] = new Set();
+      refused[width][role] = new Set();
       pages[width][role] = await context.newPage();
       await watch(pages[width][role], role, () => problems[width][role]);
     }
@@ -139,6 +164,8 @@ const paths = [
 /** Opens the page in the role's tab and lists what went wrong there (empty: nothing). */
 async function visit(width: Width, role: Role, path: string): Promise<string[]> {
   const page = pages[width][role];
+  const flag = ACCESS.get(path) ?? '';
+  if (lacks(role, flag) && refused[width][role].has(flag)) return [];
   problems[width][role] = { console: [], api: [] };
   await page.goto(`${BASE()}${path}`);
   await page.waitForLoadState('networkidle');
@@ -158,6 +185,7 @@ async function visit(width: Width, role: Role, path: string): Promise<string[]> 
   const landed = new URL(page.url()).pathname;
   const denied = await page.locator('.ant-result-403').count();
   const instead = denied ? '403' : landed !== path ? landed : null;
+  if (instead !== null && lacks(role, flag)) refused[width][role].add(flag);
   const seen = analysed[width][role];
   const skipAxe = instead !== null && seen.has(instead);
   if (instead !== null) seen.add(instead);
