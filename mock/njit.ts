@@ -268,7 +268,10 @@ export default defineMocks(
   on(njitApi.listAudit, (req, res) => {
     const q = req.query ?? {};
     const rows = audit.filter(
-      (a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName),
+      (a) =>
+        (!q.action || a.action === q.action) &&
+        (!q.userName || a.userName === q.userName) &&
+        (!q.studentId || a.recordIds.includes(Number(q.studentId))),
     );
     const current = Number(q.current ?? 1);
     const pageSize = Number(q.pageSize ?? 20);
@@ -287,7 +290,10 @@ export default defineMocks(
     const q = parse(NjitAuditExportQuery, req.query ?? {}, res);
     if (!q) return;
     const rows = audit.filter(
-      (a) => (!q.action || a.action === q.action) && (!q.userName || a.userName === q.userName),
+      (a) =>
+        (!q.action || a.action === q.action) &&
+        (!q.userName || a.userName === q.userName) &&
+        (!q.studentId || a.recordIds.includes(Number(q.studentId))),
     );
     const cell = (v: unknown) => {
       const s = String(v ?? '');
@@ -308,7 +314,7 @@ export default defineMocks(
         .map(cell)
         .join(','),
     );
-    logAudit('audit_export', { ...q }, []);
+    logAudit('audit_export', { ...q }, q.studentId ? [q.studentId] : []);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', 'attachment; filename="njit-audit-mock.csv"');
     res.send(`\uFEFF${[NJIT_AUDIT_CSV_HEADER.join(','), ...lines].join('\r\n')}\r\n`);

@@ -214,6 +214,16 @@ export const NjitAuditQuery = z.object({
   /** ISO times, inclusive from, exclusive to. */
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * Only what concerned this student (its record id among the row's records): every search that
+   * listed them, every view, reveal and export of their record. A student's own access report.
+   */
+  studentId: z.coerce
+    .number({ error: '学生编号须为正整数' })
+    .int('学生编号须为正整数')
+    .min(1, '学生编号须为正整数')
+    .max(2_147_483_647, '学生编号过大')
+    .optional(),
 });
 export type NjitAuditQuery = z.infer<typeof NjitAuditQuery>;
 export const NjitAuditExportQuery = NjitAuditQuery.omit({ current: true, pageSize: true });

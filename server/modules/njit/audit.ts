@@ -100,6 +100,8 @@ function filtered(db: Kysely<DB>, q: Omit<NjitAuditQuery, 'current' | 'pageSize'
   if (q.userName) base = base.where('user_name', '=', q.userName);
   if (q.from) base = base.where('created_at', '>=', new Date(q.from));
   if (q.to) base = base.where('created_at', '<', new Date(q.to));
+  // The array's GIN index (njit_audit_record_ids_idx) answers containment.
+  if (q.studentId) base = base.where(sql<boolean>`record_ids @> array[${q.studentId}]::int[]`);
   return base;
 }
 

@@ -98,16 +98,20 @@ export default async function njitRoutes(
 
   route(app, api.exportAudit, async (request, reply) => {
     requireAdmin(request, '导出审计日志');
+    const { studentId } = request.query;
     const { csv, count } = await exportNjitAuditCsv(db, request.query);
+    // A student's access report concerns that student: it shows in their next report too.
     await recordNjitAudit(db, actorOf(request), {
       action: 'audit_export',
       criteria: { ...request.query },
       resultCount: count,
+      recordIds: studentId ? [studentId] : [],
     });
     const stamp = new Date().toISOString().slice(0, 10);
+    const name = studentId ? `njit-audit-student-${studentId}-${stamp}.csv` : `njit-audit-${stamp}.csv`;
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="njit-audit-${stamp}.csv"`)
+      .header('content-disposition', `attachment; filename="${name}"`)
       .header('cache-control', 'no-store')
       .send(csv);
   });

@@ -210,6 +210,55 @@ describe('audit', () => {
     expect(await lastAudit()).toMatchObject({ action: 'audit_export', criteria: { userName: staffName } });
   });
 
+  it("gives an administrator one student's access report: what concerned them, never a revealed value", async () => {
+    const zhang = (await search(staff, { name: '张三', nameMode: 'exact' })).json().data[0] as { id: number };
+    const li = (await search(staff, { name: '李四', nameMode: 'exact' })).json().data[0] as { id: number };
+    await staff.get(`/api/njit/students/${zhang.id}`);
+    await staff.get(`/api/njit/students/${li.id}`);
+    const revealed = await admin.post(`/api/njit/students/${zhang.id}/reveal`, { field: 'idCard', reason: '办理证明' });
+    expect(revealed.json().data.value).toBe('32010220030101123X');
+
+    const concerning = await ctx.db
+      .selectFrom('njit_audit')
+      .select(['id', 'record_ids'])
+      .orderBy('id', 'desc')
+      .execute();
+    const expected = concerning.filter((r) => r.record_ids.includes(zhang.id)).map((r) => Number(r.id));
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+
+    const list = await admin.get(`/api/njit/audit?studentId=${zhang.id}&pageSize=100`);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((e: { id: number }) => e.id)).toEqual(expected);
+    expect(list.json().total).toBe(expected.length);
+
+    const report = await admin.get(`/api/njit/audit/export?studentId=${zhang.id}`);
+    expect(report.statusCode).toBe(200);
+    expect(report.headers['content-disposition']).toMatch(
+      new RegExp(`attachment; filename="njit-audit-student-${zhang.id}-\\d{4}-\\d{2}-\\d{2}\\.csv"`),
+    );
+    const lines = report.body.trim().split('\r\n').slice(1);
+    expect(lines.map((l: string) => Number(l.split(',')[0]))).toEqual(expected);
+    // The reveal is in the report with its reason, the value revealed is not; nor is 李四's view.
+    expect(report.body).toContain('办理证明');
+    expect(report.body).not.toContain('32010220030101123X');
+    expect(report.body).not.toContain('13812341234');
+    // The report itself concerns the student: it is in their next one.
+    expect(await lastAudit()).toMatchObject({
+      action: 'audit_export',
+      criteria: { studentId: zhang.id },
+      record_ids: [zhang.id],
+    });
+    expect((await admin.get(`/api/njit/audit?studentId=${zhang.id}&action=audit_export`)).json().total).toBe(1);
+
+    // Only administrators, and a student id is a positive integer.
+    expect((await staff.get(`/api/njit/audit/export?studentId=${zhang.id}`)).statusCode).toBe(403);
+    for (const bad of ['0', '-1', 'abc', '1.5', '99999999999', '%00']) {
+      const res = await admin.get(`/api/njit/audit/export?studentId=${bad}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors?.studentId ?? res.json().errorMessage).toBeTruthy();
+    }
+  });
+
   it('prunes audit rows older than the retention period when the app starts', async () => {
     await ctx.db
       .insertInto('njit_audit')

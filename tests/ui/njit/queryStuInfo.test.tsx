@@ -83,6 +83,7 @@ describe('student lookup page', () => {
     expect(within(drawer).getByText('138****1234')).toBeInTheDocument();
     expect(within(drawer).getByText('3201**********123X')).toBeInTheDocument();
     expect(within(drawer).queryByText('查看完整')).not.toBeInTheDocument();
+    expect(within(drawer).queryByRole('link', { name: /访问记录/ })).not.toBeInTheDocument();
     expect(call).toHaveBeenCalledWith(njitApi.getStudent, { params: { id: 7 } });
   });
 
@@ -107,6 +108,11 @@ describe('student lookup page', () => {
     fireEvent.click(await screen.findByText('详情'));
     const buttons = await screen.findAllByText('查看完整');
     expect(buttons).toHaveLength(2);
+    // The student's access report: the audit export of what concerned this student only.
+    expect(screen.getByRole('link', { name: /访问记录/ })).toHaveAttribute(
+      'href',
+      '/api/njit/audit/export?studentId=7',
+    );
     fireEvent.click(buttons[0]);
     expect(await screen.findByText('查看完整手机号')).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByText('确认查看')));

@@ -11,16 +11,17 @@ import { Button, Typography } from 'antd';
 import { useState } from 'react';
 import { AUDIT_ACTION_LABELS, REVEAL_LABELS } from '../../labels';
 
-type Filters = { action?: string; userName?: string; createdAt?: [string, string] };
+type Filters = { action?: string; userName?: string; createdAt?: [string, string]; studentId?: number };
 type AuditQuery = NonNullable<InputOf<typeof njitApi.listAudit>['query']>;
 
-function toParams(f: Filters): Omit<AuditQuery, 'current' | 'pageSize'> {
+function toParams(f: Filters): Omit<AuditQuery, 'current' | 'pageSize' | 'studentId'> & { studentId?: number } {
   const [from, to] = f.createdAt ?? [];
   return {
     action: f.action as AuditQuery['action'],
     userName: f.userName?.trim() || undefined,
     from: from ? new Date(from).toISOString() : undefined,
     to: to ? new Date(to).toISOString() : undefined,
+    studentId: f.studentId || undefined,
   };
 }
 
@@ -70,6 +71,14 @@ export default function AuditLog() {
           dataIndex: 'action',
           valueType: 'select',
           valueEnum: Object.fromEntries(NJIT_AUDIT_ACTIONS.map((a) => [a, { text: AUDIT_ACTION_LABELS[a] }])),
+        },
+        {
+          title: '学生记录编号',
+          dataIndex: 'studentId',
+          valueType: 'digit',
+          hideInTable: true,
+          tooltip: '只看涉及这名学生的记录（列出过、查看过、查看过敏感字段或导出过）：导出即为该学生的访问报告',
+          fieldProps: { min: 1, precision: 0 },
         },
         { title: 'IP', dataIndex: 'ip', search: false },
         {

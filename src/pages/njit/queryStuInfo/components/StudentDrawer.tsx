@@ -3,7 +3,8 @@ import { formatTime } from '@/components/time';
 import type { RevealField, Student } from '@/contract';
 import * as njitApi from '@/contract/api/njit';
 import { call } from '@/services/call';
-import { EyeOutlined } from '@ant-design/icons';
+import { urlOf } from '@/services/url';
+import { EyeOutlined, FileSearchOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
 import { useMemoizedFn } from 'ahooks';
 import { useEffect, useState } from 'react';
@@ -52,6 +53,19 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
       open={studentId !== null}
       onClose={onClose}
       width={560}
+      extra={
+        isAdmin &&
+        student && (
+          // The student's access report: every search that listed them, every view, reveal and export.
+          <Button
+            size="small"
+            icon={<FileSearchOutlined aria-hidden />}
+            href={urlOf(njitApi.exportAudit, { query: { studentId: student.id } })}
+          >
+            访问记录
+          </Button>
+        )
+      }
     >
       {!student ? (
         <Skeleton active />
