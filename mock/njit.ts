@@ -8,7 +8,10 @@ import {
   NJIT_MAX_PAGE_SIZE,
   NjitAuditExportQuery,
   RevealBody,
+  RevealDecisionBody,
+  RevealRequestListQuery,
   RosterTemplateQuery,
+  type RevealRequest,
   type ImportSummary,
   type NjitAuditEntry,
   type Student,
@@ -97,6 +100,24 @@ const logAudit = (action: string, criteria: Record<string, unknown>, ids: number
     createdAt: new Date().toISOString(),
   });
 
+// Four-eyes reveals: the signed-in demo administrator is 'admin'; 李老师 asked for one to decide.
+const revealRequests: RevealRequest[] = [
+  {
+    id: 1,
+    studentId: 2,
+    studentName: full[1]!.name,
+    studentNo: full[1]!.studentNo,
+    field: 'idCard',
+    reason: '办理学籍证明',
+    requesterName: '李老师',
+    status: 'pending',
+    deciderName: null,
+    decidedAt: null,
+    expiresAt: null,
+    createdAt: '2025-09-01T03:00:00.000Z',
+  },
+];
+
 const lastImport: ImportSummary = {
   id: 1,
   userName: 'admin',
@@ -167,6 +188,79 @@ export default defineMocks(
     });
   }),
 
+  on(njitApi.requestReveal, (req, res) => {
+    const body = parse(RevealBody, req.body, res);
+    if (!body) return;
+    const s = full.find((x) => x.id === Number(req.params?.id));
+    if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
+    const open = revealRequests.find(
+      (r) => r.requesterName === 'admin' && r.studentId === s.id && r.field === body.field && r.status === 'pending',
+    );
+    const made: RevealRequest = open ?? {
+      id: revealRequests.length + 1,
+      studentId: s.id,
+      studentName: s.name,
+      studentNo: s.studentNo,
+      field: body.field,
+      reason: body.reason,
+      requesterName: 'admin',
+      status: 'pending',
+      deciderName: null,
+      decidedAt: null,
+      expiresAt: null,
+      createdAt: new Date().toISOString(),
+    };
+    if (!open) {
+      revealRequests.unshift(made);
+      logAudit('reveal_request', { id: s.id, field: body.field, request: made.id }, [s.id], body.reason);
+    }
+    res.json({ success: true, data: made });
+  }),
+
+  on(njitApi.listRevealRequests, (req, res) => {
+    const q = parse(RevealRequestListQuery, req.query ?? {}, res);
+    if (!q) return;
+    const rows = revealRequests.filter((r) =>
+      q.scope === 'mine' ? r.requesterName === 'admin' : r.status === 'pending' && r.requesterName !== 'admin',
+    );
+    res.json({
+      success: true,
+      data: rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize),
+      total: rows.length,
+      current: q.current,
+      pageSize: q.pageSize,
+    });
+  }),
+
+  on(njitApi.decideRevealRequest, (req, res) => {
+    const body = parse(RevealDecisionBody, req.body, res);
+    if (!body) return;
+    const r = revealRequests.find((x) => x.id === Number(req.params?.id));
+    if (!r) return fail(res, 404, 'NOT_FOUND', '申请不存在');
+    if (r.requesterName === 'admin') return fail(res, 403, 'FORBIDDEN', '不能审批自己的申请：请另一位管理员审批');
+    if (r.status !== 'pending') return fail(res, 409, 'CONFLICT', '该申请已处理');
+    r.status = body.decision === 'approve' ? 'approved' : 'refused';
+    r.deciderName = 'admin';
+    r.decidedAt = new Date().toISOString();
+    r.expiresAt = body.decision === 'approve' ? new Date(Date.now() + 10 * 60_000).toISOString() : null;
+    logAudit('reveal_decide', { id: r.studentId, field: r.field, request: r.id, decision: body.decision }, [
+      r.studentId,
+    ]);
+    res.json({ success: true, data: r });
+  }),
+
+  on(njitApi.revealApproved, (req, res) => {
+    const r = revealRequests.find((x) => x.id === Number(req.params?.id) && x.requesterName === 'admin');
+    if (!r) return fail(res, 404, 'NOT_FOUND', '申请不存在');
+    if (r.status === 'pending') return fail(res, 409, 'CONFLICT', '申请尚未批准：请等待另一位管理员审批');
+    if (r.status === 'refused') return fail(res, 409, 'CONFLICT', '申请已被拒绝');
+    if (new Date(r.expiresAt!).getTime() <= Date.now())
+      return fail(res, 409, 'CONFLICT', '批准已过期：如仍需查看，请重新申请');
+    const s = full.find((x) => x.id === r.studentId)!;
+    logAudit('reveal', { id: s.id, field: r.field, request: r.id }, [s.id], r.reason);
+    res.json({ success: true, data: { field: r.field, value: s[r.field] } });
+  }),
+
   on(njitApi.options, (_req, res) => {
     res.json({
       success: true,
@@ -174,6 +268,8 @@ export default defineMocks(
         colleges: [...new Set(full.map((s) => s.college))],
         majors: [...new Map(full.map((s) => [s.major, { college: s.college, major: s.major }])).values()],
         grades: [...new Set(full.map((s) => s.grade))].sort().reverse(),
+        // The demo asks for approval of ID numbers, as a careful deployment would.
+        approval: { fields: ['idCard'], minutes: 10 },
       },
     });
   }),

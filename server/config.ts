@@ -15,6 +15,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** The items of a comma-separated setting, trimmed, without empty ones. */
+const commaList = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -55,6 +61,25 @@ export const ConfigSchema = z.object({
   NJIT_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   /** Read notifications are kept this many days (unread ones until read). */
   NOTIFICATIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
+  /**
+   * NJIT four-eyes reveals: the fields (phone, idCard, comma-separated) an administrator sees in full
+   * only once another administrator approved the request; empty: a reason is enough, as before.
+   */
+  NJIT_REVEAL_APPROVAL: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const fields = commaList(s);
+      for (const f of fields) {
+        if (f !== 'phone' && f !== 'idCard') {
+          ctx.addIssue({ code: 'custom', message: `unknown field ${f}: phone or idCard` });
+          return z.NEVER;
+        }
+      }
+      return [...new Set(fields)] as ('phone' | 'idCard')[];
+    }),
+  /** NJIT four-eyes reveals: minutes the requester may see an approved field. */
+  NJIT_REVEAL_APPROVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** NJIT: student searches and detail views per user per minute; 0 turns the limit off. */
   NJIT_QUERY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
   /** Key for stored secrets (webhooks, signing secrets, API keys). Required with DATABASE_URL. */
@@ -76,10 +101,7 @@ export const ConfigSchema = z.object({
     .string()
     .default('')
     .transform((v, ctx) => {
-      const list = v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      const list = commaList(v);
       const bad = list.filter((s) => !/^https?:\/\/[^/?#\s]+/i.test(s));
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not http(s) base URLs: ${bad.join(', ')}` });
       return list;

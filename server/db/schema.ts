@@ -366,6 +366,21 @@ export interface NjitAuditTable {
   created_at: Generated<Date>;
 }
 
+export interface NjitRevealRequestsTable {
+  id: Generated<number>;
+  student_id: number;
+  field: 'phone' | 'idCard';
+  reason: string;
+  requester_id: number;
+  requester_name: string;
+  status: ColumnType<'pending' | 'approved' | 'refused', 'pending' | undefined, 'approved' | 'refused'>;
+  decider_id: number | null;
+  decider_name: string | null;
+  decided_at: Date | null;
+  expires_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 type Json<T> = ColumnType<T, string, string>;
 
 export type OcsQuestionType = 'single' | 'multiple' | 'judgement' | 'completion' | 'any';
@@ -645,6 +660,7 @@ export interface DB {
   njit_import_staging_chunks: NjitImportStagingChunksTable;
   njit_imports: NjitImportsTable;
   njit_audit: NjitAuditTable;
+  njit_reveal_requests: NjitRevealRequestsTable;
   njit_roster: NjitRosterTable;
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;

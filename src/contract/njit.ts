@@ -111,8 +111,46 @@ export const NjitOptionsResponse = ok(
     colleges: z.array(z.string()),
     majors: z.array(z.object({ college: z.string().nullable(), major: z.string() })),
     grades: z.array(z.number().int()),
+    /**
+     * Four-eyes reveals: the fields shown in full only after another administrator approved a request,
+     * and for how many minutes the requester may then see them (fields empty: a reason is enough).
+     */
+    approval: z.object({ fields: z.array(RevealField), minutes: z.number().int() }),
   }),
 );
+
+// ---------- four-eyes reveals ----------
+
+export const REVEAL_REQUEST_STATUSES = ['pending', 'approved', 'refused'] as const;
+export const RevealRequest = z.object({
+  id: z.number().int(),
+  studentId: z.number().int(),
+  /** Who the request is about, as the requester already saw them (name and student number are not masked). */
+  studentName: z.string(),
+  studentNo: z.string(),
+  field: RevealField,
+  reason: z.string(),
+  requesterName: z.string(),
+  status: z.enum(REVEAL_REQUEST_STATUSES),
+  deciderName: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  /** Until when an approved request lets its requester see the value. */
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type RevealRequest = z.infer<typeof RevealRequest>;
+export const RevealRequestResponse = ok(RevealRequest);
+export const RevealRequestListQuery = z.object({
+  /** mine: the caller's own requests; pending: other people's requests waiting for a decision. */
+  scope: z.enum(['mine', 'pending'], { error: 'scope 只能是 mine 或 pending' }),
+  current: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const RevealRequestListResponse = page(RevealRequest);
+export const RevealRequestParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const RevealDecisionBody = z.object({
+  decision: z.enum(['approve', 'refuse'], { error: '请选择批准或拒绝' }),
+});
 
 const Bucket = z.object({ name: z.string(), count: z.number().int() });
 export const ImportSummary = z.object({
@@ -188,7 +226,15 @@ export const ImportListQuery = z.object({
 });
 export const ImportListResponse = page(ImportSummary);
 
-export const NJIT_AUDIT_ACTIONS = ['search', 'detail', 'reveal', 'import', 'audit_export'] as const;
+export const NJIT_AUDIT_ACTIONS = [
+  'search',
+  'detail',
+  'reveal',
+  'reveal_request',
+  'reveal_decide',
+  'import',
+  'audit_export',
+] as const;
 export const NjitAuditAction = z.enum(NJIT_AUDIT_ACTIONS);
 export type NjitAuditAction = z.infer<typeof NjitAuditAction>;
 

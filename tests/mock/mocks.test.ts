@@ -65,6 +65,8 @@ import {
   NjitOptionsResponse,
   NjitOverviewResponse,
   RevealResponse as NjitRevealResponse,
+  RevealRequestListResponse as NjitRevealRequestListResponse,
+  RevealRequestResponse as NjitRevealRequestResponse,
   StudentResponse as NjitStudentResponse,
   StudentSearchResponse as NjitStudentSearchResponse,
 } from '@/contract';
@@ -718,6 +720,38 @@ const CASES: Record<string, Case> = {
       { params: { id: '1' }, body: { field: 'phone', reason: '核实联系方式' }, status: 200 },
       { params: { id: '1' }, body: { field: 'phone', reason: '' }, status: 400, error: true },
       { params: { id: '999' }, body: { field: 'idCard', reason: '核实身份' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/njit/students/:id/reveal-requests': {
+    schema: NjitRevealRequestResponse,
+    calls: [
+      { params: { id: '1' }, body: { field: 'idCard', reason: '办理学籍证明' }, status: 200 },
+      { params: { id: '1' }, body: { field: 'idCard', reason: '' }, status: 400, error: true },
+      { params: { id: '999' }, body: { field: 'idCard', reason: '办理学籍证明' }, status: 404, error: true },
+    ],
+  },
+  'GET /api/njit/reveal-requests': {
+    schema: NjitRevealRequestListResponse,
+    calls: [
+      { query: { scope: 'pending' }, status: 200 },
+      { query: { scope: 'mine', current: '1', pageSize: '10' }, status: 200 },
+      { query: { scope: 'all' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/njit/reveal-requests/:id/decision': {
+    schema: NjitRevealRequestResponse,
+    calls: [
+      { params: { id: '1' }, body: { decision: 'approve' }, status: 200 },
+      { params: { id: '1' }, body: { decision: 'refuse' }, status: 409, error: true },
+      { params: { id: '1' }, body: { decision: 'maybe' }, status: 400, error: true },
+      { params: { id: '999' }, body: { decision: 'approve' }, status: 404, error: true },
+    ],
+  },
+  'POST /api/njit/reveal-requests/:id/reveal': {
+    schema: NjitRevealResponse,
+    calls: [
+      { params: { id: '2' }, status: 409, error: true },
+      { params: { id: '999' }, status: 404, error: true },
     ],
   },
   'GET /api/njit/options': { schema: NjitOptionsResponse, calls: [{ status: 200 }] },

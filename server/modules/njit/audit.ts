@@ -156,6 +156,8 @@ const ACTION_LABELS: Record<string, string> = {
   search: '查询',
   detail: '查看详情',
   reveal: '查看敏感字段',
+  reveal_request: '申请查看敏感字段',
+  reveal_decide: '审批查看申请',
   import: '导入',
   audit_export: '导出审计日志',
 };

@@ -12,13 +12,14 @@ import {
   ROSTER_TEMPLATE_TYPES,
 } from '@contract/njitTemplate';
 import type { AppDeps } from '../../deps';
-import { forbidden } from '../../errors';
+import { badRequest, forbidden } from '../../errors';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
 import { withSavedUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
 import { commitImport, listImports, previewImport, type RosterPreparer } from './imports';
+import { decideReveal, listRevealRequests, requestReveal, revealApproved } from './reveal-requests';
 import { njitMetrics } from './metrics';
 import * as students from './service';
 
@@ -47,15 +48,47 @@ export default async function njitRoutes(
     return success(student);
   });
 
+  const approval = { fields: config.NJIT_REVEAL_APPROVAL, minutes: config.NJIT_REVEAL_APPROVAL_MINUTES };
+
   route(app, api.revealField, async (request) => {
     requireAdmin(request, '查看敏感字段');
     const { field, reason } = request.body;
+    if (approval.fields.includes(field)) {
+      throw forbidden('查看该字段需另一位管理员批准：请提交查看申请，批准后在「查看审批」中查看');
+    }
     const revealed = await students.revealField(db, actorOf(request), request.params.id, field, reason);
     metrics.reveal(field);
     return success(revealed);
   });
 
-  route(app, api.options, async () => success(await students.filterOptions(db)));
+  route(app, api.options, async () => success({ ...(await students.filterOptions(db)), approval }));
+
+  // ---------- four-eyes reveals ----------
+  route(app, api.requestReveal, async (request) => {
+    requireAdmin(request, '申请查看敏感字段');
+    const { field, reason } = request.body;
+    if (!approval.fields.includes(field)) throw badRequest('该字段无需审批：填写原因即可直接查看');
+    return success(await requestReveal(db, actorOf(request), request.params.id, field, reason));
+  });
+
+  route(app, api.listRevealRequests, async (request) => {
+    requireAdmin(request, '查看申请');
+    return paged(await listRevealRequests(db, actorOf(request), request.query), request.query);
+  });
+
+  route(app, api.decideRevealRequest, async (request) => {
+    requireAdmin(request, '审批查看申请');
+    return success(
+      await decideReveal(db, actorOf(request), request.params.id, request.body.decision, approval.minutes),
+    );
+  });
+
+  route(app, api.revealApproved, async (request) => {
+    requireAdmin(request, '查看敏感字段');
+    const revealed = await revealApproved(db, actorOf(request), request.params.id);
+    metrics.reveal(revealed.field);
+    return success(revealed);
+  });
 
   route(app, api.overview, async (request) =>
     success(await students.overview(db, request.user!.id, config.PORTAL_TZ, limit)),

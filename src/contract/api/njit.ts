@@ -39,6 +39,46 @@ export const revealField = endpoint({
   schema: (c) => ({ params: c.IdParams, body: c.RevealBody, response: c.RevealResponse }),
 });
 
+/** Four-eyes reveals: asks another administrator to approve showing one field in full; audited. */
+export const requestReveal = endpoint({
+  method: 'POST',
+  path: '/api/njit/students/:id/reveal-requests',
+  access: 'njit',
+  tags,
+  summary: '申请查看需审批的敏感字段（管理员，需填写原因，由另一位管理员批准）',
+  schema: (c) => ({ params: c.IdParams, body: c.RevealBody, response: c.RevealRequestResponse }),
+});
+
+/** My requests, or other administrators' requests waiting for a decision. */
+export const listRevealRequests = endpoint({
+  method: 'GET',
+  path: '/api/njit/reveal-requests',
+  access: 'njit',
+  tags,
+  summary: '查看申请：我的申请或待我审批的申请（管理员）',
+  schema: (c) => ({ query: c.RevealRequestListQuery, response: c.RevealRequestListResponse }),
+});
+
+/** Approve or refuse another administrator's pending request; never one's own. Audited. */
+export const decideRevealRequest = endpoint({
+  method: 'POST',
+  path: '/api/njit/reveal-requests/:id/decision',
+  access: 'njit',
+  tags,
+  summary: '批准或拒绝查看申请（另一位管理员）',
+  schema: (c) => ({ params: c.RevealRequestParams, body: c.RevealDecisionBody, response: c.RevealRequestResponse }),
+});
+
+/** The requester sees the approved field while the approval lasts; audited as a reveal. */
+export const revealApproved = endpoint({
+  method: 'POST',
+  path: '/api/njit/reveal-requests/:id/reveal',
+  access: 'njit',
+  tags,
+  summary: '查看已批准的敏感字段（申请人，批准后限时）',
+  schema: (c) => ({ params: c.RevealRequestParams, response: c.RevealResponse }),
+});
+
 /** Colleges, majors and grades for the search form. */
 export const options = endpoint({
   method: 'GET',

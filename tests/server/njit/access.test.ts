@@ -65,6 +65,32 @@ const CASES: RouteCase[] = [
     njit: 200,
     both: 200,
   },
+  // Four-eyes reveals are off here (NJIT_REVEAL_APPROVAL empty): an administrator's request is a 400,
+  // and there is no request to decide or see.
+  {
+    route: 'POST /api/njit/students/:id/reveal-requests',
+    send: (c) => c.post(`/api/njit/students/${studentId}/reveal-requests`, { field: 'idCard', reason: '核实身份' }),
+    njit: 403,
+    both: 400,
+  },
+  {
+    route: 'GET /api/njit/reveal-requests',
+    send: (c) => c.get('/api/njit/reveal-requests?scope=pending'),
+    njit: 403,
+    both: 200,
+  },
+  {
+    route: 'POST /api/njit/reveal-requests/:id/decision',
+    send: (c) => c.post('/api/njit/reveal-requests/1/decision', { decision: 'approve' }),
+    njit: 403,
+    both: 404,
+  },
+  {
+    route: 'POST /api/njit/reveal-requests/:id/reveal',
+    send: (c) => c.post('/api/njit/reveal-requests/1/reveal', {}),
+    njit: 403,
+    both: 404,
+  },
   { route: 'GET /api/njit/imports', send: (c) => c.get('/api/njit/imports'), njit: 403, both: 200 },
   { route: 'GET /api/njit/audit', send: (c) => c.get('/api/njit/audit'), njit: 403, both: 200 },
   { route: 'GET /api/njit/audit/export', send: (c) => c.get('/api/njit/audit/export'), njit: 403, both: 200 },

@@ -37,7 +37,10 @@ function as(roles: ('admin' | 'njit')[]) {
 beforeEach(() => {
   answer(njitApi.searchStudents, { success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
   answer(njitApi.getStudent, { success: true, data: zhang });
-  answer(njitApi.options, { success: true, data: { colleges: ['计算机工程学院'], majors: [], grades: [2021] } });
+  answer(njitApi.options, {
+    success: true,
+    data: { colleges: ['计算机工程学院'], majors: [], grades: [2021], approval: { fields: [], minutes: 10 } },
+  });
 });
 
 async function searchByName(text: string) {
@@ -128,5 +131,91 @@ describe('student lookup page', () => {
       }),
     );
     expect(await screen.findByTestId('revealed-phone')).toHaveTextContent('13812341234');
+  });
+});
+
+type RevealRequest = import('@/contract').RevealRequest;
+
+describe('four-eyes reveals', () => {
+  const request: RevealRequest = {
+    id: 5,
+    studentId: 7,
+    studentName: '张三',
+    studentNo: '202101010001',
+    field: 'idCard',
+    reason: '办理学籍证明',
+    requesterName: 'alice',
+    status: 'pending',
+    deciderName: null,
+    decidedAt: null,
+    expiresAt: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+  };
+  const list = (data: RevealRequest[]) => ({
+    success: true as const,
+    data,
+    total: data.length,
+    current: 1,
+    pageSize: 10,
+  });
+
+  it('asks for approval of a field that needs it instead of revealing it', async () => {
+    as(['njit', 'admin']);
+    answer(njitApi.options, {
+      success: true,
+      data: { colleges: [], majors: [], grades: [], approval: { fields: ['idCard'], minutes: 10 } },
+    });
+    answer(njitApi.requestReveal, { success: true, data: request });
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    await searchByName('张三');
+    fireEvent.click(await screen.findByText('详情'));
+    // The phone is revealed with a reason as before; the ID number is asked for.
+    expect(await screen.findByText('查看完整')).toBeInTheDocument();
+    fireEvent.click(await screen.findByText('申请查看'));
+    expect(await screen.findByText('申请查看完整身份证号')).toBeInTheDocument();
+    expect(screen.getByText(/需另一位管理员批准；批准后 10 分钟内可查看/)).toBeInTheDocument();
+    fireEvent.change(screen.getByPlaceholderText(/核实学生联系方式/), { target: { value: '办理学籍证明' } });
+    await act(async () => fireEvent.click(screen.getByText('提交申请')));
+    await waitFor(() =>
+      expect(sent(njitApi.requestReveal)).toEqual([
+        { params: { id: 7 }, body: { field: 'idCard', reason: '办理学籍证明' } },
+      ]),
+    );
+    expect(sent(njitApi.revealField)).toEqual([]);
+  });
+
+  it('lets an administrator approve a request after confirming, and see an approved one of their own', async () => {
+    as(['njit', 'admin']);
+    const approved: RevealRequest = {
+      ...request,
+      id: 6,
+      requesterName: 'staff',
+      status: 'approved',
+      deciderName: 'bob',
+      decidedAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    };
+    answer(njitApi.listRevealRequests, async (input) =>
+      list(input.query?.scope === 'pending' ? [request] : [approved]),
+    );
+    answer(njitApi.decideRevealRequest, { success: true, data: { ...request, status: 'approved' } });
+    answer(njitApi.revealApproved, { success: true, data: { field: 'idCard', value: '32010220030101123X' } });
+    renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);
+    fireEvent.click(screen.getByText('查看审批'));
+    expect(await screen.findByText('alice')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: '批准' }));
+    // Nothing is decided before the confirmation.
+    expect(sent(njitApi.decideRevealRequest)).toEqual([]);
+    const confirm = (await screen.findByText(/批准 alice 查看 张三 的完整身份证号/)).closest(
+      '.ant-popover',
+    ) as HTMLElement;
+    fireEvent.click(within(confirm).getByRole('button', { name: /批\s?准/ }));
+    await waitFor(() =>
+      expect(sent(njitApi.decideRevealRequest)).toEqual([{ params: { id: 5 }, body: { decision: 'approve' } }]),
+    );
+
+    fireEvent.click(await screen.findByRole('button', { name: '查看' }));
+    expect(await screen.findByTestId('approved-value-6')).toHaveTextContent('32010220030101123X');
+    expect(sent(njitApi.revealApproved)).toEqual([{ params: { id: 6 } }]);
   });
 });

@@ -7,6 +7,7 @@ import { useAccess } from '@umijs/max';
 import { useState } from 'react';
 import AuditLog from './components/AuditLog';
 import ImportPanel from './components/ImportPanel';
+import RevealRequests from './components/RevealRequests';
 import StudentTable from './components/StudentTable';
 
 export default function QueryStuInfoPage() {
@@ -17,6 +18,7 @@ export default function QueryStuInfoPage() {
     ...(isAdmin
       ? [
           { key: 'import', tab: '名单导入' },
+          { key: 'reveals', tab: '查看审批' },
           { key: 'audit', tab: '审计日志' },
         ]
       : []),
@@ -30,6 +32,7 @@ export default function QueryStuInfoPage() {
     >
       {tab === 'search' && <StudentTable isAdmin={isAdmin} />}
       {isAdmin && tab === 'import' && <ImportPanel />}
+      {isAdmin && tab === 'reveals' && <RevealRequests />}
       {isAdmin && tab === 'audit' && <AuditLog />}
     </PageContainer>
   );

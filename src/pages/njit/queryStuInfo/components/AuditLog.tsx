@@ -27,7 +27,11 @@ function toParams(f: Filters): Omit<AuditQuery, 'current' | 'pageSize' | 'studen
 
 function describe(e: NjitAuditEntry): string {
   const c = e.criteria ?? {};
-  if (e.action === 'reveal') return `${REVEAL_LABELS[c.field as 'phone' | 'idCard'] ?? c.field}（学生 #${c.id}）`;
+  if (e.action === 'reveal' || e.action === 'reveal_request' || e.action === 'reveal_decide') {
+    const what = `${REVEAL_LABELS[c.field as 'phone' | 'idCard'] ?? c.field}（学生 #${c.id}）`;
+    const decided = c.decision === 'approve' ? '，批准' : c.decision === 'refuse' ? '，拒绝' : '';
+    return c.request ? `${what}，申请 #${c.request}${decided}` : what;
+  }
   if (e.action === 'import') return `文件 ${String(c.fileName ?? '')}`;
   const { current: _c, pageSize: _p, ...rest } = c;
   return Object.entries(rest)

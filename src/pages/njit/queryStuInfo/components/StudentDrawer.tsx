@@ -11,8 +11,14 @@ import { useEffect, useState } from 'react';
 import { gradeLabel, STATUS_COLORS } from '../../labels';
 import RevealModal from './RevealModal';
 
-export default function StudentDrawer(props: { studentId: number | null; isAdmin: boolean; onClose: () => void }) {
-  const { studentId, isAdmin, onClose } = props;
+export default function StudentDrawer(props: {
+  studentId: number | null;
+  isAdmin: boolean;
+  /** Four-eyes reveals: these fields are asked for, and another administrator approves. */
+  approval?: { fields: RevealField[]; minutes: number };
+  onClose: () => void;
+}) {
+  const { studentId, isAdmin, approval = { fields: [], minutes: 10 }, onClose } = props;
   const [student, setStudent] = useState<Student | null>(null);
   const [revealed, setRevealed] = useState<Partial<Record<RevealField, string | null>>>({});
   const [asking, setAsking] = useState<RevealField | null>(null);
@@ -40,7 +46,7 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
         {masked}
         {isAdmin && (
           <Button type="link" size="small" icon={<EyeOutlined aria-hidden />} onClick={() => setAsking(field)}>
-            查看完整
+            {approval.fields.includes(field) ? '申请查看' : '查看完整'}
           </Button>
         )}
       </span>
@@ -91,6 +97,7 @@ export default function StudentDrawer(props: { studentId: number | null; isAdmin
         <RevealModal
           studentId={student.id}
           field={asking}
+          approvalMinutes={asking && approval.fields.includes(asking) ? approval.minutes : null}
           onClose={() => setAsking(null)}
           onRevealed={(field, value) => setRevealed((r) => ({ ...r, [field]: value }))}
         />

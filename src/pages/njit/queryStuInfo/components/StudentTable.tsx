@@ -33,6 +33,7 @@ export default function StudentTable(props: { isAdmin: boolean }) {
     colleges: [],
     majors: [],
     grades: [],
+    approval: { fields: [], minutes: 10 },
   });
   const [openId, setOpenId] = useState<number | null>(null);
 
@@ -130,7 +131,12 @@ export default function StudentTable(props: { isAdmin: boolean }) {
           emptyText: searched ? '没有找到匹配的学生' : '输入学号、姓名（汉字或拼音）或筛选条件后点击“查询”',
         }}
       />
-      <StudentDrawer studentId={openId} isAdmin={props.isAdmin} onClose={() => setOpenId(null)} />
+      <StudentDrawer
+        studentId={openId}
+        isAdmin={props.isAdmin}
+        approval={options.approval}
+        onClose={() => setOpenId(null)}
+      />
     </>
   );
 }
