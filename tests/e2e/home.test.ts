@@ -82,6 +82,8 @@ async function asUser(
   try {
     await loginAt(page, user, password, '/home');
     await fn(page);
+    // E2E_SHOTS=1 keeps a screenshot of the end state (for a person to look at; not committed).
+    if (process.env.E2E_SHOTS) await snap(page, `page-${name}`);
   } catch (err) {
     const file = await snap(page, name).catch(() => 'no screenshot');
     throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
