@@ -24,6 +24,8 @@ import * as ocsApi from '../src/contract/api/ocs';
 import * as reviewApi from '../src/contract/api/ocsReview';
 import { defineMocks, on } from './_lib/endpoint';
 import { fail, parse, type Req, type Res } from './_lib/http';
+import { importJobCounts } from './ocsAdmin';
+import { openReviewWork } from './ocsReview';
 
 const PRICE = 1;
 const DAY = 86_400_000;
@@ -171,6 +173,18 @@ export default defineMocks(
           hitRate: ofToday.length ? answered / ofToday.length : 0,
           spent: ofToday.reduce((s, q) => s + q.cost, 0),
         },
+      },
+    });
+  }),
+  // The mock's user is an administrator (mock/user.ts): the review work is theirs to see.
+  on(ocsApi.homeSummary, (_req, res) => {
+    const today = dayOf(Date.now());
+    res.json({
+      success: true,
+      data: {
+        balance,
+        todayQueries: queries.filter((q) => dayOf(Date.parse(q.createdAt)) === today).length,
+        admin: { ...openReviewWork(), ...importJobCounts() },
       },
     });
   }),

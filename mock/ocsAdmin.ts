@@ -137,6 +137,15 @@ function findQuestion(req: Req, res: Res): BankQuestion | undefined {
   return q;
 }
 
+/** Import jobs still running and those that failed (the home page's mock). */
+export function importJobCounts() {
+  const all = [...jobs.values()];
+  return {
+    importsRunning: all.filter((j) => j.status === 'running').length,
+    importsFailed: all.filter((j) => j.status === 'failed').length,
+  };
+}
+
 export default defineMocks(
   on(ocsAdminApi.listUsers, (req, res) => {
     const q = parse(OcsAdminUserListQuery, req.query, res);

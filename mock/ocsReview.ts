@@ -143,6 +143,14 @@ function resolve(r: Reviewed, status: 'accepted' | 'rejected', reason: string) {
   r.item = { ...r.item, openReports: 0, openWeight: 0, disputed: false, proposals: [] };
 }
 
+/** The review work waiting, as the queue's open filter and the 未收录 list count it (the home page's mock). */
+export function openReviewWork() {
+  return {
+    reviewsWaiting: reviewed.filter((r) => r.item.openReports > 0).length,
+    missesOpen: misses.filter((m) => m.status === 'open').length,
+  };
+}
+
 export default defineMocks(
   on(api.reviewQueue, (req, res) => {
     const q = parse(ReviewQueueQuery, req.query ?? {}, res);

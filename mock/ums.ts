@@ -43,6 +43,7 @@ import {
   type Priority,
   type PushPlusAnswer,
   type ServerChanAnswer,
+  type UmsHomeSummaryResponse,
   type UmsStatsResponse,
 } from '../src/contract';
 import { fail, parse, type Req, type Res } from './_lib/http';
@@ -700,6 +701,29 @@ export default defineMocks(
       return fail(res, 409, 'CONFLICT', '只有排队中、定时或等待重试的消息可以取消');
     messages = messages.map((x) => (x === m ? { ...m, status: 'cancelled', nextAttemptAt: null } : x));
     const body: z.infer<typeof MessageActionResponse> = { success: true, data: { id: m.id, status: 'cancelled' } };
+    res.json(body);
+  }),
+  // The mock's user is an administrator (mock/user.ts) and the only sender: the outbox is their messages.
+  on(umsApi.homeSummary, (_req, res) => {
+    advance();
+    const count = (...statuses: string[]) => messages.filter((m) => statuses.includes(m.status)).length;
+    const dayAgo = Date.now() - 86_400_000;
+    const body: z.infer<typeof UmsHomeSummaryResponse> = {
+      success: true,
+      data: {
+        unread: messages.filter((m) => !m.readAt).length,
+        failed: count('failed'),
+        latest: [...messages]
+          .sort((a, b) => b.id - a.id)
+          .slice(0, 5)
+          .map((m) => ({ id: m.id, title: m.title, status: m.status, createdAt: m.createdAt, read: !!m.readAt })),
+        admin: {
+          waiting: count('queued', 'sending', 'merged'),
+          retrying: count('retrying'),
+          failedLastDay: messages.filter((m) => m.status === 'failed' && Date.parse(m.createdAt) > dayAgo).length,
+        },
+      },
+    };
     res.json(body);
   }),
   on(umsApi.stats, (_req, res) => {

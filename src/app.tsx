@@ -10,6 +10,7 @@ import React, { lazy, Suspense } from 'react';
 import defaultSettings, { antdTheme } from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
+import { rememberVisit } from './components/recentPages';
 import { endSession, SessionBridge } from './components/session';
 import {
   LayoutHeader,
@@ -58,10 +59,12 @@ export function patchRoutes({
 
 /**
  * Umi calls this on the first route (in React's first commit) and on every change: the login form's
- * static copy (src/prerendered.ts) is only for the login page to take over.
+ * static copy (src/prerendered.ts) is only for the login page to take over. The signed-in user's
+ * recent pages (the home page's 最近访问) are kept from here.
  */
 export function onRouteChange({ location }: { location: { pathname: string }; isFirst?: boolean }) {
   if (location.pathname !== PRERENDERED_PATH) dropPrerendered();
+  rememberVisit(location.pathname);
 }
 
 /** Umi calls this before React's first render: the current user is asked for from here. */

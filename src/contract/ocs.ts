@@ -167,6 +167,27 @@ export const OcsOverview = z.object({
 export type OcsOverview = z.infer<typeof OcsOverview>;
 export const OcsOverviewResponse = ok(OcsOverview);
 
+/** What the portal's home shows of OCS: the caller's own figures, and the review work for administrators. */
+export const OcsHomeSummary = z.object({
+  balance: z.number().int(),
+  /** Queries today (PORTAL_TZ day), the caller's own. */
+  todayQueries: z.number().int(),
+  /** Administrators only; null for everyone else. */
+  admin: z
+    .object({
+      /** Bank questions with open reports (the review queue's rows). */
+      reviewsWaiting: z.number().int(),
+      /** Open entries of the 未收录 queue. */
+      missesOpen: z.number().int(),
+      /** Question-bank imports of this server instance (jobs live 30 minutes after they start). */
+      importsRunning: z.number().int(),
+      importsFailed: z.number().int(),
+    })
+    .nullable(),
+});
+export type OcsHomeSummary = z.infer<typeof OcsHomeSummary>;
+export const OcsHomeSummaryResponse = ok(OcsHomeSummary);
+
 export const WalletResponse = ok(z.object({ balance: z.number().int(), price: z.number().int() }));
 
 export const LEDGER_KINDS = ['charge', 'topup', 'free', 'redeem', 'adjust', 'refund'] as const;

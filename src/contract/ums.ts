@@ -692,4 +692,35 @@ export const UmsStats = z.object({
 export type UmsStats = z.infer<typeof UmsStats>;
 export const UmsStatsResponse = ok(UmsStats);
 
+/** What the portal's home shows of UMS: the caller's inbox, and the outbox's state for administrators. */
+export const UmsHomeSummary = z.object({
+  /** The caller's messages not yet read in 消息查询. */
+  unread: z.number().int(),
+  /** The caller's messages that failed for good (status failed). */
+  failed: z.number().int(),
+  /** The caller's five newest messages. */
+  latest: z.array(
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      status: MessageStatus,
+      createdAt: z.string(),
+      read: z.boolean(),
+    }),
+  ),
+  /** Administrators only (every user's messages); null for everyone else. */
+  admin: z
+    .object({
+      /** Messages waiting in the outbox: queued (or scheduled), sending, merged into a digest. */
+      waiting: z.number().int(),
+      /** Messages whose last attempt failed and that will be tried again. */
+      retrying: z.number().int(),
+      /** Messages that failed for good in the last 24 hours. */
+      failedLastDay: z.number().int(),
+    })
+    .nullable(),
+});
+export type UmsHomeSummary = z.infer<typeof UmsHomeSummary>;
+export const UmsHomeSummaryResponse = ok(UmsHomeSummary);
+
 export const DeleteChannelResponse = OkEmpty;

@@ -54,6 +54,7 @@ import {
   MessageListResponse as UmsMessageListResponse,
   PushPlusAnswer as UmsPushPlusAnswer,
   ServerChanAnswer as UmsServerChanAnswer,
+  UmsHomeSummaryResponse,
   UmsStatsResponse,
 } from '@/contract';
 
@@ -74,6 +75,7 @@ import { OcsScriptInfoResponse, ROSTER_COLUMNS, USERSCRIPT_VERSION } from '@/con
 import {
   AskResponse as OcsAskResponse,
   LedgerListResponse as OcsLedgerListResponse,
+  OcsHomeSummaryResponse,
   OcsOverviewResponse,
   QueryListResponse as OcsQueryListResponse,
   WalletResponse as OcsWalletResponse,
@@ -682,6 +684,7 @@ const CASES: Record<string, Case> = {
     ],
   },
   'GET /api/ums/stats': { schema: UmsStatsResponse, calls: [{ status: 200 }] },
+  'GET /api/ums/home-summary': { schema: UmsHomeSummaryResponse, calls: [{ status: 200 }] },
   'GET /api/ums/send': {
     schema: UmsMessageCreatedResponse,
     calls: [
@@ -794,6 +797,7 @@ const CASES: Record<string, Case> = {
 
   // ---- OCS wallet, ledger, queries, ask (mock/ocs.ts); the 6th ask within 10 s is rate-limited ----
   'GET /api/ocs/overview': { schema: OcsOverviewResponse, calls: [{ status: 200 }] },
+  'GET /api/ocs/home-summary': { schema: OcsHomeSummaryResponse, calls: [{ status: 200 }] },
   'GET /api/ocs/wallet': { schema: OcsWalletResponse, calls: [{ status: 200 }] },
   'GET /api/ocs/ledger': {
     schema: OcsLedgerListResponse,
@@ -1332,6 +1336,23 @@ describe('umi mocks match the contract', () => {
       bank: true,
       ai: true,
     });
+  });
+
+  it('answers the home page’s summaries from the same data as the pages they lead to', () => {
+    const ums = UmsHomeSummaryResponse.parse(call('GET /api/ums/home-summary').body).data;
+    const unreadInList = UmsMessageListResponse.parse(
+      call('GET /api/ums/messages', undefined, {}, { read: 'unread', pageSize: '100' }).body,
+    ).total;
+    expect(ums.unread).toBe(unreadInList);
+    expect(ums.latest.length).toBeLessThanOrEqual(5);
+    const ocs = OcsHomeSummaryResponse.parse(call('GET /api/ocs/home-summary').body).data;
+    expect(ocs.balance).toBe(OcsOverviewResponse.parse(call('GET /api/ocs/overview').body).data.balance);
+    expect(ocs.admin?.reviewsWaiting).toBe(
+      OcsReviewQueueResponse.parse(call('GET /api/ocs/admin/reviews', undefined, {}, { status: 'open' }).body).total,
+    );
+    expect(ocs.admin?.missesOpen).toBe(
+      OcsMissListResponse.parse(call('GET /api/ocs/admin/misses', undefined, {}, { status: 'open' }).body).total,
+    );
   });
 
   it('throttles repeated failed logins with 429 and Retry-After', () => {

@@ -125,7 +125,7 @@ export default fp(
     app.addHook('onClose', () => importer.close()); // running imports finish before the database closes
 
     await app.register(ocsScriptRoutes, deps);
-    await app.register(ocsRoutes, { ...deps, countQuery });
+    await app.register(ocsRoutes, { ...deps, countQuery, importCounts: () => importer.counts() });
     await app.register(ocsAiRoutes, { ...deps, preferences });
     await app.register(ocsFreeRoutes, deps);
     await app.register(ocsAdminRoutes, deps);

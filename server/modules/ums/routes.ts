@@ -9,6 +9,7 @@ import { route, type EndpointRequest } from '../../http/route';
 import * as callbacks from './callbacks';
 import * as channels from './channels';
 import * as consent from './consent';
+import { homeSummary } from './home-summary';
 import type { UmsContext } from './channels';
 import * as messages from './messages';
 import type { SendLimit } from './send-limit';
@@ -111,6 +112,9 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
     success(await messages.cancelMessage(db, request.user!.id, request.params.id, now())),
   );
   route(app, api.stats, async (request) => success(await messages.stats(db, request.user!.id, config.PORTAL_TZ)));
+  route(app, api.homeSummary, async (request) =>
+    success(await homeSummary(db, request.user!.id, request.user!.roles.includes('admin'))),
+  );
 
   // ---------- templates ----------
   route(app, api.listTemplates, async (request) => success(await templates.listTemplates(db, request.user!.id)));

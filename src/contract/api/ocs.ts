@@ -122,6 +122,16 @@ export const overview = endpoint({
   schema: (c) => ({ response: c.OcsOverviewResponse }),
 });
 
+/** The home page's OCS card: the caller's balance and today's queries; review work for administrators. */
+export const homeSummary = endpoint({
+  method: 'GET',
+  path: '/api/ocs/home-summary',
+  access: 'user',
+  tags,
+  summary: '首页摘要：我的余额与今日查询；管理员另见待审核、未收录与导入任务',
+  schema: (c) => ({ response: c.OcsHomeSummaryResponse }),
+});
+
 /** Balance and the price of one answer, in points. */
 export const wallet = endpoint({
   method: 'GET',

@@ -170,6 +170,16 @@ export const stats = endpoint({
   schema: (c) => ({ response: c.UmsStatsResponse }),
 });
 
+/** The home page's UMS card: the caller's unread and failed messages; the outbox for administrators. */
+export const homeSummary = endpoint({
+  method: 'GET',
+  path: '/api/ums/home-summary',
+  access: 'user',
+  tags,
+  summary: '首页摘要：我的未读与失败消息；管理员另见发件箱积压与失败投递',
+  schema: (c) => ({ response: c.UmsHomeSummaryResponse }),
+});
+
 // ---------- templates ----------
 
 export const listTemplates = endpoint({

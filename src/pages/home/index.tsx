@@ -1,4 +1,7 @@
-/** Landing page: the four modules, what each offers, and whether the visitor may enter. */
+/**
+ * Landing page: for a signed-in user their dashboard first (components/Dashboard, loaded only for
+ * them), then the four modules, what each offers, and whether the visitor may enter.
+ */
 import type { AccessFlags } from '@/access';
 import { loginPath } from '@/components/redirect';
 import { displayName } from '@/components/user';
@@ -7,9 +10,13 @@ import { CheckOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import GrantSelfNjit from '@/components/GrantSelfNjit';
 import { useAccess, useModel, useNavigate } from '@umijs/max';
-import { Badge, Button, Card, Col, Row, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Col, Row, Skeleton, Tag, Typography } from 'antd';
 import { useRequest } from 'ahooks';
+import { lazy, Suspense } from 'react';
 import { entryState, MODULES, type PortalModule } from './modules';
+
+// Not in a visitor's download: the home page's first-visit budget (tests/e2e/budget.json) is a visitor's.
+const Dashboard = lazy(() => import('./components/Dashboard'));
 
 /** An administrator may open the student lookup for themself; other closed modules need another administrator. */
 const selfGrantable = (module: PortalModule, access: AccessFlags) => module.key === 'njit' && access.isAdmin;
@@ -60,6 +67,16 @@ export default function HomePage() {
       subTitle={user ? `欢迎，${displayName(user)}` : '登录后可使用更多功能'}
       extra={<ServerStatus />}
     >
+      {user && (
+        <Suspense fallback={<Skeleton active />}>
+          <Dashboard uid={user.uid} />
+        </Suspense>
+      )}
+      {user && (
+        <Typography.Title level={2} style={{ fontSize: 20 }}>
+          全部模块
+        </Typography.Title>
+      )}
       <Row gutter={[16, 16]}>
         {MODULES.map((m) => (
           <Col key={m.key} xs={24} sm={12} xl={6}>

@@ -4,6 +4,7 @@ import HomePage from '@/pages/home';
 import { entryState } from '@/pages/home/modules';
 import { fetchHealth } from '@/services/probes';
 import { fireEvent, screen, within } from '@testing-library/react';
+import '../api';
 import { renderAt } from '../helpers';
 
 jest.mock('@/services/probes', () => ({ fetchHealth: jest.fn(), fetchCurrentUser: jest.fn() }));

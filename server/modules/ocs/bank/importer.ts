@@ -145,6 +145,17 @@ export class BankImporter {
     return this.snapshot(job);
   }
 
+  /** This instance's jobs still running, and those that failed and are not yet forgotten (the home page's count). */
+  counts(): { running: number; failed: number } {
+    let running = 0;
+    let failed = 0;
+    for (const j of this.jobs.values()) {
+      if (j.status === 'running') running += 1;
+      else if (j.status === 'failed') failed += 1;
+    }
+    return { running, failed };
+  }
+
   /** Lets running imports finish before the database closes, and removes the staged previews' spools. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.running]);

@@ -15,13 +15,14 @@ import { ledgerCsv, listLedger } from '../wallet/ledger';
 import { listQueries } from './log';
 import type { CountQuery } from './metrics';
 import { overview } from './overview';
+import { homeSummary, type ImportCounts } from './home-summary';
 import { parseQuestion } from './question';
 import { CORS, paramsOf, PREFLIGHT, scriptAdmission, scriptPolicy } from './script-http';
 import { TooFast, type OcsResult } from './service';
 
 export default async function ocsRoutes(
   app: FastifyInstance,
-  { db, config, countQuery }: AppDeps & { countQuery: CountQuery },
+  { db, config, countQuery, importCounts }: AppDeps & { countQuery: CountQuery; importCounts: () => ImportCounts },
 ): Promise<void> {
   const ocs = () => app.ocs;
 
@@ -97,6 +98,12 @@ export default async function ocsRoutes(
     return success(await ocs().service.answer({ userId, tokenId: null }, q));
   });
 
+  route(app, api.homeSummary, async (request) => {
+    const user = request.user!;
+    if (!user.roles.includes('admin')) return success(await homeSummary(db, user.id, config.PORTAL_TZ, null));
+    await ocs().misses.flush(); // what this instance counted so far shows at once, as in the 未收录 list
+    return success(await homeSummary(db, user.id, config.PORTAL_TZ, { imports: importCounts() }));
+  });
   route(app, api.overview, async (request) => {
     const s = await ocs().settings.get();
     return success(await overview(db, request.user!.id, config.PORTAL_TZ, s.bankPrice));
