@@ -15,9 +15,9 @@ index.compact();
 
 test('perturbed, cut-off and unrelated queries: the same candidates as counting everything', () => {
   const queries = [
-    ...buildPerturbationSet(bank, 60, 9).map((p) => p.query.title),
-    ...bank.slice(0, 200).map((q) => q.title),
-    ...[...generateQuestions(200, 99)].map((q) => q.title),
+    ...buildPerturbationSet(bank, 40, 9).map((p) => p.query.title),
+    ...bank.slice(0, 100).map((q) => q.title),
+    ...[...generateQuestions(100, 99)].map((q) => q.title),
   ].map(normalizeTitle);
   let nonEmpty = 0;
   for (const opts of [{}, { rarest: 4 }, { budget: 3_000 }, { limit: 3 }, { rarest: 12, budget: 60_000 }]) {
