@@ -5,22 +5,9 @@
  */
 import { z } from 'zod';
 import { ok } from './common';
+import { PRIMARY_COLORS, type PrimaryColor } from './preferenceDefaults';
 
-/**
- * The colours offered, by Chinese name: each leaves white text on it and it as text on white at 4.5:1
- * or more (antd's 7th or 8th shades), as the default blue does.
- */
-export const PRIMARY_COLORS = {
-  '#0958d9': '拂晓蓝',
-  '#1d39c4': '极客蓝',
-  '#531dab': '酱紫',
-  '#c41d7f': '法式洋红',
-  '#006d75': '明青',
-  '#237804': '极光绿',
-  '#ad4e00': '日暮橙',
-  '#a8071a': '薄暮红',
-} as const;
-export type PrimaryColor = keyof typeof PRIMARY_COLORS;
+export * from './preferenceDefaults';
 
 export const Preferences = z.strictObject({
   dark: z.boolean({ error: '深色模式须为是或否' }),
@@ -31,13 +18,5 @@ export const Preferences = z.strictObject({
   siderCollapsed: z.boolean({ error: '侧边菜单的收起状态须为是或否' }),
 });
 export type Preferences = z.infer<typeof Preferences>;
-
-/** What a user who never chose anything sees (the portal's own theme). */
-export const DEFAULT_PREFERENCES: Preferences = {
-  dark: false,
-  compact: false,
-  primaryColor: '#0958d9',
-  siderCollapsed: false,
-};
 
 export const PreferencesResponse = ok(Preferences);
