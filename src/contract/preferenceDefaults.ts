@@ -2,8 +2,6 @@
  * The values of a user's preferences the browser needs at start, without zod (they are read before
  * the first paint, on every page of the shell): the colours offered and the defaults.
  */
-import type { Preferences } from './preferences';
-
 /**
  * The colours offered, by Chinese name: each leaves white text on it and it as text on white at 4.5:1
  * or more (antd's 7th or 8th shades), as the default blue does.
@@ -21,7 +19,13 @@ export const PRIMARY_COLORS = {
 export type PrimaryColor = keyof typeof PRIMARY_COLORS;
 
 /** What a user who never chose anything sees (the portal's own theme). */
-export const DEFAULT_PREFERENCES: Readonly<Preferences> = {
+/** The shape of src/contract/preferences.ts's schema, written here so this file needs neither it nor zod. */
+export const DEFAULT_PREFERENCES: Readonly<{
+  dark: boolean;
+  compact: boolean;
+  primaryColor: PrimaryColor;
+  siderCollapsed: boolean;
+}> = {
   dark: false,
   compact: false,
   primaryColor: '#0958d9',
