@@ -28,6 +28,9 @@ export default defineConfig({
   // In place of Umi's default viewport, which forbids zooming (user-scalable=no, maximum-scale=1):
   // people who need larger text must be able to pinch.
   metas: [{ name: 'viewport', content: 'width=device-width, initial-scale=1' }],
+  // The signed-in user's dark mode before the first paint (public/theme-boot.js; a file, not inline: the
+  // CSP allows only the site's own scripts).
+  headScripts: [{ src: '/theme-boot.js' }],
   // <html lang="zh-CN">
   plugins: [require.resolve('./config/htmlPlugin')],
   // The ConfigProvider itself is filled at run time (src/app.tsx `antd`): antd's Chinese locale.

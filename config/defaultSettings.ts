@@ -51,9 +51,9 @@ export const antdTheme: ThemeConfig = {
   },
 };
 
+/** No colorPrimary: the layout takes the antd theme's, which is the user's choice (components/preferences/). */
 const defaultSettings: ProLayoutProps & { logo: string } = {
   navTheme: 'light',
-  colorPrimary: PRIMARY,
   layout: 'mix',
   contentWidth: 'Fluid',
   fixedHeader: true,

@@ -12,6 +12,8 @@ import {
   AdminUpdateUserBody,
   ChangePasswordBody,
   CreateTokenBody,
+  DEFAULT_PREFERENCES,
+  Preferences,
   UpdateProfileBody,
   type AdminUser,
   type AuditEntry,
@@ -176,7 +178,19 @@ const randomSecret = (n: number) =>
     () => 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'[Math.floor(Math.random() * 57)],
   ).join('');
 
+/** The mock user's preferences for the shell, kept in memory until the mock server restarts. */
+let preferences: Preferences = DEFAULT_PREFERENCES;
+
 export default defineMocks(
+  on(userApi.getPreferences, (_req, res) => {
+    res.json({ success: true, data: preferences });
+  }),
+  on(userApi.putPreferences, (req, res) => {
+    const b = parse(Preferences, req.body, res);
+    if (!b) return;
+    preferences = b;
+    res.json({ success: true, data: preferences });
+  }),
   on(userApi.getProfile, (_req, res) => {
     res.json({ success: true, data: profile() });
   }),

@@ -11,6 +11,7 @@ import defaultSettings, { antdTheme } from '../config/defaultSettings';
 import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkErrorBoundary';
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { rememberVisit } from './components/recentPages';
+import PreferencesProvider from './components/preferences/PreferencesProvider';
 import { endSession, SessionBridge } from './components/session';
 import {
   LayoutHeader,
@@ -169,13 +170,15 @@ const ENROL_PATH = '/user/security';
 
 /**
  * Inside the app's state, around every page: the request layer can end a session
- * (components/session.tsx), and 跳到主要内容 comes first.
+ * (components/session.tsx), the signed-in user's theme applies, and 跳到主要内容 comes first.
  */
 export function innerProvider(container: React.ReactNode) {
   return (
     <SessionBridge>
-      <SkipLink />
-      {container}
+      <PreferencesProvider>
+        <SkipLink />
+        {container}
+      </PreferencesProvider>
     </SessionBridge>
   );
 }

@@ -639,8 +639,19 @@ export interface NotificationsTable {
   read_at: Date | null;
 }
 
+/** A user's preferences for the shell (migration 0033_user_preferences); no row: the defaults. */
+export interface UserPreferencesTable {
+  user_id: number;
+  dark: boolean;
+  compact: boolean;
+  primary_color: string;
+  sider_collapsed: boolean;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
   users: UsersTable;
+  user_preferences: UserPreferencesTable;
   notifications: NotificationsTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;

@@ -1,6 +1,6 @@
 /**
  * Header avatar menu: 登录 when logged out (back here afterwards); when logged in, the personal pages
- * (个人中心, 账号安全, 我的令牌) and 退出登录 (POST /api/user/logout, then a full reload so every cache is
+ * (个人中心, 账号安全, 我的令牌), the dark mode switch and 偏好设置 (a drawer, loaded when first opened) and 退出登录 (POST /api/user/logout, then a full reload so every cache is
  * dropped). Opens on hover and click, and from the keyboard: the trigger is a button that Enter, Space
  * or ArrowDown opens with the focus in the menu; Esc closes it and gives the focus back.
  */
@@ -8,10 +8,19 @@ import type { CurrentUser } from '@/contract';
 import { DROPDOWN_DELAYS } from '@/requestDefaults';
 import * as userApi from '@/contract/api/user';
 import { call } from '@/services/call';
-import { IdcardOutlined, KeyOutlined, LockOutlined, LoginOutlined, LogoutOutlined } from '@ant-design/icons';
+import {
+  BulbOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  LockOutlined,
+  LoginOutlined,
+  LogoutOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import { useLocation, useNavigate } from '@umijs/max';
 import { Dropdown, type MenuProps } from 'antd';
-import React, { useState } from 'react';
+import React, { lazy, Suspense, useRef, useState } from 'react';
+import { setPreferences, usePreferences } from './preferences/store';
 import { loginPath } from './redirect';
 import { displayName } from './user';
 
@@ -29,14 +38,23 @@ export const PERSONAL_PAGES = [
 
 const OPEN_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
 
+const PreferencesDrawer = lazy(() => import('./preferences/PreferencesDrawer'));
+
 export default function AvatarDropdown({ currentUser, children }: AvatarDropdownProps) {
   const navigate = useNavigate();
   const location = useLocation();
   const [open, setOpen] = useState(false);
+  // undefined until first opened: the drawer's code loads then.
+  const [drawerOpen, setDrawerOpen] = useState<boolean>();
+  const trigger = useRef<HTMLSpanElement>(null);
+  const { dark } = usePreferences();
 
   const items: MenuProps['items'] = currentUser
     ? [
         ...PERSONAL_PAGES,
+        { type: 'divider' },
+        { key: 'dark', icon: <BulbOutlined aria-hidden />, label: dark ? '切换到浅色模式' : '切换到深色模式' },
+        { key: 'preferences', icon: <SettingOutlined aria-hidden />, label: '偏好设置' },
         { type: 'divider' },
         { key: 'logout', icon: <LogoutOutlined aria-hidden />, label: '退出登录' },
       ]
@@ -46,6 +64,14 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
     setOpen(false);
     if (key === 'login') {
       navigate(loginPath(location));
+      return;
+    }
+    if (key === 'dark') {
+      void setPreferences({ dark: !dark });
+      return;
+    }
+    if (key === 'preferences') {
+      setDrawerOpen(true);
       return;
     }
     if (key !== 'logout') {
@@ -67,27 +93,39 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
   };
 
   return (
-    <Dropdown
-      menu={{ items, onClick }}
-      {...DROPDOWN_DELAYS}
-      trigger={['hover', 'click']}
-      open={open}
-      onOpenChange={setOpen}
-      // The menu takes the focus when it opens (arrow keys move in it, Enter picks); Esc gives it back.
-      autoFocus
-      placement="bottomRight"
-    >
-      <span
-        role="button"
-        tabIndex={0}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-label={currentUser ? `${displayName(currentUser)}的账号菜单` : '未登录，打开账号菜单'}
-        onKeyDown={onKeyDown}
-        style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center' }}
+    <>
+      <Dropdown
+        menu={{ items, onClick }}
+        {...DROPDOWN_DELAYS}
+        trigger={['hover', 'click']}
+        open={open}
+        onOpenChange={setOpen}
+        // The menu takes the focus when it opens (arrow keys move in it, Enter picks); Esc gives it back.
+        autoFocus
+        placement="bottomRight"
       >
-        {children}
-      </span>
-    </Dropdown>
+        <span
+          ref={trigger}
+          role="button"
+          tabIndex={0}
+          aria-haspopup="menu"
+          aria-expanded={open}
+          aria-label={currentUser ? `${displayName(currentUser)}的账号菜单` : '未登录，打开账号菜单'}
+          onKeyDown={onKeyDown}
+          style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center' }}
+        >
+          {children}
+        </span>
+      </Dropdown>
+      {drawerOpen !== undefined && (
+        <Suspense fallback={null}>
+          <PreferencesDrawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            afterClose={() => trigger.current?.focus()}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

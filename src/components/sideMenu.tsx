@@ -2,23 +2,19 @@
  * The side menu's two toggles, made keyboard operable and named in Chinese, and its collapsed state
  * remembered across reloads. ProLayout draws both toggles as plain elements with a click handler: the
  * desktop one (below the menu) is given to us to wrap (collapsedButtonRender), the phone one (in the
- * header, left of the logo) only inside its header, so that one is completed in place.
+ * header, left of the logo) only inside its header, so that one is completed in place. The collapsed
+ * state is one of the user's preferences (components/preferences/).
  */
 import { history } from '@umijs/max';
 import React, { cloneElement, useLayoutEffect, useRef } from 'react';
+import { currentPreferences, setPreferences } from './preferences/store';
 
-const COLLAPSED_KEY = 'portal.siderCollapsed';
 /** ProLayout's phone layout (no fixed side menu, a drawer instead) starts below this width. */
 const PHONE_BELOW_PX = 768;
 
-/** The collapsed state the user left the side menu in (desktop), or undefined: ProLayout's default. */
-export function rememberedCollapsed(): boolean | undefined {
-  try {
-    const value = localStorage.getItem(COLLAPSED_KEY);
-    return value === null ? undefined : value === 'true';
-  } catch {
-    return undefined;
-  }
+/** The collapsed state the user left the side menu in (desktop): one of their preferences. */
+export function rememberedCollapsed(): boolean {
+  return currentPreferences().siderCollapsed;
 }
 
 /**
@@ -26,12 +22,8 @@ export function rememberedCollapsed(): boolean | undefined {
  * itself when the layout turns into the phone one: only a desktop's choice is remembered.
  */
 export function rememberCollapsed(collapsed: boolean): void {
-  if (window.innerWidth < PHONE_BELOW_PX) return;
-  try {
-    localStorage.setItem(COLLAPSED_KEY, String(collapsed));
-  } catch {
-    // Storage can be disabled; the menu still toggles.
-  }
+  if (window.innerWidth < PHONE_BELOW_PX || collapsed === currentPreferences().siderCollapsed) return;
+  void setPreferences({ siderCollapsed: collapsed });
 }
 
 const activates = (e: React.KeyboardEvent | KeyboardEvent) => e.key === 'Enter' || e.key === ' ';

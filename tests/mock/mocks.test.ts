@@ -146,6 +146,7 @@ import {
   TwoFactorStatusResponse,
   VerifyEmailResponse,
 } from '@/contract';
+import { PreferencesResponse } from '@/contract';
 import {
   NotificationListResponse,
   UnreadCountResponse,
@@ -345,6 +346,20 @@ const CASES: Record<string, Case> = {
 
   // ---- user module (mock/account.ts) ----
   'GET /api/user/profile': { schema: ProfileResponse, calls: [{ status: 200 }] },
+  // Order matters: a save, then the unknown key and the bad colour change nothing.
+  'PUT /api/user/preferences': {
+    schema: PreferencesResponse,
+    calls: [
+      { body: { dark: true, compact: false, primaryColor: '#531dab', siderCollapsed: true }, status: 200 },
+      {
+        body: { dark: true, compact: false, primaryColor: '#531dab', siderCollapsed: true, x: 1 },
+        status: 400,
+        error: true,
+      },
+      { body: { dark: true, compact: false, primaryColor: 'red', siderCollapsed: true }, status: 400, error: true },
+    ],
+  },
+  'GET /api/user/preferences': { schema: PreferencesResponse, calls: [{ status: 200 }] },
   'PATCH /api/user/profile': {
     schema: ProfileResponse,
     calls: [

@@ -49,6 +49,7 @@ import * as m0028b from './0028_login_links';
 import * as m0030 from './0030_ocs_charge_in_full';
 import * as m0031 from './0031_mem_njit_staging_chunks';
 import * as m0032 from './0032_notifications';
+import * as m0033 from './0033_user_preferences';
 import * as m0036 from './0036_njit_audit_subject';
 import * as m0037 from './0037_njit_reveal_requests';
 
@@ -99,6 +100,7 @@ export const migrations: Record<string, Migration> = {
   '0030_ocs_charge_in_full': m0030,
   '0031_mem_njit_staging_chunks': m0031,
   '0032_notifications': m0032,
+  '0033_user_preferences': m0033,
   '0036_njit_audit_subject': m0036,
   '0037_njit_reveal_requests': m0037,
 };

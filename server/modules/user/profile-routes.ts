@@ -1,4 +1,4 @@
-/** HTTP layer of the personal center: profile, avatar, password and the user's sessions. */
+/** HTTP layer of the personal center: profile, avatar, password, the user's sessions and preferences. */
 import type { FastifyInstance } from 'fastify';
 import { AVATAR_MAX_BYTES } from '@contract';
 import * as api from '@contract/api/user';
@@ -7,12 +7,19 @@ import { badRequest, notFound } from '../../errors';
 import { success } from '../../http/reply';
 import { route } from '../../http/route';
 import { readUpload } from '../../http/upload';
+import * as preferences from './preferences';
 import * as profile from './profile';
 
 export default async function profileRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
 
   route(app, api.getProfile, async (request) => success(await profile.getProfile(db, request.user!.id)));
+
+  route(app, api.getPreferences, async (request) => success(await preferences.getPreferences(db, request.user!.id)));
+
+  route(app, api.putPreferences, async (request) =>
+    success(await preferences.putPreferences(db, request.user!.id, request.body)),
+  );
 
   route(app, api.updateProfile, async (request) =>
     success(await profile.updateNickname(db, request.user!.id, request.body.nickname)),

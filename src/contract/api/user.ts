@@ -1,6 +1,6 @@
 /**
  * User endpoints: the accounts core (settings, register, login, logout, current user), the personal
- * center (profile, avatar, password, sessions), personal API tokens and their self-check, and
+ * center (profile, avatar, password, sessions, preferences), personal API tokens and their self-check, and
  * administrator user management with its audit log.
  */
 import { endpoint } from '../endpoint';
@@ -71,6 +71,26 @@ export const getProfile = endpoint({
   tags,
   summary: '个人资料',
   schema: (c) => ({ response: c.ProfileResponse }),
+});
+
+/** The signed-in user's preferences for the shell (theme, primary colour, side menu); defaults until first saved. */
+export const getPreferences = endpoint({
+  method: 'GET',
+  path: '/api/user/preferences',
+  access: 'user',
+  tags,
+  summary: '我的偏好设置',
+  schema: (c) => ({ response: c.PreferencesResponse }),
+});
+
+/** Replaces them whole: every field, no other. */
+export const putPreferences = endpoint({
+  method: 'PUT',
+  path: '/api/user/preferences',
+  access: 'user',
+  tags,
+  summary: '保存偏好设置',
+  schema: (c) => ({ body: c.Preferences, response: c.PreferencesResponse }),
 });
 
 export const updateProfile = endpoint({

@@ -6,10 +6,11 @@ import { TestBrowser } from '@@/testBrowser';
 import * as identityApi from '@/contract/api/identity';
 import * as njitApi from '@/contract/api/njit';
 import * as userApi from '@/contract/api/user';
+import { followUser } from '@/components/preferences/store';
 import { FetchError } from '@/services/http';
 import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { answer } from '../api';
+import { answer, sent } from '../api';
 import { atViewport } from '../helpers';
 
 jest.mock('@/services/call');
@@ -30,6 +31,8 @@ const asVisitor = () =>
   jest.mocked(probeCurrentUser).mockRejectedValue(new FetchError(401, 'Unauthorized', { success: false }));
 
 beforeEach(() => {
+  // A save of the user's preferences (the side menu's state) is answered as the server would.
+  answer(userApi.putPreferences, async ({ body }) => ({ success: true as const, data: body }));
   answer(userApi.adminListUsers, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
   answer(userApi.adminAudit, { success: true, data: [], total: 0, current: 1, pageSize: 10 });
   // The two-factor set-up page a user of a role that requires it is held on.
@@ -70,6 +73,8 @@ let restore: (() => void) | undefined;
 afterEach(() => {
   restore?.();
   restore = undefined;
+  // The preferences live as long as the page: each test is a new page.
+  act(() => followUser(null));
   localStorage.clear();
 });
 
@@ -202,7 +207,11 @@ describe('the shell', () => {
   it('remembers the side menu collapsed across reloads, and its toggle is a named button Enter presses', async () => {
     asUser([]);
     restore = atViewport(1440);
-    localStorage.setItem('portal.siderCollapsed', 'true');
+    // The browser's copy of carol's preferences (the server's answer is still on its way).
+    localStorage.setItem(
+      'portal.preferences.5',
+      JSON.stringify({ dark: false, compact: false, primaryColor: '#0958d9', siderCollapsed: true }),
+    );
     open('/OCS/bill');
     expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
     const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
@@ -211,7 +220,9 @@ describe('the shell', () => {
     expect(toggle).toHaveAttribute('tabindex', '0');
     fireEvent.keyDown(toggle, { key: 'Enter' });
     await waitFor(() => expect(sider).not.toHaveClass('ant-layout-sider-collapsed'));
-    expect(localStorage.getItem('portal.siderCollapsed')).toBe('false');
+    // One of carol's preferences: saved on the server and in the browser's copy.
+    expect(sent(userApi.putPreferences).map((input) => input.body.siderCollapsed)).toEqual([false]);
+    expect(JSON.parse(localStorage.getItem('portal.preferences.5')!).siderCollapsed).toBe(false);
     expect(within(sider).getByRole('button', { name: '收起侧边菜单' })).toBeInTheDocument();
   });
 
@@ -238,7 +249,8 @@ describe('the shell', () => {
     await waitFor(() => expect(toggle).toHaveAttribute('aria-label', '关闭菜单'));
     expect(document.querySelector('.ant-drawer-open')).not.toBeNull();
     // A phone's drawer is not the desktop's collapsed state: nothing is remembered.
-    expect(localStorage.getItem('portal.siderCollapsed')).toBeNull();
+    expect(sent(userApi.putPreferences)).toEqual([]);
+    expect(localStorage.getItem('portal.preferences.5')).toBeNull();
     act(() => history.current.push('/home'));
     await screen.findAllByText('需要相应角色才能进入，请联系管理员。', {}, { timeout: 15000 });
     const header = document.querySelector('.ant-pro-global-header') as HTMLElement;

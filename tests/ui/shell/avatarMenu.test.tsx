@@ -42,10 +42,17 @@ describe('avatar menu', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/user/login?redirect=%2FOCS%2Fbill%3Fpage%3D2');
   });
 
-  it('logged in: 个人中心, 账号安全, 我的令牌 lead to their pages, then 退出登录', async () => {
+  it('logged in: 个人中心, 账号安全, 我的令牌 lead to their pages, then the appearance entries and 退出登录', async () => {
     render('/home', admin);
     const items = await openMenu();
-    expect(items.map((i) => i.textContent)).toEqual(['个人中心', '账号安全', '我的令牌', '退出登录']);
+    expect(items.map((i) => i.textContent)).toEqual([
+      '个人中心',
+      '账号安全',
+      '我的令牌',
+      '切换到深色模式',
+      '偏好设置',
+      '退出登录',
+    ]);
     fireEvent.click(screen.getByRole('menuitem', { name: '账号安全' }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/security$/);
     fireEvent.click((await openMenu()).find((i) => i.textContent === '我的令牌')!);

@@ -15,6 +15,7 @@ import { Button, Empty, Statistic } from 'antd';
 import { useState } from 'react';
 import ReportModal from '../components/ReportModal';
 import { ledgerColumns } from './columns';
+import { useTableSettings } from '@/components/tableSettings';
 
 interface Query {
   kind?: LedgerKind[];
@@ -23,6 +24,7 @@ interface Query {
 }
 
 export default function BillPage() {
+  const tableSettings = useTableSettings('OCS.bill');
   const wallet = useRequest(() => call(ocsApi.wallet, {}, { skipErrorHandler: true }));
   // The filter the table last asked for: the export must match what the user is looking at.
   const [filter, setFilter] = useState<LedgerFilter>({});
@@ -70,7 +72,7 @@ export default function BillPage() {
         }}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{
           emptyText: (

@@ -16,6 +16,7 @@ import MessageDetailDrawer from '../components/MessageDetailDrawer';
 import NoChannel from '../components/NoChannel';
 import { useChannels } from '../components/useChannels';
 import { messageColumns } from './columns';
+import { useTableSettings } from '@/components/tableSettings';
 
 interface Query {
   keyword?: string;
@@ -33,6 +34,7 @@ export function idFromSearch(search: string): number | undefined {
 }
 
 export default function QueryMessagePage() {
+  const tableSettings = useTableSettings('UMS.messages');
   const actionRef = useRef<ActionType>();
   const location = useLocation();
   const navigate = useNavigate();
@@ -67,7 +69,7 @@ export default function QueryMessagePage() {
         }
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{
           emptyText: (

@@ -14,12 +14,14 @@ import { PageContainer, ProTable, type ActionType, type ProColumns } from '@ant-
 import { useNavigate } from '@umijs/max';
 import { Badge, Button, Empty, message, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
+import { useTableSettings } from '@/components/tableSettings';
 
 type Filters = { kind?: NotificationKind; read?: 'read' | 'unread' };
 
 const KIND_ENUM = Object.fromEntries(Object.entries(NOTIFICATION_KINDS).map(([k, text]) => [k, { text }]));
 
 export default function NotificationsPage() {
+  const tableSettings = useTableSettings('user.notifications');
   const actionRef = useRef<ActionType>();
   const navigate = useNavigate();
   const [unread, setUnread] = useState<number | null>(null);
@@ -122,7 +124,7 @@ export default function NotificationsPage() {
         }}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: <Empty description="没有符合条件的通知" /> }}
         toolBarRender={() => [

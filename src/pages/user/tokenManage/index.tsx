@@ -9,8 +9,10 @@ import { Link } from '@umijs/max';
 import { Button, Empty, message } from 'antd';
 import { useRef } from 'react';
 import { tokenColumns } from './columns';
+import { useTableSettings } from '@/components/tableSettings';
 
 function TokenTable() {
+  const tableSettings = useTableSettings('user.tokens');
   const actionRef = useRef<ActionType>();
 
   const revoke = async (token: TokenInfo) => {
@@ -32,7 +34,7 @@ function TokenTable() {
       request={({ current, pageSize, status }) => call(userApi.listTokens, { query: { current, pageSize, status } })}
       pagination={TABLE_PAGINATION}
       search={{ labelWidth: 'auto' }}
-      options={{ density: false, setting: false }}
+      {...tableSettings}
       scroll={{ x: 'max-content' }}
       locale={{
         emptyText: (

@@ -10,8 +10,10 @@ import { useRef } from 'react';
 import SetupChecklist from '../components/SetupChecklist';
 import { batchColumns } from './components/batchColumns';
 import CreateBatchForm from './components/CreateBatchForm';
+import { useTableSettings } from '@/components/tableSettings';
 
 export default function RedeemAdminPage() {
+  const tableSettings = useTableSettings('OCS.admin.redeem');
   const actionRef = useRef<ActionType>();
   const reload = () => actionRef.current?.reload();
 
@@ -36,7 +38,7 @@ export default function RedeemAdminPage() {
         request={({ current, pageSize }) => call(ocsFreeApi.listRedeemBatches, { query: { current, pageSize } })}
         pagination={TABLE_PAGINATION}
         search={false}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '还没有兑换码批次' }}
         toolBarRender={() => [<CreateBatchForm key="new" onCreated={reload} />]}

@@ -21,11 +21,13 @@ import { useState } from 'react';
 import { CostText, OUTCOME_VALUE_ENUM, OutcomeTag } from '../../components/outcome';
 import ReportModal from '../../components/ReportModal';
 import ActionLink from '@/components/ActionLink';
+import { useTableSettings } from '@/components/tableSettings';
 
 const REPORT_COLORS = { open: 'processing', accepted: 'success', rejected: 'default' } as const;
 const answered = (q: QueryLogItem) => ['bank', 'ai', 'cache'].includes(q.outcome) && q.answer !== null;
 
 export default function QueryHistory({ refreshKey }: { refreshKey: number }) {
+  const tableSettings = useTableSettings('OCS.queries');
   const [reporting, setReporting] = useState<number | null>(null);
   const [reported, setReported] = useState(0);
   const columns: ProColumns<QueryLogItem>[] = [
@@ -101,7 +103,7 @@ export default function QueryHistory({ refreshKey }: { refreshKey: number }) {
         }
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '还没有查询记录' }}
       />

@@ -10,6 +10,7 @@ import { ProTable } from '@ant-design/pro-components';
 import { Button, Typography } from 'antd';
 import { useState } from 'react';
 import { AUDIT_ACTION_LABELS, REVEAL_LABELS } from '../../labels';
+import { useTableSettings } from '@/components/tableSettings';
 
 type Filters = { action?: string; userName?: string; createdAt?: [string, string]; studentId?: number };
 type AuditQuery = NonNullable<InputOf<typeof njitApi.listAudit>['query']>;
@@ -40,13 +41,14 @@ function describe(e: NjitAuditEntry): string {
 }
 
 export default function AuditLog() {
+  const tableSettings = useTableSettings('njit.audit');
   const [filters, setFilters] = useState<Filters>({});
   return (
     <ProTable<NjitAuditEntry, Filters>
       rowKey="id"
       headerTitle="审计日志"
       search={{ labelWidth: 'auto' }}
-      options={{ density: false, setting: false }}
+      {...tableSettings}
       scroll={{ x: 'max-content' }}
       pagination={{ defaultPageSize: 20 }}
       request={async ({ current, pageSize, ...f }) => {

@@ -12,6 +12,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType } from '@ant-design/pro-components';
 import { Button, Space, Table } from 'antd';
 import { useRef } from 'react';
+import { useTableSettings } from '@/components/tableSettings';
 
 type SampleRow = ImportPreview['sample'][number];
 
@@ -70,6 +71,7 @@ function report(p: ImportPreview): ImportReportProps<SampleRow> {
 }
 
 export default function ImportPanel() {
+  const tableSettings = useTableSettings('njit.imports');
   const history = useRef<ActionType>();
   return (
     <>
@@ -123,7 +125,7 @@ export default function ImportPanel() {
           headerTitle="导入历史"
           actionRef={history}
           search={false}
-          options={{ density: false, setting: false }}
+          {...tableSettings}
           request={({ current, pageSize }) => call(njitApi.listImports, { query: { current, pageSize } })}
           pagination={{ defaultPageSize: 10 }}
           columns={[

@@ -13,6 +13,7 @@ import { gradeLabel, STATUS_COLORS } from '../../labels';
 import StudentDrawer from './StudentDrawer';
 import { searchOpenOnWideScreens } from '@/requestDefaults';
 import ActionLink from '@/components/ActionLink';
+import { useTableSettings } from '@/components/tableSettings';
 
 type Criteria = Partial<Record<'studentNo' | 'name' | 'college' | 'major' | 'className' | 'status', string>> & {
   grade?: number | string;
@@ -29,6 +30,7 @@ function clean(params: Record<string, unknown>): Record<string, string | number>
 }
 
 export default function StudentTable(props: { isAdmin: boolean }) {
+  const tableSettings = useTableSettings('njit.students', { reload: false });
   const [options, setOptions] = useState<AnswerOf<typeof njitApi.options>['data']>({
     colleges: [],
     majors: [],
@@ -125,7 +127,7 @@ export default function StudentTable(props: { isAdmin: boolean }) {
         pagination={{ defaultPageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, NJIT_MAX_PAGE_SIZE] }}
         search={searchOpenOnWideScreens()}
         form={{ ignoreRules: false }}
-        options={{ density: false, setting: false, reload: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{
           emptyText: searched ? '没有找到匹配的学生' : '输入学号、姓名（汉字或拼音）或筛选条件后点击“查询”',

@@ -19,6 +19,7 @@ import { useRef, useState } from 'react';
 import { SOURCE_ENUM, STATUS_ENUM, TYPE_ENUM } from './labels';
 import QuestionEditDrawer from './QuestionEditDrawer';
 import ActionLink from '@/components/ActionLink';
+import { useTableSettings } from '@/components/tableSettings';
 
 interface Search {
   current?: number;
@@ -46,6 +47,7 @@ export function toQuery(p: Search, sort: SortState): BankQuestionListQuery {
 }
 
 export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: number; onChanged: () => void }) {
+  const tableSettings = useTableSettings('OCS.admin.bank');
   const actionRef = useRef<ActionType>();
   const [editing, setEditing] = useState<BankQuestion | null>(null);
   const changed = () => {
@@ -146,7 +148,7 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
         request={(params, sort) => call(ocsAdminApi.listQuestions, { query: toQuery(params, sort) })}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的题目' }}
         toolBarRender={() => [

@@ -12,6 +12,7 @@ import { Button, Popconfirm, Space, Tag, Typography, message } from 'antd';
 import { useRef, useState } from 'react';
 import AnswerModal from './AnswerModal';
 import ActionLink from '@/components/ActionLink';
+import { useTableSettings } from '@/components/tableSettings';
 
 interface Search {
   current?: number;
@@ -25,6 +26,7 @@ const STATUS_ENUM = Object.fromEntries(
 ) as Record<OcsMissStatus, { text: string }>;
 
 export default function MissTable() {
+  const tableSettings = useTableSettings('OCS.admin.misses');
   const actionRef = useRef<ActionType>();
   const [selected, setSelected] = useState<MissItem[]>([]);
   const [answering, setAnswering] = useState<MissItem[]>([]);
@@ -162,7 +164,7 @@ export default function MissTable() {
         )}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有未收录的题目' }}
       />

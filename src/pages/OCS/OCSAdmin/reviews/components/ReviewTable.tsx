@@ -15,6 +15,7 @@ import BulkDecision, { type BulkKind } from './BulkDecision';
 import { FILTER_ENUM } from './labels';
 import ReviewDrawer from './ReviewDrawer';
 import ActionLink from '@/components/ActionLink';
+import { useTableSettings } from '@/components/tableSettings';
 
 interface Search {
   current?: number;
@@ -25,6 +26,7 @@ interface Search {
 }
 
 export default function ReviewTable() {
+  const tableSettings = useTableSettings('OCS.admin.reviews');
   const actionRef = useRef<ActionType>();
   const [viewing, setViewing] = useState<number | null>(null);
   const [selected, setSelected] = useState<ReviewItem[]>([]);
@@ -150,7 +152,7 @@ export default function ReviewTable() {
         )}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有待审核的反馈' }}
       />

@@ -10,6 +10,7 @@ import { useRef, useState } from 'react';
 import AdjustBalanceModal from './AdjustBalanceModal';
 import LedgerDrawer from './LedgerDrawer';
 import ActionLink from '@/components/ActionLink';
+import { useTableSettings } from '@/components/tableSettings';
 
 type SortState = Record<string, 'ascend' | 'descend' | null | undefined>;
 
@@ -29,6 +30,7 @@ export function toQuery(
 }
 
 export default function UsersTable() {
+  const tableSettings = useTableSettings('OCS.admin.users');
   const actionRef = useRef<ActionType>();
   const [adjusting, setAdjusting] = useState<OcsAdminUser | null>(null);
   const [ledgerOf, setLedgerOf] = useState<OcsAdminUser | null>(null);
@@ -83,7 +85,7 @@ export default function UsersTable() {
         request={(params, sort) => call(ocsAdminApi.listUsers, { query: toQuery(params, sort) })}
         pagination={TABLE_PAGINATION}
         search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的用户' }}
       />

@@ -7,6 +7,7 @@ import { call } from '@/services/call';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Typography } from 'antd';
 import { auditDiff } from './auditDiff';
+import { useTableSettings } from '@/components/tableSettings';
 
 const ACTION_ENUM = Object.fromEntries(Object.entries(AUDIT_ACTION_LABELS).map(([k, text]) => [k, { text }]));
 
@@ -50,6 +51,7 @@ const columns: ProColumns<AuditEntry>[] = [
 ];
 
 export default function AuditTable({ targetId }: { targetId?: string }) {
+  const tableSettings = useTableSettings('user.admin.audit');
   return (
     <ProTable<AuditEntry, { targetId?: string; action?: string }>
       rowKey="id"
@@ -63,7 +65,7 @@ export default function AuditTable({ targetId }: { targetId?: string }) {
       }
       pagination={TABLE_PAGINATION}
       search={{ labelWidth: 'auto' }}
-      options={{ density: false, setting: false }}
+      {...tableSettings}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: '暂无审计记录' }}
     />

@@ -11,8 +11,10 @@ import { useRef, useState } from 'react';
 import { toUserListQuery, type UserSearchParams } from '../query';
 import DeleteUserModal from './DeleteUserModal';
 import { userColumns } from './userColumns';
+import { useTableSettings } from '@/components/tableSettings';
 
 export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => void }) {
+  const tableSettings = useTableSettings('user.admin.users');
   const { initialState } = useModel('@@initialState');
   const actionRef = useRef<ActionType>();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
@@ -27,7 +29,7 @@ export default function UserTable({ onAudit }: { onAudit: (user: AdminUser) => v
         request={(params, sort) => call(userApi.adminListUsers, { query: toUserListQuery(params, sort) })}
         pagination={TABLE_PAGINATION}
         search={searchOpenOnWideScreens()}
-        options={{ density: false, setting: false }}
+        {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: '没有符合条件的用户' }}
         toolBarRender={() => [
