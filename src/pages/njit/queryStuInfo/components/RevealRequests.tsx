@@ -6,6 +6,7 @@
 import { formatTime } from '@/components/time';
 import type { RevealField, RevealRequest } from '@/contract';
 import * as njitApi from '@/contract/api/njit';
+import { useTableSettings } from '@/components/tableSettings';
 import { call } from '@/services/call';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Button, message, Popconfirm, Space, Tag, Typography } from 'antd';
@@ -29,6 +30,7 @@ const common: ProColumns<RevealRequest>[] = [
 
 function Pending() {
   const ref = useRef<ActionType>(null);
+  const tableSettings = useTableSettings('njit.revealsPending');
   const decide = async (r: RevealRequest, decision: 'approve' | 'refuse') => {
     try {
       await call(njitApi.decideRevealRequest, { params: { id: r.id }, body: { decision } });
@@ -44,7 +46,7 @@ function Pending() {
       rowKey="id"
       headerTitle="待我审批"
       search={false}
-      options={{ density: false, setting: false }}
+      {...tableSettings}
       scroll={{ x: 'max-content' }}
       pagination={{ defaultPageSize: 10 }}
       locale={{ emptyText: '没有待审批的申请' }}
@@ -84,6 +86,7 @@ function Pending() {
 
 function Mine() {
   const ref = useRef<ActionType>(null);
+  const tableSettings = useTableSettings('njit.revealsMine');
   const [values, setValues] = useState<Record<number, { field: RevealField; value: string | null }>>({});
   const show = async (r: RevealRequest) => {
     try {
@@ -99,7 +102,7 @@ function Mine() {
       rowKey="id"
       headerTitle="我的申请"
       search={false}
-      options={{ density: false, setting: false }}
+      {...tableSettings}
       scroll={{ x: 'max-content' }}
       pagination={{ defaultPageSize: 10 }}
       locale={{ emptyText: '还没有申请：在学生详情中对需审批的字段点击“申请查看”' }}
