@@ -13,3 +13,4 @@ export * from './ocsReview';
 export * from './ocsUpstream';
 export * from './identity';
 export * from './notifications';
+export * from './search';

@@ -49,6 +49,7 @@ import * as m0028b from './0028_login_links';
 import * as m0030 from './0030_ocs_charge_in_full';
 import * as m0031 from './0031_mem_njit_staging_chunks';
 import * as m0032 from './0032_notifications';
+import * as m0034 from './0034_ocs_questions_title_prefix';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   '0030_ocs_charge_in_full': m0030,
   '0031_mem_njit_staging_chunks': m0031,
   '0032_notifications': m0032,
+  '0034_ocs_questions_title_prefix': m0034,
 };

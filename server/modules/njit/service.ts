@@ -4,7 +4,13 @@
  * ID-card numbers leave here masked, except through reveal.
  */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
-import { NJIT_MAX_TOTAL, type RevealField, type Student, type StudentSearchQuery } from '../../../src/contract';
+import {
+  NJIT_MAX_TOTAL,
+  SEARCH_LIMIT,
+  type RevealField,
+  type Student,
+  type StudentSearchQuery,
+} from '../../../src/contract';
 import type { DB, NjitStudentsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import type { Actor } from '../audit';
@@ -374,4 +380,34 @@ export function importSummary(r: {
     rejected: r.rejected,
     createdAt: r.created_at.toISOString(),
   };
+}
+
+/**
+ * The header's search: one text read as the NJIT page would read it — a student number (or its start)
+ * when it has a digit, pinyin or initials when it is Latin letters, else part of a Chinese name — and
+ * run as that page's search (rate limit, masking and the audit row included), a handful of rows.
+ */
+export function quickCriteria(q: string): { studentNo: string | undefined; name: string | undefined } {
+  if (/^[A-Za-z0-9]+$/.test(q) && /\d/.test(q)) return { studentNo: q, name: undefined };
+  return { studentNo: undefined, name: q };
+}
+
+export async function quickSearch(
+  db: Kysely<DB>,
+  actor: Actor,
+  q: string,
+  limitPerMinute: number,
+  totals?: SearchTotals,
+): Promise<Student[]> {
+  const query: StudentSearchQuery = {
+    current: 1,
+    pageSize: SEARCH_LIMIT,
+    studentNoMode: 'prefix',
+    nameMode: 'fuzzy',
+    college: undefined,
+    major: undefined,
+    className: undefined,
+    ...quickCriteria(q),
+  };
+  return (await searchStudents(db, actor, query, limitPerMinute, totals)).rows;
 }

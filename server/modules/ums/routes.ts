@@ -11,6 +11,7 @@ import * as channels from './channels';
 import * as consent from './consent';
 import type { UmsContext } from './channels';
 import * as messages from './messages';
+import { searchMessages } from './search';
 import type { SendLimit } from './send-limit';
 import type { SendQuota } from './messages';
 import * as templates from './templates';
@@ -91,6 +92,9 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   route(app, api.createMessage, async (request) => {
     return success(await create(request.user!.id, request.body, 'ui', request.host));
   });
+  route(app, api.searchMessages, async (request) =>
+    success(await searchMessages(db, request.user!.id, request.query.q)),
+  );
   route(app, api.listMessages, async (request) =>
     paged(await messages.listMessages(db, request.user!.id, request.query), request.query),
   );
