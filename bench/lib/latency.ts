@@ -1,0 +1,40 @@
+/**
+ * Latency under load with autocannon: every 2xx response's own time in ms, to the microsecond
+ * (autocannon's summary histogram keeps whole milliseconds), over paths taken in turn.
+ */
+import autocannon from 'autocannon';
+
+/** The q-quantile of latencies (sorted in place). */
+export function percentile(ms: number[], q: number): number {
+  if (ms.length === 0) return NaN;
+  ms.sort((a, b) => a - b);
+  return ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+}
+
+export async function cannon(
+  url: string,
+  cookie: string,
+  paths: string[],
+  duration: number,
+  connections: number,
+): Promise<{ ms: number[]; seconds: number; errors: number; non2xx: number }> {
+  let i = 0;
+  const ms: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration,
+        headers: cookie ? { cookie } : {},
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    // Each response's time in ms with microseconds (the summary's histogram keeps whole milliseconds).
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      if (status >= 200 && status < 300) ms.push(responseTime);
+    });
+  });
+  return { ms, seconds: result.duration, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
