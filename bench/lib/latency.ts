@@ -2,6 +2,7 @@
  * Latency under load with autocannon: every 2xx response's own time in ms, to the microsecond
  * (autocannon's summary histogram keeps whole milliseconds), over paths taken in turn.
  */
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 /** The q-quantile of latencies (sorted in place). */
@@ -37,4 +38,24 @@ export async function cannon(
     });
   });
   return { ms, seconds: result.duration, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+/** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
+export function cpuOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Waits until the server has worked off the previous workload: autocannon stops sending when its time
+ * is up, but requests already in flight (a batch of 100 can take seconds under load) still run, and
+ * would be measured as the next workload's cost. Quiet: under 10 % of one core over 300 ms (at most 60 s).
+ */
+export async function untilQuiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const before = cpuOf(pid);
+    await new Promise((r) => setTimeout(r, 300));
+    if (cpuOf(pid) - before < 30 || Date.now() > deadline) return;
+  }
 }

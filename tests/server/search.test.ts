@@ -104,6 +104,11 @@ describe('students', () => {
       .where('user_id', '=', uid)
       .execute();
     expect(search).toEqual([{ action: 'search', record_ids: [hits[0].id] }]);
+    // What it showed is what the audit row counts.
+    expect(
+      (await ctx.db.selectFrom('njit_audit').select('result_count').where('user_id', '=', uid).executeTakeFirst())
+        ?.result_count,
+    ).toBe(1);
     // Opening a result is the NJIT page's own detail call.
     expect((await client.get(`/api/njit/students/${hits[0].id}`)).statusCode).toBe(200);
     const actions = await ctx.db

@@ -42,7 +42,7 @@ export default async function njitRoutes(
   });
 
   route(app, api.quickSearch, async (request) => {
-    const rows = await students.quickSearch(db, actorOf(request), request.query.q, limit, totals);
+    const rows = await students.quickSearch(db, actorOf(request), request.query.q, limit);
     metrics.search();
     return success(rows);
   });

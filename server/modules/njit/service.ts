@@ -172,6 +172,8 @@ export async function searchStudents(
   q: StudentSearchQuery,
   limitPerMinute: number,
   totals?: SearchTotals,
+  /** false: no total is counted (the header's search shows a handful and no pages); total is the rows'. */
+  countTotal = true,
 ): Promise<{ rows: Student[]; total: number; capped: boolean }> {
   const criteria = criteriaOf(q);
   if (Object.keys(criteria).length === 0) {
@@ -229,6 +231,7 @@ export async function searchStudents(
     hits as (${hits}),
     total as (select case
         when not (select ok from allowed) then 0
+        when not ${countTotal}::boolean then (select count(*)::int from hits)
         when (select token from roster) = ${known?.token ?? null}::text then ${known?.total ?? 0}::int
         else (select count(*)::int from (${counted}) t)
       end as n),
@@ -392,13 +395,7 @@ export function quickCriteria(q: string): { studentNo: string | undefined; name:
   return { studentNo: undefined, name: q };
 }
 
-export async function quickSearch(
-  db: Kysely<DB>,
-  actor: Actor,
-  q: string,
-  limitPerMinute: number,
-  totals?: SearchTotals,
-): Promise<Student[]> {
+export async function quickSearch(db: Kysely<DB>, actor: Actor, q: string, limitPerMinute: number): Promise<Student[]> {
   const query: StudentSearchQuery = {
     current: 1,
     pageSize: SEARCH_LIMIT,
@@ -409,5 +406,6 @@ export async function quickSearch(
     className: undefined,
     ...quickCriteria(q),
   };
-  return (await searchStudents(db, actor, query, limitPerMinute, totals)).rows;
+  // No shared totals: a handful counted here must never stand for the page search's total.
+  return (await searchStudents(db, actor, query, limitPerMinute, undefined, false)).rows;
 }
