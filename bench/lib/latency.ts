@@ -59,3 +59,16 @@ export async function untilQuiet(pid: number): Promise<void> {
     if (cpuOf(pid) - before < 30 || Date.now() > deadline) return;
   }
 }
+
+/** Resolves once the server (its log) says the OCS fuzzy index is loaded; it loads after listening. */
+export function untilFuzzyIndexLoaded(server: { stdout: string[] }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      const out = server.stdout.join('');
+      if (out.includes('ocs fuzzy index loaded')) resolve();
+      else if (out.includes('ocs fuzzy index not loaded')) reject(new Error('index load failed'));
+      else setTimeout(check, 200);
+    };
+    check();
+  });
+}

@@ -48,7 +48,7 @@ import { spawnServer } from '../../tests/server/process';
 import { parseQuestion } from '../../server/modules/ocs/query/question';
 import { cpuTicks, idleShare } from '../lib/machine';
 import { expectedAnswer } from './quality';
-import { cpuOf, untilQuiet } from '../lib/latency';
+import { cpuOf, untilFuzzyIndexLoaded, untilQuiet } from '../lib/latency';
 import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
 import { toOcsAnswer } from '../../src/contract';
 
@@ -376,15 +376,7 @@ async function bench(target: Target): Promise<void> {
   const { url, proc } = await server.ready;
   const listenSeconds = (performance.now() - t0) / 1000;
   // The fuzzy index loads in the background after listening.
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      const out = server.stdout.join('');
-      if (out.includes('ocs fuzzy index loaded')) resolve();
-      else if (out.includes('ocs fuzzy index not loaded')) reject(new Error('index load failed'));
-      else setTimeout(check, 200);
-    };
-    check();
-  });
+  await untilFuzzyIndexLoaded(server);
   const startSeconds = (performance.now() - t0) / 1000;
   proc.stdout!.removeAllListeners('data');
   proc.stdout!.resume();

@@ -25,7 +25,7 @@ import { upsertQuestions } from '../../server/modules/ocs/bank/store';
 import { createUser } from '../../server/modules/user/service';
 import { createToken } from '../../server/modules/user/tokens';
 import { spawnServer } from '../../tests/server/process';
-import { cannon, percentile, untilQuiet } from '../lib/latency';
+import { cannon, percentile, untilFuzzyIndexLoaded, untilQuiet } from '../lib/latency';
 import { previewRoster } from '../njit/preview';
 import { syntheticCsv, syntheticStudents } from '../njit/synthetic';
 import { generateQuestions } from '../ocs/synthetic';
@@ -158,15 +158,7 @@ async function main() {
   const { url, proc } = await server.ready;
   // The OCS fuzzy index of the million questions loads after listening, on the server's main thread:
   // measured before it is done (and the server quiet), every request waited seconds behind it.
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      const out = server.stdout.join('');
-      if (out.includes('ocs fuzzy index loaded')) resolve();
-      else if (out.includes('ocs fuzzy index not loaded')) reject(new Error('index load failed'));
-      else setTimeout(check, 200);
-    };
-    check();
-  });
+  await untilFuzzyIndexLoaded(server);
   await untilQuiet(proc.pid!);
   proc.stdout!.removeAllListeners('data');
   proc.stdout!.resume();
