@@ -171,9 +171,12 @@ async function main() {
     if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
     const picks = Array.from({ length: 200 }, (_, i) => students[(i * 7919) % students.length]!);
-    const words = Array.from({ length: 200 }, (_, i) => titles[(i * 31) % titles.length]!);
-    // What people type: the first characters of a title (2–6), an initials or pinyin start, a number's start.
     const start = (t: string, i: number) => t.replace(/^[\s【[(（]*\S*?[】\])）]\s*/, '').slice(0, 2 + (i % 5));
+    // Titles whose start is left empty once a leading tag is cut are skipped (an empty search is a 400).
+    const words = Array.from({ length: 400 }, (_, i) => titles[(i * 31) % titles.length]!)
+      .filter((t, i) => start(t, i).trim() !== '')
+      .slice(0, 200);
+    // What people type: the first characters of a title (2–6), an initials or pinyin start, a number's start.
     const studentWords = picks.flatMap(([no, name], i) => {
       const keys = nameKeys(name!);
       return [
