@@ -12,6 +12,8 @@ import {
   RevealRequestListQuery,
   RosterTemplateQuery,
   type RevealRequest,
+  SEARCH_LIMIT,
+  SearchQuery,
   type ImportSummary,
   type NjitAuditEntry,
   type Student,
@@ -167,6 +169,26 @@ export default defineMocks(
       pageSize,
       capped: false,
     });
+  }),
+
+  // The header's search: a number's start, else pinyin, initials or part of the name, as the server reads it.
+  on(njitApi.quickSearch, (req, res) => {
+    const parsed = parse(SearchQuery, req.query, res);
+    if (!parsed) return;
+    const q = parsed.q.toLowerCase();
+    const byNumber = /^[a-z0-9]+$/.test(q) && /\d/.test(q);
+    const data = full
+      .filter((s) =>
+        byNumber ? s.studentNo.startsWith(q) : s.name.includes(q) || s.py.startsWith(q) || s.ini.startsWith(q),
+      )
+      .slice(0, SEARCH_LIMIT)
+      .map(masked);
+    logAudit(
+      'search',
+      byNumber ? { studentNo: q } : { name: q },
+      data.map((s) => s.id),
+    );
+    res.json({ success: true, data });
   }),
 
   on(njitApi.getStudent, (req, res) => {

@@ -42,6 +42,7 @@ const AvatarDropdown = lazy(() => import('./components/AvatarDropdown'));
 const ExceptionResult = lazy(() => import('./components/ExceptionResult'));
 const HeaderTitle = lazy(() => import('./components/HeaderTitle'));
 const NotificationBell = lazy(() => import('./components/NotificationBell'));
+const SearchButton = lazy(() => import('./components/search/SearchButton'));
 
 export async function getInitialState(): Promise<InitialState> {
   return takeInitialState();
@@ -108,6 +109,9 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       </Link>,
       ...(currentUser
         ? [
+            <Suspense key="search" fallback={null}>
+              <SearchButton currentUser={currentUser} />
+            </Suspense>,
             <Suspense key="bell" fallback={null}>
               <NotificationBell />
             </Suspense>,

@@ -22,10 +22,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { nameKeys } from '../../server/modules/njit/record';
 import { syntheticCsv, syntheticStudents } from './synthetic';
 import { spawnServer } from '../../tests/server/process';
+import { cannon as cannonAt, percentile } from '../lib/latency';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,6 +34,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const PICK = (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean);
 const CONNECTIONS = 10;
 const PASSWORD = 'bench-password-123';
+const cannon = (url: string, cookie: string, paths: string[], duration: number) =>
+  cannonAt(url, cookie, paths, duration, CONNECTIONS);
 
 /** One scenario's responses over all rounds. */
 interface Tally {
@@ -164,40 +166,6 @@ async function main() {
 /** The way a user types a name in pinyin: full syllables, lower case. */
 function pinyinOf(name: string): string {
   return nameKeys(name).name_pinyin;
-}
-
-/** The q-quantile of latencies (sorted in place). */
-function percentile(ms: number[], q: number): number {
-  if (ms.length === 0) return NaN;
-  ms.sort((a, b) => a - b);
-  return ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
-}
-
-async function cannon(
-  url: string,
-  cookie: string,
-  paths: string[],
-  duration: number,
-): Promise<{ ms: number[]; seconds: number; errors: number; non2xx: number }> {
-  let i = 0;
-  const ms: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration,
-        headers: cookie ? { cookie } : {},
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
-      },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-    // Each response's time in ms with microseconds (the summary's histogram keeps whole milliseconds).
-    instance.on('response', (_client, status, _bytes, responseTime) => {
-      if (status >= 200 && status < 300) ms.push(responseTime);
-    });
-  });
-  return { ms, seconds: result.duration, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
 main().catch((err) => {

@@ -48,6 +48,7 @@ import { spawnServer } from '../../tests/server/process';
 import { parseQuestion } from '../../server/modules/ocs/query/question';
 import { cpuTicks, idleShare } from '../lib/machine';
 import { expectedAnswer } from './quality';
+import { cpuOf, untilFuzzyIndexLoaded, untilQuiet } from '../lib/latency';
 import { buildPerturbationSet, generateQuestions, toOcsOptions, type SyntheticQuestion } from './synthetic';
 import { toOcsAnswer } from '../../src/contract';
 
@@ -108,26 +109,6 @@ function countAnswer(into: AnswerCounts, body: string): void {
   }
 }
 const TOO_FAST = '请求过快，请稍后再试';
-
-/** User + system CPU time of a process so far, ms (Linux clock ticks are 10 ms). */
-function cpuOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/**
- * Waits until the server has worked off the previous workload: autocannon stops sending when its time
- * is up, but requests already in flight (a batch of 100 can take seconds under load) still run, and
- * would be measured as the next workload's cost. Quiet: under 10 % of one core over 300 ms (at most 60 s).
- */
-async function untilQuiet(pid: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const before = cpuOf(pid);
-    await new Promise((r) => setTimeout(r, 300));
-    if (cpuOf(pid) - before < 30 || Date.now() > deadline) return;
-  }
-}
 
 /** A process.cpuUsage() difference (user + system, µs) in ms. */
 function cpuMsOf(u: NodeJS.CpuUsage): number {
@@ -395,15 +376,7 @@ async function bench(target: Target): Promise<void> {
   const { url, proc } = await server.ready;
   const listenSeconds = (performance.now() - t0) / 1000;
   // The fuzzy index loads in the background after listening.
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      const out = server.stdout.join('');
-      if (out.includes('ocs fuzzy index loaded')) resolve();
-      else if (out.includes('ocs fuzzy index not loaded')) reject(new Error('index load failed'));
-      else setTimeout(check, 200);
-    };
-    check();
-  });
+  await untilFuzzyIndexLoaded(server);
   const startSeconds = (performance.now() - t0) / 1000;
   proc.stdout!.removeAllListeners('data');
   proc.stdout!.resume();

@@ -14,3 +14,4 @@ export * from './ocsUpstream';
 export * from './identity';
 export * from './notifications';
 export * from './preferences';
+export * from './search';

@@ -152,6 +152,7 @@ import {
   UnreadCountResponse,
   MarkReadResponse as NotificationsReadResponse,
 } from '@/contract';
+import { SearchHitsResponse, StudentHitsResponse } from '@/contract';
 import { z as zod } from 'zod';
 import { allEndpoints } from '@/contract/api';
 import { keyOf } from '@/contract/endpoint';
@@ -714,6 +715,36 @@ const CASES: Record<string, Case> = {
       { query: { token: 'pt_x' }, body: {}, status: 400, error: true },
     ],
   },
+
+  // ---- the header's search (mock/search.ts; students in mock/njit.ts) ----
+  'GET /api/njit/search': {
+    schema: StudentHitsResponse,
+    calls: [
+      { query: { q: 'zs' }, status: 200 },
+      { query: { q: '2021' }, status: 200 },
+      { query: { q: ' ' }, status: 400, error: true },
+    ],
+  },
+  ...Object.fromEntries(
+    [
+      'GET /api/user/tokens/search',
+      'GET /api/user/admin/search',
+      'GET /api/ums/search',
+      'GET /api/ocs/search',
+      'GET /api/ocs/admin/bank/search',
+    ].map((route) => [
+      route,
+      {
+        schema: SearchHitsResponse,
+        calls: [
+          { query: { q: '光合' }, status: 200 },
+          { query: { q: '' }, status: 400, error: true },
+          { query: { q: 'x'.repeat(65) }, status: 400, error: true },
+          { query: { q: 'a\u0000b' }, status: 400, error: true },
+        ],
+      },
+    ]),
+  ),
 
   // ---- NJIT (mock/njit.ts) ----
   'GET /api/njit/students': {
@@ -1291,6 +1322,14 @@ describe('umi mocks match the contract', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.body as ArrayBuffer);
     expect((wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).toEqual(ROSTER_COLUMNS.map((c) => c.label));
+  });
+
+  it('the search mocks find by the words: a student by initials, masked; a bank question by its title', () => {
+    const students = StudentHitsResponse.parse(call('GET /api/njit/search', undefined, {}, { q: 'zs' }).body);
+    expect(students.data.map((s) => s.name)).toEqual(['张三', '张三丰']);
+    expect(students.data[0].phone).toBe('138****1234');
+    const bank = SearchHitsResponse.parse(call('GET /api/ocs/admin/bank/search', undefined, {}, { q: '光合' }).body);
+    expect(bank.data.map((h) => h.title)).toEqual(['光合作用发生在哪个细胞器', '光合作用的产物是']);
   });
 
   it('logout ends the mock session: /me then answers nobody (200, success:false), as the server does', () => {

@@ -50,6 +50,7 @@ import * as m0030 from './0030_ocs_charge_in_full';
 import * as m0031 from './0031_mem_njit_staging_chunks';
 import * as m0032 from './0032_notifications';
 import * as m0033 from './0033_user_preferences';
+import * as m0034 from './0034_ocs_questions_title_prefix';
 import * as m0036 from './0036_njit_audit_subject';
 import * as m0037 from './0037_njit_reveal_requests';
 
@@ -101,6 +102,7 @@ export const migrations: Record<string, Migration> = {
   '0031_mem_njit_staging_chunks': m0031,
   '0032_notifications': m0032,
   '0033_user_preferences': m0033,
+  '0034_ocs_questions_title_prefix': m0034,
   '0036_njit_audit_subject': m0036,
   '0037_njit_reveal_requests': m0037,
 };

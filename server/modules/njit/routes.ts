@@ -42,6 +42,12 @@ export default async function njitRoutes(
     return { ...paged({ rows, total }, request.query), capped };
   });
 
+  route(app, api.quickSearch, async (request) => {
+    const rows = await students.quickSearch(db, actorOf(request), request.query.q, limit);
+    metrics.search();
+    return success(rows);
+  });
+
   route(app, api.getStudent, async (request) => {
     const student = await students.getStudent(db, actorOf(request), request.params.id, limit);
     metrics.view();

@@ -4,7 +4,13 @@
  * ID-card numbers leave here masked, except through reveal.
  */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
-import { NJIT_MAX_TOTAL, type RevealField, type Student, type StudentSearchQuery } from '../../../src/contract';
+import {
+  NJIT_MAX_TOTAL,
+  SEARCH_LIMIT,
+  type RevealField,
+  type Student,
+  type StudentSearchQuery,
+} from '../../../src/contract';
 import type { DB, NjitStudentsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import type { Actor } from '../audit';
@@ -166,6 +172,8 @@ export async function searchStudents(
   q: StudentSearchQuery,
   limitPerMinute: number,
   totals?: SearchTotals,
+  /** false: no total is counted (the header's search shows a handful and no pages); total is the rows'. */
+  countTotal = true,
 ): Promise<{ rows: Student[]; total: number; capped: boolean }> {
   const criteria = criteriaOf(q);
   if (Object.keys(criteria).length === 0) {
@@ -223,6 +231,7 @@ export async function searchStudents(
     hits as (${hits}),
     total as (select case
         when not (select ok from allowed) then 0
+        when not ${countTotal}::boolean then (select count(*)::int from hits)
         when (select token from roster) = ${known?.token ?? null}::text then ${known?.total ?? 0}::int
         else (select count(*)::int from (${counted}) t)
       end as n),
@@ -374,4 +383,29 @@ export function importSummary(r: {
     rejected: r.rejected,
     createdAt: r.created_at.toISOString(),
   };
+}
+
+/**
+ * The header's search: one text read as the NJIT page would read it — a student number (or its start)
+ * when it has a digit, pinyin or initials when it is Latin letters, else part of a Chinese name — and
+ * run as that page's search (rate limit, masking and the audit row included), a handful of rows.
+ */
+export function quickCriteria(q: string): { studentNo: string | undefined; name: string | undefined } {
+  if (/^[A-Za-z0-9]+$/.test(q) && /\d/.test(q)) return { studentNo: q, name: undefined };
+  return { studentNo: undefined, name: q };
+}
+
+export async function quickSearch(db: Kysely<DB>, actor: Actor, q: string, limitPerMinute: number): Promise<Student[]> {
+  const query: StudentSearchQuery = {
+    current: 1,
+    pageSize: SEARCH_LIMIT,
+    studentNoMode: 'prefix',
+    nameMode: 'fuzzy',
+    college: undefined,
+    major: undefined,
+    className: undefined,
+    ...quickCriteria(q),
+  };
+  // No shared totals: a handful counted here must never stand for the page search's total.
+  return (await searchStudents(db, actor, query, limitPerMinute, undefined, false)).rows;
 }

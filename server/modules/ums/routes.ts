@@ -12,6 +12,7 @@ import * as consent from './consent';
 import { homeSummary } from './home-summary';
 import type { UmsContext } from './channels';
 import * as messages from './messages';
+import { searchMessages } from './search';
 import type { SendLimit } from './send-limit';
 import type { SendQuota } from './messages';
 import * as templates from './templates';
@@ -92,6 +93,9 @@ export default async function umsRoutes(app: FastifyInstance, deps: UmsRouteDeps
   route(app, api.createMessage, async (request) => {
     return success(await create(request.user!.id, request.body, 'ui', request.host));
   });
+  route(app, api.searchMessages, async (request) =>
+    success(await searchMessages(db, request.user!.id, request.query.q)),
+  );
   route(app, api.listMessages, async (request) =>
     paged(await messages.listMessages(db, request.user!.id, request.query), request.query),
   );

@@ -7,11 +7,14 @@ import { route } from '../../http/route';
 import { actorOf } from '../../plugins/auth';
 import { listAudit } from '../audit';
 import * as admin from './admin';
+import { searchUsers } from './search';
 
 export default async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
 
   route(app, api.adminListUsers, async (request) => paged(await admin.listUsers(db, request.query), request.query));
+
+  route(app, api.adminSearchUsers, async (request) => success(await searchUsers(db, request.query.q)));
 
   route(app, api.adminGetUser, async (request) => success(await admin.getUser(db, request.params.id)));
 

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { forbidden } from '../../errors';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
+import { searchTokens } from './search';
 import * as tokens from './tokens';
 
 export async function tokenRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -13,6 +14,8 @@ export async function tokenRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   route(app, api.listTokens, async (request) =>
     paged(await tokens.listTokens(db, request.user!.id, request.query), request.query),
   );
+
+  route(app, api.searchTokens, async (request) => success(await searchTokens(db, request.user!.id, request.query.q)));
 
   route(app, api.createToken, async (request) => success(await tokens.createToken(db, request.user!.id, request.body)));
 

@@ -160,3 +160,15 @@ export const exportAudit = endpoint({
   summary: '导出审计日志 CSV（管理员）',
   schema: (c) => ({ query: c.NjitAuditExportQuery }),
 });
+
+// ---------- the header's search ----------
+
+/** A few students by name, pinyin, initials or student number, masked and audited like any search. */
+export const quickSearch = endpoint({
+  method: 'GET',
+  path: '/api/njit/search',
+  access: 'njit',
+  tags,
+  summary: '全局搜索：按姓名、拼音、首字母或学号找学生（脱敏，计入审计和限频）',
+  schema: (c) => ({ query: c.SearchQuery, response: c.StudentHitsResponse }),
+});

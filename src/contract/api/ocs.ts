@@ -205,3 +205,15 @@ export const scriptInfo = endpoint({
   summary: '用户脚本与配置订阅信息',
   schema: (c) => ({ response: c.OcsScriptInfoResponse }),
 });
+
+// ---------- the header's search ----------
+
+/** My OCS queries by title, newest first. */
+export const searchQueries = endpoint({
+  method: 'GET',
+  path: '/api/ocs/search',
+  access: 'user',
+  tags,
+  summary: '全局搜索：按题目找我的查询记录',
+  schema: (c) => ({ query: c.SearchQuery, response: c.SearchHitsResponse }),
+});

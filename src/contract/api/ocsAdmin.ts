@@ -182,3 +182,15 @@ export const importJob = endpoint({
   summary: '导入任务进度',
   schema: (c) => ({ params: c.BankImportIdParams, response: c.BankImportJobResponse }),
 });
+
+// ---------- the header's search ----------
+
+/** Bank questions whose title starts with the words given, or by id (administrators). */
+export const searchBank = endpoint({
+  method: 'GET',
+  path: '/api/ocs/admin/bank/search',
+  access: 'admin',
+  tags,
+  summary: '全局搜索：按题目开头或编号找题库题目（管理员）',
+  schema: (c) => ({ query: c.SearchQuery, response: c.SearchHitsResponse }),
+});

@@ -334,3 +334,15 @@ export const pushPlusTokenPost = endpoint({
   tokenParam: 'token',
   schema: (c) => ({ params: c.PushPlusTokenParams, response: c.PushPlusAnswer }),
 });
+
+// ---------- the header's search ----------
+
+/** My messages by title, newest first. */
+export const searchMessages = endpoint({
+  method: 'GET',
+  path: '/api/ums/search',
+  access: 'user',
+  tags,
+  summary: '全局搜索：按标题找我的消息',
+  schema: (c) => ({ query: c.SearchQuery, response: c.SearchHitsResponse }),
+});

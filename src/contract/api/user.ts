@@ -305,3 +305,25 @@ export const adminAudit = endpoint({
   summary: '管理操作审计日志',
   schema: (c) => ({ query: c.AuditListQuery, response: c.AuditListResponse }),
 });
+
+// ---------- the header's search ----------
+
+/** My tokens by name or prefix. */
+export const searchTokens = endpoint({
+  method: 'GET',
+  path: '/api/user/tokens/search',
+  access: 'user',
+  tags: tokenTags,
+  summary: '全局搜索：按名称或前缀找我的令牌',
+  schema: (c) => ({ query: c.SearchQuery, response: c.SearchHitsResponse }),
+});
+
+/** Users by username or nickname (administrators). */
+export const adminSearchUsers = endpoint({
+  method: 'GET',
+  path: '/api/user/admin/search',
+  access: 'admin',
+  tags: adminTags,
+  summary: '全局搜索：按用户名或昵称找用户（管理员）',
+  schema: (c) => ({ query: c.SearchQuery, response: c.SearchHitsResponse }),
+});

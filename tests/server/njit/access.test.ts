@@ -43,6 +43,7 @@ const CASES: RouteCase[] = [
     njit: 403,
     both: 200,
   },
+  { route: 'GET /api/njit/search', send: (c) => c.get('/api/njit/search?q=zs'), njit: 200, both: 200 },
   { route: 'GET /api/njit/options', send: (c) => c.get('/api/njit/options'), njit: 200, both: 200 },
   { route: 'GET /api/njit/overview', send: (c) => c.get('/api/njit/overview'), njit: 200, both: 200 },
   { route: 'POST /api/njit/imports', send: upload, njit: 403, both: 200 },

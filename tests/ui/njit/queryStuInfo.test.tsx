@@ -6,26 +6,11 @@ import { call } from '@/services/call';
 import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
+import { zhang } from './fixtures';
 
 jest.mock('@/services/call');
 
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
-
-const zhang = {
-  id: 7,
-  studentNo: '202101010001',
-  name: '张三',
-  gender: '男' as const,
-  college: '计算机工程学院',
-  major: '软件工程',
-  className: '软件211',
-  grade: 2021,
-  status: '在读' as const,
-  phone: '138****1234',
-  idCard: '3201**********123X',
-  dormitory: '东区1栋101',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-};
 
 // The flags src/access.ts computes for a user with these roles.
 function as(roles: ('admin' | 'njit')[]) {
@@ -49,6 +34,15 @@ async function searchByName(text: string) {
 }
 
 describe('student lookup page', () => {
+  it('opens the student the header search picked (?student=id) through the audited detail call; closing drops it', async () => {
+    as(['njit']);
+    renderAt('/njit/queryStuInfo?student=7', <QueryStuInfoPage />);
+    expect(await screen.findByText('张三（202101010001）')).toBeInTheDocument();
+    expect(sent(njitApi.getStudent)).toEqual([{ params: { id: 7 } }]);
+    fireEvent.click(document.querySelector('.ant-drawer-close')!);
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/njit\/queryStuInfo$/);
+  });
+
   it('does not list anyone before a criterion is given, and refuses an empty search', async () => {
     as(['njit']);
     renderAt('/njit/queryStuInfo', <QueryStuInfoPage />);

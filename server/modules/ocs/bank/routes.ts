@@ -13,6 +13,7 @@ import { route } from '../../../http/route';
 import { withSavedUpload } from '../../../http/upload';
 import { actorOf } from '../../../plugins/auth';
 import { recordAudit } from '../../audit';
+import { searchBank } from './search';
 import { bankStats, deleteQuestion, getQuestion, searchQuestions, setQuestionStatus, updateQuestion } from './admin';
 import { exportBank } from './export';
 import type { BankImporter } from './importer';
@@ -27,6 +28,7 @@ export default async function ocsBankRoutes(
 
   route(app, api.bankStats, async () => success(await bankStats(db)));
   route(app, api.listQuestions, async (request) => paged(await searchQuestions(db, request.query), request.query));
+  route(app, api.searchBank, async (request) => success(await searchBank(db, request.query.q)));
   route(app, api.getQuestion, async (request) => success(await getQuestion(db, request.params.id)));
   route(app, api.updateQuestion, async (request) =>
     success(await updateQuestion(db, index(), actorOf(request), request.params.id, request.body)),

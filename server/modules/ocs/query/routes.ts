@@ -17,6 +17,7 @@ import type { CountQuery } from './metrics';
 import { overview } from './overview';
 import { homeSummary, type ImportCounts } from './home-summary';
 import { parseQuestion } from './question';
+import { searchQueries } from './search';
 import { CORS, paramsOf, PREFLIGHT, scriptAdmission, scriptPolicy } from './script-http';
 import { TooFast, type OcsResult } from './service';
 
@@ -114,6 +115,7 @@ export default async function ocsRoutes(
     return success({ balance: await getBalance(db, request.user!.id), price: s.bankPrice });
   });
 
+  route(app, api.searchQueries, async (request) => success(await searchQueries(db, request.user!.id, request.query.q)));
   route(app, api.listQueries, async (request) =>
     paged(await listQueries(db, request.user!.id, request.query), request.query),
   );

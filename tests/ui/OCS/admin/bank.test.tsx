@@ -103,6 +103,13 @@ describe('bank statistics', () => {
 });
 
 describe('question table', () => {
+  it('opens the question the header search picked (?question=id) in the editor', async () => {
+    answer(ocsAdminApi.getQuestion, { success: true, data: capital });
+    renderAt('/OCS/OCSAdmin/bank?question=1', <BankAdminPage />);
+    expect(await screen.findByText('编辑题目 #1')).toBeInTheDocument();
+    expect(sent(ocsAdminApi.getQuestion)).toEqual([{ params: { id: 1 } }]);
+  });
+
   it('filters on the server and offers JSON and CSV export links', async () => {
     renderAt('/OCS/OCSAdmin/bank', <BankAdminPage />);
     await waitFor(() => expect(row(capital.title)).toBeTruthy());

@@ -8,6 +8,7 @@ import type { AnswerOf } from '@/contract/endpoint';
 import { call } from '@/services/call';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { message, Tag } from 'antd';
+import { useLocation, useNavigate } from '@umijs/max';
 import { useEffect, useState } from 'react';
 import { gradeLabel, STATUS_COLORS } from '../../labels';
 import StudentDrawer from './StudentDrawer';
@@ -29,6 +30,11 @@ function clean(params: Record<string, unknown>): Record<string, string | number>
   return out;
 }
 
+export function studentFromSearch(search: string): number | null {
+  const id = Number(new URLSearchParams(search).get('student'));
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 export default function StudentTable(props: { isAdmin: boolean }) {
   const tableSettings = useTableSettings('njit.students', { reload: false });
   const [options, setOptions] = useState<AnswerOf<typeof njitApi.options>['data']>({
@@ -37,7 +43,13 @@ export default function StudentTable(props: { isAdmin: boolean }) {
     grades: [],
     approval: { fields: [], minutes: 10 },
   });
-  const [openId, setOpenId] = useState<number | null>(null);
+  // The open student is in the URL (?student=id): a result of the header's search lands here open, and
+  // the browser's back button closes it.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const openId = studentFromSearch(location.search);
+  const setOpenId = (id: number | null) =>
+    navigate(id === null ? location.pathname : `${location.pathname}?student=${id}`, { replace: id === null });
 
   useEffect(() => {
     call(njitApi.options)

@@ -15,7 +15,8 @@ import { urlOf } from '@/services/url';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Button, message, Popconfirm, Space, Tag } from 'antd';
-import { useRef, useState } from 'react';
+import { useLocation } from '@umijs/max';
+import { useEffect, useRef, useState } from 'react';
 import { SOURCE_ENUM, STATUS_ENUM, TYPE_ENUM } from './labels';
 import QuestionEditDrawer from './QuestionEditDrawer';
 import ActionLink from '@/components/ActionLink';
@@ -50,6 +51,19 @@ export default function QuestionTable({ reloadKey, onChanged }: { reloadKey: num
   const tableSettings = useTableSettings('OCS.admin.bank');
   const actionRef = useRef<ActionType>();
   const [editing, setEditing] = useState<BankQuestion | null>(null);
+  // A question picked in the header's search (?question=id) opens in the editor.
+  const { search } = useLocation();
+  useEffect(() => {
+    const id = Number(new URLSearchParams(search).get('question'));
+    if (!Number.isInteger(id) || id <= 0) return;
+    let live = true;
+    call(ocsAdminApi.getQuestion, { params: { id } })
+      .then((res) => live && setEditing(res.data))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [search]);
   const changed = () => {
     actionRef.current?.reload();
     onChanged();
