@@ -229,6 +229,7 @@ describe('non-administrators', () => {
     ],
     ['GET', '/api/ocs/admin/bank/stats', null],
     ['GET', '/api/ocs/admin/bank/questions', null],
+    ['GET', '/api/ocs/admin/bank/search?q=x', null],
     ['GET', '/api/ocs/admin/bank/questions/1', null],
     ['PUT', '/api/ocs/admin/bank/questions/1', { title: 'x', type: 'judgement', answer: ['对'] }],
     ['DELETE', '/api/ocs/admin/bank/questions/1', null],
