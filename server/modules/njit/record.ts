@@ -3,7 +3,13 @@
  * (pinyin and initials) and the masks applied to phone and ID-card numbers.
  */
 import { pinyin } from 'pinyin-pro';
-import { ROSTER_COLUMNS, STUDENT_STATUSES, type RosterField, type StudentStatus } from '../../../src/contract';
+import {
+  ROSTER_COLUMNS,
+  STUDENT_STATUSES,
+  type RevealField,
+  type RosterField,
+  type StudentStatus,
+} from '../../../src/contract';
 import type { NjitStudentsTable } from '../../db/schema';
 
 export const STUDENT_NO_RE = /^[A-Za-z0-9]{4,20}$/;
@@ -55,6 +61,14 @@ export function maskIdCard(id: string | null): string | null {
   if (!id) return id;
   if (id.length < 10) return '*'.repeat(id.length);
   return `${id.slice(0, 4)}${'*'.repeat(id.length - 8)}${id.slice(-4)}`;
+}
+
+/** The stored value of the sensitive field a reveal names. */
+export function sensitiveValue(
+  row: { phone: string | null; id_card: string | null },
+  field: RevealField,
+): string | null {
+  return field === 'phone' ? row.phone : row.id_card;
 }
 
 /** Search keys of a name: full pinyin without tones or spaces, and the initials ('zhangsan', 'zs'). */

@@ -11,6 +11,7 @@ import type { DB, NjitRevealRequestsTable } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
+import { sensitiveValue } from './record';
 
 type Row = Selectable<NjitRevealRequestsTable> & { student_name: string; student_no: string };
 
@@ -183,5 +184,5 @@ export async function revealApproved(
     recordIds: [row.student_id],
     reason: row.reason,
   });
-  return { field: row.field, value: row.field === 'phone' ? row.phone : row.id_card };
+  return { field: row.field, value: sensitiveValue(row, row.field) };
 }

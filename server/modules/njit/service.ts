@@ -22,7 +22,7 @@ import {
   recentLookups,
   recordNjitAudit,
 } from './audit';
-import { maskIdCard, maskPhone } from './record';
+import { maskIdCard, maskPhone, sensitiveValue } from './record';
 import { escapeLike, prefixUpperBound } from '../../lib/sql';
 import { GENERIC_PLAN_HINT } from '../../db/pglite-driver';
 
@@ -288,7 +288,7 @@ export async function revealField(
     recordIds: [id],
     reason,
   });
-  return { field, value: field === 'phone' ? row.phone : row.id_card };
+  return { field, value: sensitiveValue(row, field) };
 }
 
 export async function filterOptions(db: Kysely<DB>) {
