@@ -159,6 +159,12 @@ test('a message that fails for good raises the bell of a tab already open, live,
   });
   expect(ch.success).toBe(true);
   await withPage(browser, 'ums-bell', async (page) => {
+    // What the tab asks of the notification centre: the live count must come without asking.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/api/notifications')) asked.push(pathname);
+    });
     await page.goto(`${portal}/user/login?redirect=${encodeURIComponent('/home')}`);
     await fillLogin(page, username, password);
     await page.waitForURL(`${portal}/home`);
@@ -166,6 +172,9 @@ test('a message that fails for good raises the bell of a tab already open, live,
     // event stream tells it (no focus, no reload; the bell does not poll while its stream is open).
     await call(session, 'POST', '/api/notifications/read-all', {});
     await page.getByRole('link', { name: '通知', exact: true }).waitFor();
+    expect(asked).toContain('/api/notifications/stream');
+    const counted = () => asked.filter((p) => p === '/api/notifications/unread-count').length;
+    const countedBefore = counted();
     const sent = await call(session, 'POST', '/api/ums/messages', {
       channel: ch.data.id,
       title: '注定失败',
@@ -177,7 +186,9 @@ test('a message that fails for good raises the bell of a tab already open, live,
       'the message failed for good',
       30_000,
     );
-    // The failure reaches the open tab live: no reload, no focus.
+    // The failure reaches the open tab live: no reload, no focus, and the bell did not ask for it.
+    await page.getByRole('link', { name: '通知（1 条未读）' }).waitFor();
+    expect(counted()).toBe(countedBefore);
     await page.getByRole('link', { name: '通知（1 条未读）' }).click();
     await page.waitForURL(`${portal}/user/notifications`);
     const row = page.locator('.ant-table-row', { hasText: '消息「注定失败」发送失败' });
