@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_STREAMS_PER_USER } from '../../server/modules/notifications/live';
 import { notify, notifyAdmins } from '../../server/modules/notifications/service';
 import { loggedInClient, rolledBack, startTestApp, type TestContext } from './helpers';
 
@@ -261,4 +262,20 @@ test('a connection the browser drops is forgotten', async () => {
   // Telling a user with no open stream does nothing (and fails nothing).
   await notify(ctx.db, me.uid, { kind: 'ums.failed', title: '没人在看' });
   expect(await openStreams()).toBe(before);
+});
+
+test('a user keeps at most MAX_STREAMS_PER_USER streams on an instance: a newer one ends the oldest', async () => {
+  const me = await signedIn();
+  const first = await openStream(me.cookie);
+  await first.event(0);
+  const rest: Stream[] = [];
+  for (let i = 1; i < MAX_STREAMS_PER_USER; i++) rest.push(await openStream(me.cookie));
+  await Promise.all(rest.map((s) => s.event(0)));
+  expect(first.ended).toBe(false);
+  const newest = await openStream(me.cookie);
+  await newest.event(0);
+  await first.whenEnded();
+  await notify(ctx.db, me.uid, { kind: 'ums.failed', title: '最新' });
+  expect(await newest.event(1)).toMatchObject({ event: 'notification' });
+  expect(await rest[0]!.event(1)).toMatchObject({ event: 'notification' });
 });
