@@ -162,7 +162,7 @@ test('a notification reaches every open tab of its user, with the new count, and
   await ctx.db
     .transaction()
     .execute((trx) =>
-      notify(trx, me.uid, { kind: 'ocs.report-accepted', title: '你的报错已采纳', body: '不在推送里' }),
+      notify(trx, me.uid, { kind: 'ocs.report.accepted', title: '你的报错已采纳', body: '不在推送里' }),
     );
   const [row] = await ctx.db
     .selectFrom('notifications')
@@ -173,7 +173,7 @@ test('a notification reaches every open tab of its user, with the new count, and
     .execute();
   const expected = {
     event: 'notification',
-    data: { unread: 2, item: { id: row!.id, kind: 'ocs.report-accepted', title: '你的报错已采纳' } },
+    data: { unread: 2, item: { id: row!.id, kind: 'ocs.report.accepted', title: '你的报错已采纳' } },
   };
   expect(await tab1.event(1)).toEqual(expected);
   expect(await tab2.event(1)).toEqual(expected);
@@ -199,10 +199,10 @@ test("administrators' notifications reach each administrator's stream", async ()
   const admin = await signedIn(['admin']);
   const tab = await openStream(admin.cookie);
   await tab.event(0);
-  await notifyAdmins(ctx.db, { kind: 'ocs.reports-waiting', title: '有新的报错待审核' });
+  await notifyAdmins(ctx.db, { kind: 'ocs.report.new', title: '有新的报错待审核' });
   expect(await tab.event(1)).toMatchObject({
     event: 'notification',
-    data: { item: { kind: 'ocs.reports-waiting', title: '有新的报错待审核' } },
+    data: { item: { kind: 'ocs.report.new', title: '有新的报错待审核' } },
   });
 });
 
