@@ -62,6 +62,11 @@ export const ConfigSchema = z.object({
   /** Read notifications are kept this many days (unread ones until read). */
   NOTIFICATIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
   /**
+   * Seconds between heartbeats of the notification streams: a comment that keeps proxies from closing
+   * an idle stream, and the moment each stream's session is checked again (a signed-out tab's stream ends).
+   */
+  NOTIFICATIONS_STREAM_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
+  /**
    * NJIT four-eyes reveals: the fields (phone, idCard, comma-separated) an administrator sees in full
    * only once another administrator approved the request; empty: a reason is enough, as before.
    */

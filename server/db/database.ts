@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
-import { LocalNotifier, PgNotifier, registerNotifier, type Notifier } from './notify';
+import { PgliteNotifier, PgNotifier, registerNotifier, type Notifier } from './notify';
 import { pgliteWorkerDialect, WorkerChannel } from './pglite-driver';
 import { registerPoolStats } from './pool-stats';
 import type { DB } from './schema';
@@ -189,8 +189,11 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
 
   const channel = new WorkerChannel(worker);
   const db = new Kysely<DB>({ dialect: pgliteWorkerDialect(channel) });
-  // The process is the only instance on its data directory: announcements stay in-process.
-  const notifier = new LocalNotifier();
+  // The process is the only instance on its data directory; PGlite's own LISTEN/NOTIFY serves it.
+  const notifier = new PgliteNotifier(db);
+  worker.on('message', (msg: { type: string; channel?: string; payload?: string }) => {
+    if (msg.type === 'notification') notifier.deliver(msg.channel!, msg.payload ?? '');
+  });
   registerNotifier(db, notifier);
   registerPoolStats(db, () => ({ kind: 'pglite', pending: channel.pendingCount, inUseMs: channel.inUseMs }));
   let closing = false;

@@ -7,7 +7,11 @@
  *   payload to the handlers, this instance's own included. While that connection is down a cache
  *   cannot know what it missed: `live` is false, the handlers' `onGap` runs when it drops and again
  *   when it is back, and it reconnects when next asked (no timer).
- * - On the embedded database the process is alone (DATA_DIR lock): an in-process emitter, always live.
+ * - On the embedded database the process is alone (DATA_DIR lock), yet the same SQL: `pg_notify()` on the
+ *   transaction, and PGlite's own LISTEN (its worker hands each notification to this thread); always live.
+ *   PGlite delivers at commit, with the answer to the committing statement, so a listener here has
+ *   heard it before the committer's `await` returns.
+ * - A handle made some other way (notifierOf): an in-process emitter, at once.
  *
  * Delivery is asynchronous on PostgreSQL: a cache must also drop its own entries itself when it makes
  * a change, and treat notifications as the word of the other instances.
@@ -63,6 +67,48 @@ export class LocalNotifier implements Notifier {
   }
 }
 
+/** `pg_notify()` on the executor: with a transaction, sent when it commits and never if it rolls back. */
+async function pgNotify(executor: Executor, channel: string, payload: string): Promise<void> {
+  checkChannel(channel);
+  await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
+}
+
+/**
+ * LISTEN/NOTIFY on the embedded database. PGlite is one session: its LISTENs hear every NOTIFY of the
+ * process, at commit. `deliver` is fed the worker's notifications (database.ts).
+ */
+export class PgliteNotifier implements Notifier {
+  readonly kind = 'local';
+  readonly live = true;
+  private readonly listeners = new Map<string, Listener[]>();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  notify(channel: string, payload: string, executor?: Executor): Promise<void> {
+    return pgNotify(executor ?? this.db, channel, payload);
+  }
+
+  async listen(channel: string, listener: Listener): Promise<void> {
+    checkChannel(channel);
+    const list = this.listeners.get(channel);
+    if (list) {
+      list.push(listener);
+      return;
+    }
+    this.listeners.set(channel, [listener]);
+    // Through the driver, which never runs it inside another caller's transaction.
+    await sql`${sql.raw(`listen ${channel}`)}`.execute(this.db);
+  }
+
+  deliver(channel: string, payload: string): void {
+    for (const l of this.listeners.get(channel) ?? []) l.onMessage(payload);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+  }
+}
+
 /** LISTEN/NOTIFY on PostgreSQL, through one dedicated connection (not from the pool). */
 export class PgNotifier implements Notifier {
   readonly kind = 'postgres';
@@ -85,9 +131,8 @@ export class PgNotifier implements Notifier {
     return this.connected;
   }
 
-  async notify(channel: string, payload: string, executor?: Executor): Promise<void> {
-    checkChannel(channel);
-    await sql`select pg_notify(${channel}, ${payload})`.execute(executor ?? this.db);
+  notify(channel: string, payload: string, executor?: Executor): Promise<void> {
+    return pgNotify(executor ?? this.db, channel, payload);
   }
 
   async listen(channel: string, listener: Listener): Promise<void> {

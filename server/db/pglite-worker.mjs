@@ -395,6 +395,9 @@ async function start() {
     // bigint (count(*), identity columns) as JS numbers, as the pg driver is set up to do.
     parsers: { 20: (v) => Number(v) },
   });
+  // NOTIFY of this session's own LISTENs (server/db/notify.ts, PgliteNotifier): Postgres hands them over
+  // with the answer to the statement that commits, so they reach the main thread before that answer.
+  db.onNotification((channel, payload) => parentPort.postMessage({ type: 'notification', channel, payload }));
   if (onDisk) {
     const r = await db.query(`select setting::bigint as bytes from pg_settings where name = 'wal_segment_size'`);
     segmentSize = Number(r.rows[0]?.bytes ?? 0);

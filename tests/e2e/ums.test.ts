@@ -143,7 +143,7 @@ test('a message written in the UI fans out to five kinds of channel, and a Serve
   });
 }, 180_000);
 
-test('a message that fails for good raises the bell of a tab already open, and the notification centre leads to it', async () => {
+test('a message that fails for good raises the bell of a tab already open, live, and the notification centre leads to it', async () => {
   const portal = server!.url;
   const login = await fetch(`${portal}/api/user/login`, {
     method: 'POST',
@@ -159,13 +159,22 @@ test('a message that fails for good raises the bell of a tab already open, and t
   });
   expect(ch.success).toBe(true);
   await withPage(browser, 'ums-bell', async (page) => {
+    // What the tab asks of the notification centre: the live count must come without asking.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/api/notifications')) asked.push(pathname);
+    });
     await page.goto(`${portal}/user/login?redirect=${encodeURIComponent('/home')}`);
     await fillLogin(page, username, password);
     await page.waitForURL(`${portal}/home`);
-    // Any earlier notification (the sign-in from this browser) is read first.
+    // Any earlier notification (the sign-in from this browser) is read first, elsewhere: the tab's
+    // event stream tells it (no focus, no reload; the bell does not poll while its stream is open).
     await call(session, 'POST', '/api/notifications/read-all', {});
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await page.getByRole('link', { name: '通知', exact: true }).waitFor();
+    expect(asked).toContain('/api/notifications/stream');
+    const counted = () => asked.filter((p) => p === '/api/notifications/unread-count').length;
+    const countedBefore = counted();
     const sent = await call(session, 'POST', '/api/ums/messages', {
       channel: ch.data.id,
       title: '注定失败',
@@ -177,8 +186,9 @@ test('a message that fails for good raises the bell of a tab already open, and t
       'the message failed for good',
       30_000,
     );
-    // The user comes back to the tab: the bell counts again without a reload.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    // The failure reaches the open tab live: no reload, no focus, and the bell did not ask for it.
+    await page.getByRole('link', { name: '通知（1 条未读）' }).waitFor();
+    expect(counted()).toBe(countedBefore);
     await page.getByRole('link', { name: '通知（1 条未读）' }).click();
     await page.waitForURL(`${portal}/user/notifications`);
     const row = page.locator('.ant-table-row', { hasText: '消息「注定失败」发送失败' });

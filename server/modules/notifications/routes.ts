@@ -1,12 +1,21 @@
 /** HTTP layer of the notification centre: a signed-in user's own notifications only. */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import * as api from '@contract/api/notifications';
 import type { AppDeps } from '../../deps';
 import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
+import { SESSION_COOKIE } from '../../plugins/auth';
+import { formatEvent, type LiveHub, type LiveStream } from './live';
 import * as store from './service';
 
-export default async function notificationRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+/** How long a browser waits before reconnecting a dropped stream (EventSource's `retry`). */
+const RECONNECT_MS = 5_000;
+
+export default async function notificationRoutes(
+  app: FastifyInstance,
+  { deps, hub }: { deps: AppDeps; hub: LiveHub },
+): Promise<void> {
   const { db } = deps;
 
   route(app, api.listNotifications, async (request) =>
@@ -18,4 +27,31 @@ export default async function notificationRoutes(app: FastifyInstance, deps: App
   route(app, api.markRead, async (request) => success(await store.markRead(db, request.user!.id, request.body.ids)));
 
   route(app, api.markAllRead, async (request) => success(await store.markRead(db, request.user!.id, null)));
+
+  route(app, api.stream, async (request, reply) => {
+    const user = request.user!;
+    // Before the answer starts, so a failure is still an ordinary error answer.
+    const unread = await store.unreadCount(db, user.id);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store, no-transform',
+      // nginx passes it on as it comes instead of buffering it (deploy/nginx/portal.conf says so too).
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    res.write(`retry: ${RECONNECT_MS}\n`);
+    res.write(formatEvent({ event: 'unread', data: { unread } }));
+    const stream: LiveStream = {
+      userId: user.id,
+      session: request.cookies[SESSION_COOKIE]!,
+      write: (chunk) => void res.write(chunk),
+      end: () => void res.end(),
+    };
+    hub.open(stream);
+    res.on('close', () => hub.close(stream));
+    return reply;
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * The notification centre's store: other modules call `notify()` (inside the transaction of the change
  * it tells about, so a rolled-back change tells nobody) and `notifyAdmins()`; the owner lists, counts
- * and marks them read. Nothing is pushed: the header's bell asks for the unread count (every minute,
- * on focus and after marking read), so no instance holds state about them.
+ * and marks them read. Each new notification and each marking read is also announced on
+ * LIVE_CHANNEL by `pg_notify()` in the same transaction (so only at commit, to every instance):
+ * live.ts turns it into an event on the owner's open event streams.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { NotificationItem, NotificationKind, NotificationListQuery } from '../../../src/contract';
@@ -17,6 +18,22 @@ export interface NewNotification {
   body?: string;
   /** A path of the portal (starting with /). */
   link?: string | null;
+}
+
+/** The database channel of live delivery (live.ts listens on it on every instance). */
+export const LIVE_CHANNEL = 'portal_notifications';
+
+/**
+ * What LIVE_CHANNEL carries: a new notification of user `u`, or (`read`) some of theirs marked read.
+ * A title is at most TITLE_MAX characters, so a payload stays far under NOTIFY's 8000 bytes.
+ */
+export type LiveAnnouncement =
+  { u: number; item: { id: number; kind: NotificationKind; title: string } } | { u: number; read: true };
+
+async function announce(db: Executor, announcements: LiveAnnouncement[]): Promise<void> {
+  if (announcements.length === 0) return;
+  const payloads = announcements.map((a) => JSON.stringify(a));
+  await sql`select pg_notify(${LIVE_CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(db);
 }
 
 const TITLE_MAX = 200;
@@ -53,7 +70,16 @@ export async function notify(
       .executeTakeFirst();
     if (waiting) return;
   }
-  await db.insertInto('notifications').values(values(userId, n)).execute();
+  const rows = await db
+    .insertInto('notifications')
+    .values(values(userId, n))
+    .returning(['id', 'user_id', 'kind', 'title'])
+    .execute();
+  await announce(db, rows.map(toAnnouncement));
+}
+
+function toAnnouncement(r: { id: number; user_id: number; kind: string; title: string }): LiveAnnouncement {
+  return { u: r.user_id, item: { id: r.id, kind: r.kind as NotificationKind, title: r.title } };
 }
 
 /**
@@ -79,10 +105,12 @@ export async function notifyAdmins(db: Executor, n: NewNotification): Promise<vo
     )
     .execute();
   if (admins.length === 0) return;
-  await db
+  const rows = await db
     .insertInto('notifications')
     .values(admins.map((a) => values(a.id, n)))
+    .returning(['id', 'user_id', 'kind', 'title'])
     .execute();
+  await announce(db, rows.map(toAnnouncement));
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -136,7 +164,10 @@ export async function markRead(
     .where('read_at', 'is', null);
   if (ids) q = q.where('id', 'in', ids);
   const res = await q.executeTakeFirst();
-  return { updated: Number(res.numUpdatedRows), unread: await unreadCount(db, userId) };
+  const updated = Number(res.numUpdatedRows);
+  // The owner's other tabs count again (autocommit: announced once the update is visible).
+  if (updated > 0) await announce(db, [{ u: userId, read: true }]);
+  return { updated, unread: await unreadCount(db, userId) };
 }
 
 /** Read notifications older than `days` go (the daily cleanup); unread ones stay until read. */

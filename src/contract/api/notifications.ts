@@ -39,3 +39,17 @@ export const markAllRead = endpoint({
   summary: '全部标为已读',
   schema: (c) => ({ response: c.MarkReadResponse }),
 });
+
+/**
+ * Server-sent events (text/event-stream) for the caller's open tab: `unread` ({ unread }) when it opens
+ * and whenever their count changed elsewhere, `notification` ({ unread, item: { id, kind, title } }) when
+ * one of theirs is created; comments as a heartbeat. Ends when the session ends.
+ */
+export const stream = endpoint({
+  method: 'GET',
+  path: '/api/notifications/stream',
+  access: 'user',
+  tags,
+  summary: '通知实时推送（text/event-stream）',
+  schema: () => ({}),
+});

@@ -6,8 +6,8 @@
  */
 import { sql } from 'kysely';
 import { openDatabase } from '../../../server/db/database';
-import { LocalNotifier, PgNotifier } from '../../../server/db/notify';
-import { openTestDatabase, type TestDatabase } from '../helpers';
+import { LocalNotifier, notifierOf, PgNotifier } from '../../../server/db/notify';
+import { openTestDatabase, rolledBack, type TestDatabase } from '../helpers';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,6 +28,29 @@ test('the in-process notifier delivers at once to every listener', async () => {
   expect(got).toEqual(['a:x', 'b:x']);
   expect(n.live).toBe(true);
   await expect(n.notify('bad channel; drop', 'x')).rejects.toThrow(/invalid notification channel/);
+});
+
+const pgliteTest = process.env.TEST_DATABASE_URL ? test.skip : test;
+
+pgliteTest('the embedded database notifies at commit, never on rollback, before the commit returns', async () => {
+  const database = await openTestDatabase();
+  try {
+    const n = notifierOf(database.db);
+    const got: string[] = [];
+    await n.listen('portal_test', { onMessage: (p) => got.push(p) });
+    await rolledBack(database.db, (trx) => n.notify('portal_test', 'rolled back', trx));
+    await database.db.transaction().execute(async (trx) => {
+      await n.notify('portal_test', 'committed', trx);
+      expect(got).toEqual([]); // not before the commit
+    });
+    expect(got).toEqual(['committed']);
+    // A statement seen twice runs prepared (another path through PGlite): still delivered.
+    await n.notify('portal_test', 'a');
+    await n.notify('portal_test', 'b');
+    expect(got).toEqual(['committed', 'a', 'b']);
+  } finally {
+    await database.close();
+  }
 });
 
 describe('LISTEN/NOTIFY on PostgreSQL', () => {

@@ -6,6 +6,7 @@ import NotificationBell from '@/components/NotificationBell';
 import * as api from '@/contract/api/notifications';
 import NotificationsPage from '@/pages/user/notifications';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { call } from '@/services/call';
 import { answer, sent } from '../api';
 import { renderAt } from '../helpers';
 
@@ -90,4 +91,76 @@ it('the bell names the unread count and counts again when a page marks some read
     window.dispatchEvent(new Event('portal:notifications-changed'));
   });
   expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
+});
+
+/** EventSource as the browser has it, driven by the test: opened, told events, refused. */
+class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static made: FakeEventSource[] = [];
+  readyState = FakeEventSource.CONNECTING;
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  private readonly listeners = new Map<string, Array<(e: { data: string }) => void>>();
+  constructor(readonly url: string) {
+    FakeEventSource.made.push(this);
+  }
+  addEventListener(type: string, fn: (e: { data: string }) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  open() {
+    this.readyState = FakeEventSource.OPEN;
+    this.onopen?.();
+  }
+  emit(type: string, data: object) {
+    for (const fn of this.listeners.get(type) ?? []) fn({ data: JSON.stringify(data) });
+  }
+  /** The server answered something other than a stream (a 401): the browser gives up on it. */
+  refuse() {
+    this.readyState = FakeEventSource.CLOSED;
+    this.onerror?.();
+  }
+}
+
+describe('the bell, live', () => {
+  const counted = () => jest.mocked(call).mock.calls.filter(([e]) => e === api.unreadCount).length;
+  beforeEach(() => {
+    FakeEventSource.made = [];
+    (window as unknown as { EventSource: unknown }).EventSource = FakeEventSource;
+  });
+  afterEach(() => {
+    delete (window as unknown as { EventSource?: unknown }).EventSource;
+  });
+
+  it('shows the count the stream tells, a new notification included, without asking again', async () => {
+    renderAt('/home', <NotificationBell />);
+    await screen.findByRole('link', { name: '通知（2 条未读）' });
+    const source = FakeEventSource.made.at(-1)!;
+    expect(source.url).toBe('/api/notifications/stream');
+    const asked = counted();
+    act(() => {
+      source.open();
+      source.emit('unread', { unread: 3 });
+    });
+    expect(await screen.findByRole('link', { name: '通知（3 条未读）' })).toBeInTheDocument();
+    act(() => source.emit('notification', { unread: 4, item: { id: 9, kind: 'ums.failed', title: '消息发送失败' } }));
+    expect(await screen.findByRole('link', { name: '通知（4 条未读）' })).toBeInTheDocument();
+    act(() => source.emit('unread', { unread: 0 }));
+    expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
+    expect(counted()).toBe(asked);
+  });
+
+  it('counts by asking again when the server refuses the stream', async () => {
+    renderAt('/home', <NotificationBell />);
+    await screen.findByRole('link', { name: '通知（2 条未读）' });
+    const asked = counted();
+    unread = 7;
+    act(() => FakeEventSource.made.at(-1)!.refuse());
+    expect(await screen.findByRole('link', { name: '通知（7 条未读）' })).toBeInTheDocument();
+    expect(counted()).toBe(asked + 1);
+  });
 });
