@@ -11,20 +11,11 @@
  * - `ums-pace` (per pace key): the workers reserving a slot of one paced channel or robot.
  * - `ums-scheduled` (per user): sends that count the user's scheduled messages one after another.
  * - `ums-consent` (per user): new e-mail recipients counted against the user's daily cap one at a time.
- * - `njit-purge`: purges of students past retention one at a time (an administrator's and the instances'
- *   scheduled runs), so a second one erases only what the first left, never the same rows twice.
  */
 import { sql, type Kysely } from 'kysely';
 
 export type LockName =
-  | 'user-admin'
-  | 'ocs-settings'
-  | 'ocs-report'
-  | 'ocs-redeem'
-  | 'ums-pace'
-  | 'ums-scheduled'
-  | 'ums-consent'
-  | 'njit-purge';
+  'user-admin' | 'ocs-settings' | 'ocs-report' | 'ocs-redeem' | 'ums-pace' | 'ums-scheduled' | 'ums-consent';
 
 /**
  * Waits for the named lock (for one user id or text key, or the whole name) until the transaction

@@ -24,7 +24,7 @@ const ROSTER_PARSE_HEAP_MB = 256;
 export default fp(
   async function njitModule(app: FastifyInstance, deps: AppDeps) {
     app.scheduler.every('njit.audit-prune', DAY_MS, () => pruneNjit(deps.db, deps.config.NJIT_AUDIT_RETENTION_DAYS));
-    // Every instance runs it; the purge lock lets one erase and the others find nothing left.
+    // Every instance runs it, like the pruning: the first erases who is due, the others find nobody left.
     app.scheduler.every('njit.student-purge', DAY_MS, () =>
       scheduledPurge(deps.db, deps.config.NJIT_STUDENT_RETENTION_DAYS),
     );

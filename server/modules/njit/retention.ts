@@ -18,12 +18,14 @@
  * same instant (the preview hands its cutoff to the client, which sends it back with "purge now"; a
  * scheduled run uses the cutoff of its own moment). Nobody enters that set later, since a new leaver's
  * left_at is the time of leaving; a student who comes back to 在读 in between leaves it and is kept.
- * Purges take the `njit-purge` lock, so of two at once (two clicks, two instances' daily runs) the
- * second erases only what the first left: nothing twice.
+ *
+ * Several at once (two clicks, two administrators, every instance's daily run on one PostgreSQL) need no
+ * lock of their own, as with the audit's pruning: one DELETE statement erases the set, and a second one
+ * that meets rows the first is deleting waits for it and then skips them. Each student is erased and
+ * listed in a purge's audit row once; the later purge erases what was left, usually nobody.
  */
 import type { Kysely } from 'kysely';
 import type { PurgeCandidate, RetentionPreviewQuery } from '../../../src/contract';
-import { lockFor } from '../../db/locks';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
 import { recordNjitAudit, type NjitAuditActor } from './audit';
@@ -98,7 +100,7 @@ export async function previewPurge(
   };
 }
 
-/** Erases every student who left at or before `cutoff`, one purge at a time; returns their ids. */
+/** Erases every student who left at or before `cutoff`; returns their ids. */
 async function purgeUpTo(
   db: Kysely<DB>,
   actor: NjitAuditActor,
@@ -106,7 +108,6 @@ async function purgeUpTo(
   criteria: Record<string, unknown>,
 ): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    await lockFor(trx, 'njit-purge');
     const gone = await trx.deleteFrom('njit_students').where('left_at', '<=', cutoff).returning('id').execute();
     const ids = gone.map((r) => r.id).sort((a, b) => a - b);
     // An administrator's purge is always on record; the daily job only when it erased someone.

@@ -4,6 +4,7 @@
  * and nothing else, once even when two purges race; bad input is refused and changes nothing.
  */
 import { sql } from 'kysely';
+import * as leftAtMigration from '../../../server/db/migrations/0038_njit_student_left_at';
 import { scheduledPurge } from '../../../server/modules/njit/retention';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { csv, importFile, PEOPLE, synthetic } from './fixtures';
@@ -86,6 +87,25 @@ describe('the day of leaving', () => {
     // Nobody at school carries a day of leaving, whatever a statement says.
     await sql`update njit_students set left_at = now() where id = ${zhang}`.execute(ctx.db);
     expect(await leftAt(zhang)).toBeNull();
+  });
+});
+
+describe('students who had left before the day of leaving was kept', () => {
+  it('count from the last time a roster wrote them, never earlier', async () => {
+    await ctx.db.deleteFrom('njit_students').execute();
+    await importFile(admin, csv(PEOPLE));
+    // The table as it was before the migration: no day of leaving, rows last written long ago.
+    await leftAtMigration.down(ctx.db);
+    await sql`update njit_students set updated_at = now() - interval '500 days'`.execute(ctx.db);
+    await leftAtMigration.up(ctx.db);
+    const rows = await ctx.db.selectFrom('njit_students').select(['status', 'updated_at', 'left_at']).execute();
+    for (const r of rows) {
+      expect(r.left_at?.getTime() ?? null).toBe(r.status === '毕业' ? r.updated_at.getTime() : null);
+    }
+    expect(rows.filter((r) => r.left_at)).toHaveLength(1);
+    // And the trigger is back: a new leaver gets a day.
+    await setStatus([await idOf('202101010001')], '退学');
+    expect((await everyone()).filter((r) => r.left_at)).toHaveLength(2);
   });
 });
 
@@ -192,6 +212,7 @@ describe('preview and purge', () => {
     await setStatus(due, '退学');
     await leftDaysAgo(due, DAYS + 3);
     const { cutoff } = (await admin.get('/api/njit/retention')).json();
+    const [before] = await latest('purge', 1);
     const [a, b, c] = await Promise.all([
       admin.post('/api/njit/retention/purge', { cutoff }),
       other.post('/api/njit/retention/purge', { cutoff }),
@@ -200,7 +221,8 @@ describe('preview and purge', () => {
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     const counts = [a.json().data.purged, b.json().data.purged, c];
     expect(counts.reduce((x, y) => x + y, 0)).toBe(due.length);
-    const purges = await latest('purge', 3);
+    // The daily job leaves no row when it found nothing left: only the rows after the race's start.
+    const purges = (await latest('purge', 3)).filter((r) => Number(r.id) > Number(before?.id ?? 0));
     const erased = purges.flatMap((p) => p.record_ids).sort((x, y) => x - y);
     expect(erased).toEqual(due);
     expect(await everyone()).toHaveLength(ids.length - due.length);
