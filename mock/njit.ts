@@ -7,6 +7,9 @@ import {
   NJIT_AUDIT_CSV_HEADER,
   NJIT_MAX_PAGE_SIZE,
   NjitAuditExportQuery,
+  PurgeBody,
+  type PurgeCandidate,
+  RetentionPreviewQuery,
   RevealBody,
   RevealDecisionBody,
   RevealRequestListQuery,
@@ -130,6 +133,25 @@ const lastImport: ImportSummary = {
   rejected: 0,
   createdAt: '2025-09-01T02:00:00.000Z',
 };
+
+// Retention: a demo policy of three years and a few made-up former students, two of them due.
+const RETENTION_DAYS = 1095;
+const DAY_MS = 86_400_000;
+const daysAgo = (d: number) => new Date(Date.now() - d * DAY_MS).toISOString();
+let leavers: Omit<PurgeCandidate, 'dueAt'>[] = [
+  ['钱七', '毕业', 1200],
+  ['孙八', '退学', 1100],
+  ['周九', '毕业', 1080],
+  ['吴十', '毕业', 400],
+].map(([name, status, ago], i) => ({
+  id: 100 + i,
+  studentNo: `2019010${i + 1}0${String(i + 1).padStart(3, '0')}`,
+  name: name as string,
+  status: status as PurgeCandidate['status'],
+  college: '计算机工程学院',
+  className: '软件191',
+  leftAt: daysAgo(ago as number),
+}));
 
 const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'];
 
@@ -381,6 +403,47 @@ export default defineMocks(
       current: 1,
       pageSize: 10,
     });
+  }),
+
+  on(njitApi.retentionPreview, (req, res) => {
+    const q = parse(RetentionPreviewQuery, req.query ?? {}, res);
+    if (!q) return;
+    const cutoff = daysAgo(RETENTION_DAYS);
+    const until = new Date(new Date(cutoff).getTime() + q.withinDays * DAY_MS).toISOString();
+    const rows = leavers
+      .filter((l) => l.leftAt <= until)
+      .sort((a, b) => a.leftAt.localeCompare(b.leftAt))
+      .map((l) => ({ ...l, dueAt: new Date(new Date(l.leftAt).getTime() + RETENTION_DAYS * DAY_MS).toISOString() }));
+    const shown = rows.slice((q.current - 1) * q.pageSize, q.current * q.pageSize);
+    logAudit(
+      'purge_preview',
+      { ...q },
+      shown.map((r) => r.id),
+    );
+    res.json({
+      success: true,
+      data: shown,
+      total: rows.length,
+      current: q.current,
+      pageSize: q.pageSize,
+      retentionDays: RETENTION_DAYS,
+      cutoff,
+      dueCount: leavers.filter((l) => l.leftAt <= cutoff).length,
+    });
+  }),
+
+  on(njitApi.purgeStudents, (req, res) => {
+    const body = parse(PurgeBody, req.body, res);
+    if (!body) return;
+    const cutoff = new Date(body.cutoff).toISOString();
+    if (cutoff > daysAgo(RETENTION_DAYS)) {
+      const message = `清除时间点晚于保留期限（${RETENTION_DAYS} 天）：只能清除已到期的记录，请刷新预览后重试`;
+      return fail(res, 400, 'BAD_REQUEST', message, { cutoff: [message] });
+    }
+    const gone = leavers.filter((l) => l.leftAt <= cutoff).map((l) => l.id);
+    leavers = leavers.filter((l) => !gone.includes(l.id));
+    logAudit('purge', { cutoff, retentionDays: RETENTION_DAYS, trigger: 'manual' }, gone);
+    res.json({ success: true, data: { purged: gone.length, cutoff } });
   }),
 
   on(njitApi.listAudit, (req, res) => {

@@ -59,6 +59,8 @@ export const ConfigSchema = z.object({
   REGISTER_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   /** NJIT: days the njit audit trail is kept before pruning. */
   NJIT_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+  /** NJIT: days after graduating or leaving before a student's record is purged; 0 keeps records. */
+  NJIT_STUDENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(0),
   /** Read notifications are kept this many days (unread ones until read). */
   NOTIFICATIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
   /**

@@ -316,6 +316,8 @@ export interface NjitStudentsTable {
   dormitory: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** When the student graduated or left (set by a trigger, migration 0038); null for everyone else. */
+  left_at: Generated<Date | null>;
 }
 
 export interface NjitImportStagingTable {

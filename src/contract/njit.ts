@@ -234,6 +234,8 @@ export const NJIT_AUDIT_ACTIONS = [
   'reveal_decide',
   'import',
   'audit_export',
+  'purge_preview',
+  'purge',
 ] as const;
 export const NjitAuditAction = z.enum(NJIT_AUDIT_ACTIONS);
 export type NjitAuditAction = z.infer<typeof NjitAuditAction>;
@@ -276,3 +278,63 @@ export const NjitAuditExportQuery = NjitAuditQuery.omit({ current: true, pageSiz
 /** The columns of the audit log's CSV export (GET /api/njit/audit/export). */
 export const NJIT_AUDIT_CSV_HEADER = ['编号', '时间', '用户', '操作', 'IP', '条件', '结果数', '记录编号', '原因'];
 export const NjitAuditListResponse = page(NjitAuditEntry);
+
+// ---------- retention: purging students who left ----------
+
+/** The statuses of a student who left: their record is purged NJIT_STUDENT_RETENTION_DAYS later. */
+export const LEAVING_STATUSES = ['毕业', '退学'] as const satisfies readonly StudentStatus[];
+
+const days = (what: string) =>
+  z.coerce
+    .number({ error: `${what}须为整数天数` })
+    .int(`${what}须为整数天数`)
+    .min(0, `${what}不能为负数`)
+    .max(3650, `${what}最多 3650 天`);
+
+export const RetentionPreviewQuery = z.object({
+  current: z.coerce
+    .number({ error: '页码须为正整数' })
+    .int('页码须为正整数')
+    .min(1, '页码须为正整数')
+    .max(100000)
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: '每页条数须为正整数' })
+    .int('每页条数须为正整数')
+    .min(1, '每页条数须为正整数')
+    .max(NJIT_MAX_PAGE_SIZE, `每页最多 ${NJIT_MAX_PAGE_SIZE} 条`)
+    .default(10),
+  /** 0: only the students due now (what a purge would erase); n: also those due in the next n days. */
+  withinDays: days('到期范围').default(0),
+});
+export type RetentionPreviewQuery = z.infer<typeof RetentionPreviewQuery>;
+
+export const PurgeCandidate = z.object({
+  id: z.number().int(),
+  studentNo: z.string(),
+  name: z.string(),
+  status: StudentStatus,
+  college: z.string().nullable(),
+  className: z.string().nullable(),
+  /** When they graduated or left. */
+  leftAt: z.string(),
+  /** When their record becomes due for the purge (leftAt plus the retention days). */
+  dueAt: z.string(),
+});
+export type PurgeCandidate = z.infer<typeof PurgeCandidate>;
+
+export const RetentionPreviewResponse = page(PurgeCandidate).extend({
+  /** NJIT_STUDENT_RETENTION_DAYS; 0: records are never purged. */
+  retentionDays: z.number().int(),
+  /** Students who left at or before this instant are due now (null when retention is off). */
+  cutoff: z.string().nullable(),
+  /** How many are due now: what "purge now" with this cutoff erases. */
+  dueCount: z.number().int(),
+});
+export type RetentionPreview = z.infer<typeof RetentionPreviewResponse>;
+
+export const PurgeBody = z.object({
+  /** The cutoff of the preview that was confirmed: exactly the students it listed as due are erased. */
+  cutoff: z.iso.datetime({ offset: true, error: '清除时间点无效，请刷新预览后重试' }),
+});
+export const PurgeResponse = ok(z.object({ purged: z.number().int(), cutoff: z.string() }));

@@ -65,6 +65,8 @@ import {
   NjitAuditListResponse,
   NjitOptionsResponse,
   NjitOverviewResponse,
+  PurgeResponse as NjitPurgeResponse,
+  RetentionPreviewResponse as NjitRetentionPreviewResponse,
   RevealResponse as NjitRevealResponse,
   RevealRequestListResponse as NjitRevealRequestListResponse,
   RevealRequestResponse as NjitRevealRequestResponse,
@@ -827,6 +829,23 @@ const CASES: Record<string, Case> = {
     calls: [
       { query: { format: 'csv' }, status: 200 },
       { query: { format: 'pdf' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/njit/retention': {
+    schema: NjitRetentionPreviewResponse,
+    calls: [
+      { status: 200 },
+      { query: { withinDays: '30', current: '1', pageSize: '10' }, status: 200 },
+      { query: { withinDays: '-1' }, status: 400, error: true },
+      { query: { pageSize: '51' }, status: 400, error: true },
+    ],
+  },
+  'POST /api/njit/retention/purge': {
+    schema: NjitPurgeResponse,
+    calls: [
+      { body: { cutoff: '2020-01-01T00:00:00Z' }, status: 200 },
+      { body: { cutoff: 'yesterday' }, status: 400, error: true },
+      { body: { cutoff: '2999-01-01T00:00:00Z' }, status: 400, error: true },
     ],
   },
   'GET /api/njit/audit': {

@@ -22,7 +22,10 @@ export interface NjitAuditInput {
   reason?: string | null;
 }
 
-export async function recordNjitAudit(db: Kysely<DB>, actor: Actor, entry: NjitAuditInput): Promise<void> {
+/** Who an audit row names: a user, or the server itself (no id) for its scheduled work. */
+export type NjitAuditActor = Omit<Actor, 'id'> & { id: number | null };
+
+export async function recordNjitAudit(db: Kysely<DB>, actor: NjitAuditActor, entry: NjitAuditInput): Promise<void> {
   await db
     .insertInto('njit_audit')
     .values({
@@ -160,6 +163,8 @@ const ACTION_LABELS: Record<string, string> = {
   reveal_decide: '审批查看申请',
   import: '导入',
   audit_export: '导出审计日志',
+  purge_preview: '查看到期清除名单',
+  purge: '清除到期学生记录',
 };
 
 /** The filtered audit log as CSV (UTF-8 with BOM so Excel opens it correctly), newest first. */

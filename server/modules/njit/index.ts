@@ -1,7 +1,8 @@
 /**
  * The NJIT module: the student lookup (search, masked detail, audited reveal), roster imports and the
- * audit trail. Background work: the audit trail is pruned to NJIT_AUDIT_RETENTION_DAYS at start and daily;
- * uploaded rosters are parsed on a worker thread.
+ * audit trail. Background work: the audit trail is pruned to NJIT_AUDIT_RETENTION_DAYS and students who
+ * left more than NJIT_STUDENT_RETENTION_DAYS ago are purged, each at start and daily; uploaded rosters are
+ * parsed on a worker thread.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -9,6 +10,7 @@ import type { AppDeps } from '../../deps';
 import { TaskPool } from '../../lib/worker-task';
 import { pruneNjit } from './audit';
 import { workerRosterPreparer } from './imports';
+import { scheduledPurge } from './retention';
 import njitRoutes from './routes';
 
 const DAY_MS = 86_400_000;
@@ -22,6 +24,10 @@ const ROSTER_PARSE_HEAP_MB = 256;
 export default fp(
   async function njitModule(app: FastifyInstance, deps: AppDeps) {
     app.scheduler.every('njit.audit-prune', DAY_MS, () => pruneNjit(deps.db, deps.config.NJIT_AUDIT_RETENTION_DAYS));
+    // Every instance runs it, like the pruning: the first erases who is due, the others find nobody left.
+    app.scheduler.every('njit.student-purge', DAY_MS, () =>
+      scheduledPurge(deps.db, deps.config.NJIT_STUDENT_RETENTION_DAYS),
+    );
     // Roster files are parsed and checked on a worker thread, one at a time, with a capped heap.
     const parsers = new TaskPool({ maxHeapMb: ROSTER_PARSE_HEAP_MB, timeoutMs: 120_000 });
     app.addHook('onClose', () => parsers.close());

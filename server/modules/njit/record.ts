@@ -16,7 +16,7 @@ export const STUDENT_NO_RE = /^[A-Za-z0-9]{4,20}$/;
 export const PHONE_RE = /^1[3-9]\d{9}$/;
 
 /** A validated row, ready to upsert: the table's columns less the generated ones. */
-export type StudentInput = Omit<NjitStudentsTable, 'id' | 'created_at' | 'updated_at'>;
+export type StudentInput = Omit<NjitStudentsTable, 'id' | 'created_at' | 'updated_at' | 'left_at'>;
 
 /** Raw cell texts by field, as read from a file. */
 export type RawRow = Partial<Record<ImportField, string>>;

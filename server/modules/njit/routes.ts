@@ -19,6 +19,7 @@ import { withSavedUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
 import { commitImport, listImports, previewImport, type RosterPreparer } from './imports';
+import { previewPurge, purgeNow } from './retention';
 import { decideReveal, listRevealRequests, requestReveal, revealApproved } from './reveal-requests';
 import { njitMetrics } from './metrics';
 import * as students from './service';
@@ -127,6 +128,20 @@ export default async function njitRoutes(
   route(app, api.listImports, async (request) => {
     requireAdmin(request, '查看导入历史');
     return paged(await listImports(db, request.query), request.query);
+  });
+
+  // ---------- retention ----------
+  const retentionDays = config.NJIT_STUDENT_RETENTION_DAYS;
+
+  route(app, api.retentionPreview, async (request) => {
+    requireAdmin(request, '查看到期清除名单');
+    const preview = await previewPurge(db, actorOf(request), retentionDays, request.query);
+    return { ...paged(preview, request.query), retentionDays, cutoff: preview.cutoff, dueCount: preview.dueCount };
+  });
+
+  route(app, api.purgeStudents, async (request) => {
+    requireAdmin(request, '清除到期学生记录');
+    return success(await purgeNow(db, actorOf(request), retentionDays, request.body.cutoff));
   });
 
   // ---------- audit log ----------

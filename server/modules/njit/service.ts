@@ -26,7 +26,7 @@ import { maskIdCard, maskPhone, sensitiveValue } from './record';
 import { escapeLike, prefixUpperBound } from '../../lib/sql';
 import { GENERIC_PLAN_HINT } from '../../db/pglite-driver';
 
-type RawStudent = Omit<Selectable<NjitStudentsTable>, 'name_pinyin' | 'name_initials' | 'created_at'>;
+type RawStudent = Omit<Selectable<NjitStudentsTable>, 'name_pinyin' | 'name_initials' | 'created_at' | 'left_at'>;
 
 export function toStudent(r: RawStudent): Student {
   return {

@@ -161,6 +161,28 @@ export const exportAudit = endpoint({
   schema: (c) => ({ query: c.NjitAuditExportQuery }),
 });
 
+// ---------- retention ----------
+
+/** Students who left more than NJIT_STUDENT_RETENTION_DAYS ago (or will soon), paged; audited. */
+export const retentionPreview = endpoint({
+  method: 'GET',
+  path: '/api/njit/retention',
+  access: 'njit',
+  tags,
+  summary: '到期清除预览：毕业或退学超过保留期限的学生（管理员）',
+  schema: (c) => ({ query: c.RetentionPreviewQuery, response: c.RetentionPreviewResponse }),
+});
+
+/** Erases the students the confirmed preview listed as due (its cutoff); audited. */
+export const purgeStudents = endpoint({
+  method: 'POST',
+  path: '/api/njit/retention/purge',
+  access: 'njit',
+  tags,
+  summary: '立即清除到期学生记录（管理员，按预览的时间点）',
+  schema: (c) => ({ body: c.PurgeBody, response: c.PurgeResponse }),
+});
+
 // ---------- the header's search ----------
 
 /** A few students by name, pinyin, initials or student number, masked and audited like any search. */

@@ -9,6 +9,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   reveal_decide: '审批查看申请',
   import: '导入',
   audit_export: '导出审计日志',
+  purge_preview: '查看到期清除名单',
+  purge: '清除到期学生记录',
 };
 
 export const REVEAL_LABELS = { phone: '手机号', idCard: '身份证号' } as const;

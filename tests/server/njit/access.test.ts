@@ -10,7 +10,7 @@ let ctx: TestContext;
 let studentId: number;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp({ NJIT_STUDENT_RETENTION_DAYS: '365' });
   const { client } = await loggedInClient(ctx, ['njit', 'admin']);
   await importFile(client, csv(PEOPLE));
   studentId = (await ctx.db.selectFrom('njit_students').select('id').executeTakeFirstOrThrow()).id;
@@ -93,6 +93,18 @@ const CASES: RouteCase[] = [
     both: 404,
   },
   { route: 'GET /api/njit/imports', send: (c) => c.get('/api/njit/imports'), njit: 403, both: 200 },
+  {
+    route: 'GET /api/njit/retention',
+    send: (c) => c.get('/api/njit/retention?withinDays=30'),
+    njit: 403,
+    both: 200,
+  },
+  {
+    route: 'POST /api/njit/retention/purge',
+    send: (c) => c.post('/api/njit/retention/purge', { cutoff: '2020-01-01T00:00:00Z' }),
+    njit: 403,
+    both: 200,
+  },
   { route: 'GET /api/njit/audit', send: (c) => c.get('/api/njit/audit'), njit: 403, both: 200 },
   { route: 'GET /api/njit/audit/export', send: (c) => c.get('/api/njit/audit/export'), njit: 403, both: 200 },
 ];

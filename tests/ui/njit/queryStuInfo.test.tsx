@@ -1,23 +1,15 @@
-import { useAccess } from '@@/plugin-access';
-import access from '@/access';
 import QueryStuInfoPage from '@/pages/njit/queryStuInfo';
 import * as njitApi from '@/contract/api/njit';
 import { call } from '@/services/call';
 import { answer, sent } from '../api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderAt } from '../helpers';
+import { as } from './signedIn';
 import { zhang } from './fixtures';
 
 jest.mock('@/services/call');
 
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
-
-// The flags src/access.ts computes for a user with these roles.
-function as(roles: ('admin' | 'njit')[]) {
-  jest
-    .mocked(useAccess)
-    .mockReturnValue(access({ currentUser: { uid: 2, username: 'staff', nickname: null, avatar: null, roles } }));
-}
 
 beforeEach(() => {
   answer(njitApi.searchStudents, { success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });

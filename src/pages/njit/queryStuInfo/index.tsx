@@ -1,12 +1,14 @@
 /**
- * /njit/queryStuInfo: student lookup for role njit; administrators also get the roster import and
- * the audit log as tabs (the route table is fixed, so they live here).
+ * /njit/queryStuInfo: student lookup for role njit; administrators also get the roster import, reveal
+ * approvals, the purge of students past retention and the audit log as tabs (the route table is fixed,
+ * so they live here).
  */
 import { PageContainer } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { useState } from 'react';
 import AuditLog from './components/AuditLog';
 import ImportPanel from './components/ImportPanel';
+import RetentionPanel from './components/RetentionPanel';
 import RevealRequests from './components/RevealRequests';
 import StudentTable from './components/StudentTable';
 
@@ -19,6 +21,7 @@ export default function QueryStuInfoPage() {
       ? [
           { key: 'import', tab: '名单导入' },
           { key: 'reveals', tab: '查看审批' },
+          { key: 'retention', tab: '到期清除' },
           { key: 'audit', tab: '审计日志' },
         ]
       : []),
@@ -33,6 +36,7 @@ export default function QueryStuInfoPage() {
       {tab === 'search' && <StudentTable isAdmin={isAdmin} />}
       {isAdmin && tab === 'import' && <ImportPanel />}
       {isAdmin && tab === 'reveals' && <RevealRequests />}
+      {isAdmin && tab === 'retention' && <RetentionPanel />}
       {isAdmin && tab === 'audit' && <AuditLog />}
     </PageContainer>
   );
