@@ -20,6 +20,9 @@ export default {
   ...cleanupConfig,
   globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
   globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
-  maxWorkers: 1,
+  // Two files at a time, each with its own Chromium, against the one portal: the tests share no state
+  // one of them relies on (each makes its own accounts; identity and ums run portals of their own), and
+  // the route walk, most of the leg, is split by width into two files that run side by side.
+  maxWorkers: 2,
   testTimeout: 60_000,
 };
