@@ -24,5 +24,7 @@ export default {
   // one of them relies on (each makes its own accounts; identity and ums run portals of their own), and
   // the route walk, most of the leg, is split by width into two files that run side by side.
   maxWorkers: 2,
-  testTimeout: 60_000,
+  // Two minutes: with two files at a time each test runs slower, and the longest flows (ocs: a report,
+  // its review and the refund) once took over a minute on a loaded machine. A hung test still fails.
+  testTimeout: 120_000,
 };
