@@ -20,6 +20,11 @@ export default {
   ...cleanupConfig,
   globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
   globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
-  maxWorkers: 1,
-  testTimeout: 60_000,
+  // Two files at a time, each with its own Chromium, against the one portal: the tests share no state
+  // one of them relies on (each makes its own accounts; identity and ums run portals of their own), and
+  // the route walk, most of the leg, is split by width into two files that run side by side.
+  maxWorkers: 2,
+  // Two minutes: with two files at a time each test runs slower, and the longest flows (ocs: a report,
+  // its review and the refund) once took over a minute on a loaded machine. A hung test still fails.
+  testTimeout: 120_000,
 };

@@ -101,7 +101,7 @@ export async function loginAt(page: Page, username: string, password: string, re
 }
 
 /** Runs `attempt` until it passes, at most `attempts` times; the last failure is thrown. */
-async function surely(attempt: () => Promise<void>, attempts: number): Promise<void> {
+export async function surely(attempt: () => Promise<void>, attempts: number): Promise<void> {
   for (let i = 1; ; i++) {
     try {
       await attempt();

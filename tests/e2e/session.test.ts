@@ -15,7 +15,13 @@ test('a session ended from another browser: one message, the login page with the
     const made = await page.request.post(`${BASE()}/api/user/register`, { data: { username, password } });
     expect(made.status()).toBe(200);
 
+    // The page's own first calls (the list and the bell's count) are answered before the session ends:
+    // on a slow CPU the table was drawn, and the network idle, before the page had made them, and their
+    // 401 then sent it to the login page before the click below.
+    const answered = (path: string) => page.waitForResponse((r) => new URL(r.url()).pathname === path, { timeout: 0 });
+    const firstCalls = Promise.all([answered('/api/ums/messages'), answered('/api/notifications/unread-count')]);
     await page.goto(`${BASE()}/UMS/queryMessage`);
+    await firstCalls;
     await page.locator('.ant-pro-table').waitFor();
     await page.waitForLoadState('networkidle');
 

@@ -9,17 +9,20 @@
  * starts anew on every page), and the four roles open each page at the same time. A new tab per page
  * cost ~2 s more per visit here (a new renderer each time); a tab holds nothing from one load to the
  * next that a page could lean on, beyond what the role's browser context (cookies, storage) holds anyway.
+ *
+ * One test file per width (routes-phone.test.ts, routes-desktop.test.ts), each with its own Chromium
+ * and its own accounts: the e2e leg runs two files at a time, and the walk was most of the leg.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import routes, { type PortalRoute } from '../../config/routes';
 import { BASE, fillLogin, launch, snap } from './browser';
 
-const WIDTHS = {
+export const WIDTHS = {
   phone: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
   desktop: { viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false },
 } as const;
-type Width = keyof typeof WIDTHS;
+export type Width = keyof typeof WIDTHS;
 
 /** The WCAG 2.1 A and AA rules of axe-core (its best-practice rules are not asked for here). */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -127,34 +130,6 @@ async function signIn(context: BrowserContext, role: Role, width: Width, admin?:
   await page.close();
 }
 
-beforeAll(async () => {
-  browser = await launch();
-  for (const width of Object.keys(WIDTHS) as Width[]) {
-    pages[width] = {} as Record<Role, Page>;
-    problems[width] = {} as Record<Role, Problems>;
-    analysed[width] = {} as Record<Role, Set<string>>;
-    refused[width] = {} as Record<Role, Set<string>>;
-    let admin: BrowserContext | undefined;
-    // The administrator first: it makes the njit account.
-    for (const role of ['admin', 'anonymous', 'user', 'njit'] as Role[]) {
-      const context = await browser.newContext({ ...WIDTHS[width], locale: 'zh-CN' });
-      contexts.push(context);
-      await signIn(context, role, width, admin);
-      if (role === 'admin') admin = context;
-      problems[width][role] = { console: [], api: [] };
-      analysed[width][role] = new Set();
-      refused[width][role] = new Set();
-      pages[width][role] = await context.newPage();
-      await watch(pages[width][role], role, () => problems[width][role]);
-    }
-  }
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await browser?.close();
-});
-
 const paths = [
   '/user/login',
   '/user/register',
@@ -224,10 +199,41 @@ async function visit(width: Width, role: Role, path: string): Promise<string[]> 
   ];
 }
 
-// The four roles open the same page at once, each in its own tab and browser context: a visit waits
-// for half a second without a request (networkidle), and the two cores are busy meanwhile.
-const cases = paths.flatMap((path) => (Object.keys(WIDTHS) as Width[]).map((width) => [path, width] as const));
-test.each(cases)('%s on a %s, as a visitor, a user, an njit user and an administrator', async (path, width) => {
-  const found = (await Promise.all(ROLES.map((role) => visit(width, role, path)))).flat();
-  if (found.length) throw new Error(found.join('\n'));
-});
+/** Registers the walk of every route at these widths in the calling test file. */
+export function walkRoutes(widths: Width[]): void {
+  beforeAll(async () => {
+    browser = await launch();
+    for (const width of widths) {
+      pages[width] = {} as Record<Role, Page>;
+      problems[width] = {} as Record<Role, Problems>;
+      analysed[width] = {} as Record<Role, Set<string>>;
+      refused[width] = {} as Record<Role, Set<string>>;
+      let admin: BrowserContext | undefined;
+      // The administrator first: it makes the njit account.
+      for (const role of ['admin', 'anonymous', 'user', 'njit'] as Role[]) {
+        const context = await browser.newContext({ ...WIDTHS[width], locale: 'zh-CN' });
+        contexts.push(context);
+        await signIn(context, role, width, admin);
+        if (role === 'admin') admin = context;
+        problems[width][role] = { console: [], api: [] };
+        analysed[width][role] = new Set();
+        refused[width][role] = new Set();
+        pages[width][role] = await context.newPage();
+        await watch(pages[width][role], role, () => problems[width][role]);
+      }
+    }
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+  });
+
+  // The four roles open the same page at once, each in its own tab and browser context: a visit waits
+  // for half a second without a request (networkidle), and the two cores are busy meanwhile.
+  const cases = paths.flatMap((path) => widths.map((width) => [path, width] as const));
+  test.each(cases)('%s on a %s, as a visitor, a user, an njit user and an administrator', async (path, width) => {
+    const found = (await Promise.all(ROLES.map((role) => visit(width, role, path)))).flat();
+    if (found.length) throw new Error(found.join('\n'));
+  });
+}
