@@ -73,7 +73,7 @@ test('an administrator sees reports waiting and the 未收录 queue grow at once
   expect((await summary(u.client)).admin).toBeNull();
 });
 
-test('a bank import that fails is counted until it is forgotten; one that succeeds is not', async () => {
+test('a bank import that fails is counted until it is forgotten, one that succeeds is not, and its administrator is told how each ended', async () => {
   const file = csv([
     ['题目', '题型', '选项', '答案'],
     ['首页摘要：导入的题', '单选题', '甲\n乙', 'A'],
@@ -95,4 +95,19 @@ test('a bank import that fails is counted until it is forgotten; one that succee
     add.mockRestore();
   }
   expect((await summary(admin)).admin).toMatchObject({ importsRunning: 0, importsFailed: 1 });
+
+  // The administrator who started each import is told how it ended, by the time the job says so.
+  const told = (await admin.get('/api/notifications?kind=ocs.import.finished')).json().data;
+  expect(told).toEqual([
+    expect.objectContaining({
+      title: '题库导入中断：bad.csv',
+      body: expect.stringMatching(/^导入在第 1 条附近中断.*；已新增 0 条，更新 0 条$/),
+      link: '/OCS/OCSAdmin/bank',
+    }),
+    expect.objectContaining({
+      title: '题库导入完成：good.csv',
+      body: '共 1 条：新增 1 条，更新 0 条',
+      link: '/OCS/OCSAdmin/bank',
+    }),
+  ]);
 });

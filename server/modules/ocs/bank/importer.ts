@@ -19,6 +19,7 @@ import type { BankImportJob, BankImportPreview } from '../../../../src/contract'
 import type { DB } from '../../../db/schema';
 import { notFound } from '../../../errors';
 import { recordAudit, type Actor } from '../../audit';
+import { notify } from '../../notifications';
 import type { FuzzyIndex } from './fuzzy-index';
 import type { TaskPool } from '../../../lib/worker-task';
 import type { PreparedBank } from './import-prepare';
@@ -183,6 +184,8 @@ export class BankImporter {
   private async run(job: JobState, staged: Staged, actor: Actor): Promise<void> {
     const { db, index, log } = this.deps;
     let written = 0;
+    let outcome: 'done' | 'failed' = 'failed';
+    let error: string | null = null;
     try {
       for await (const { json } of readSpool(staged.spool)) {
         const chunk = JSON.parse(json) as PreparedQuestion[];
@@ -199,13 +202,12 @@ export class BankImporter {
         job.inserted += counts.inserted;
         job.updated += counts.updated;
       }
-      job.status = 'done';
+      outcome = 'done';
     } catch (err) {
       log.error({ err, importId: job.id }, 'ocs bank import failed');
-      job.status = 'failed';
-      job.error = `导入在第 ${written + 1} 条附近中断（之前的 ${written} 条已写入；重新导入同一文件是安全的）`;
+      outcome = 'failed';
+      error = `导入在第 ${written + 1} 条附近中断（之前的 ${written} 条已写入；重新导入同一文件是安全的）`;
     }
-    job.expiresAt = Date.now() + STAGING_MS;
     // Fresh planner statistics after a bulk change (the embedded database has no autovacuum).
     if (job.done >= 1000)
       await sql`analyze ocs_questions`.execute(db).catch((err) => log.warn({ err }, 'analyze failed'));
@@ -216,7 +218,7 @@ export class BankImporter {
       targetName: staged.fileName,
       after: {
         fileName: staged.fileName,
-        status: job.status,
+        status: outcome,
         rows: staged.total,
         valid: job.total,
         rejected: staged.rejected,
@@ -224,6 +226,20 @@ export class BankImporter {
         updated: job.updated,
       },
     }).catch((err) => log.error({ err }, 'ocs bank import audit failed'));
+    // The administrator who started it may have left the page: the bell tells them how it ended.
+    await notify(db, actor.id, {
+      kind: 'ocs.import.finished',
+      title: outcome === 'done' ? `题库导入完成：${staged.fileName}` : `题库导入中断：${staged.fileName}`,
+      body:
+        outcome === 'done'
+          ? `共 ${job.total} 条：新增 ${job.inserted} 条，更新 ${job.updated} 条`
+          : `${error}；已新增 ${job.inserted} 条，更新 ${job.updated} 条`,
+      link: '/OCS/OCSAdmin/bank',
+    }).catch((err) => log.error({ err }, 'ocs bank import notification failed'));
+    // Finished only now, so whoever sees the job end also finds its audit row and its notification.
+    job.error = error;
+    job.status = outcome;
+    job.expiresAt = Date.now() + STAGING_MS;
     await removeTempFile(staged.spool.file);
   }
 }
