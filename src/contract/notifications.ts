@@ -10,6 +10,7 @@ export const NOTIFICATION_KINDS = {
   'ocs.report.accepted': '纠错已采纳',
   'ocs.report.rejected': '纠错未采纳',
   'ocs.report.new': '新的纠错反馈',
+  'ocs.balance.low': '积分余额不足',
   'ocs.upstream.open': '上游题库熔断',
   'ocs.import.finished': '题库导入结束',
   'user.new-browser': '新浏览器登录',

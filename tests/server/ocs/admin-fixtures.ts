@@ -72,6 +72,16 @@ export async function importFile(client: Client, content: Buffer | string, filen
 }
 
 /** A user with an ocs:query token and some points. */
+/** The notices that a user's points run low, oldest first. */
+export const lowBalanceNotices = (ctx: TestContext, uid: number) =>
+  ctx.db
+    .selectFrom('notifications')
+    .select(['title', 'body', 'link'])
+    .where('user_id', '=', uid)
+    .where('kind', '=', 'ocs.balance.low')
+    .orderBy('id')
+    .execute();
+
 export async function userWithToken(ctx: TestContext, balance = 100) {
   const { client, uid, username } = await loggedInClient(ctx);
   const res = await client.post('/api/user/tokens', { name: 'ocs', scopes: ['ocs:query'], expiresInDays: null });

@@ -11,7 +11,7 @@ import { writeSettings } from '../../../server/modules/ocs/admin/settings';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai';
 import { FAKES_ON_LOOPBACK, startTestApp, type TestContext } from '../helpers';
 import { adminClient, createModel, createProvider, until, userWithToken } from './ai-helpers';
-import { seedQuestions } from './admin-fixtures';
+import { lowBalanceNotices, seedQuestions } from './admin-fixtures';
 
 let ctx: TestContext;
 let fake: FakeOpenAi;
@@ -223,7 +223,7 @@ test('single flight across a batch and a single query of the same question: one 
   await ctx.db.updateTable('ocs_models').set({ enabled: false }).where('id', '=', model).execute();
 });
 
-test('concurrent batches over a balance of 50: exactly 50 charged, never below zero, ledger = balance', async () => {
+test('concurrent batches over a balance of 50: exactly 50 charged, never below zero, ledger = balance, one low-balance notice', async () => {
   const { uid, token } = await userWithToken(ctx, 50);
   const pages = Array.from({ length: 8 }, (_, p) =>
     Array.from({ length: 10 }, (_, i) => ({
@@ -244,4 +244,8 @@ test('concurrent batches over a balance of 50: exactly 50 charged, never below z
   );
   expect(await balanceOf(uid)).toBe(0);
   expect(await ledgerSum(uid)).toBe(0);
+  // The one debit from 10 to 9, inside whichever page made it, told the owner once that points run low.
+  expect(await lowBalanceNotices(ctx, uid)).toEqual([
+    expect.objectContaining({ title: 'OCS 积分余额不足 10 次题库答题' }),
+  ]);
 });

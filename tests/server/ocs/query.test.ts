@@ -14,7 +14,7 @@ import { ChargeBatcher } from '../../../server/modules/ocs/wallet/charge';
 import { parseQuestion } from '../../../server/modules/ocs/query/question';
 import { OcsService } from '../../../server/modules/ocs/query/service';
 import { loggedInClient, startTestApp, type TestContext } from '../helpers';
-import { preparedQuestion, seedQuestions } from './admin-fixtures';
+import { lowBalanceNotices, preparedQuestion, seedQuestions } from './admin-fixtures';
 
 let ctx: TestContext;
 
@@ -320,6 +320,37 @@ test('200 concurrent copies of one question (numbered differently) are charged o
   expect(await ledgerSum(uid)).toBe(49);
 });
 
+const lowNotices = (uid: number) => lowBalanceNotices(ctx, uid);
+
+test('the answer that takes a balance below ten bank answers tells its owner, once while unread', async () => {
+  const { uid, token } = await userWithToken(12);
+  const { uid: other, token: otherToken } = await userWithToken(50);
+  const ask = (t: string, q: QuestionInput) =>
+    get({ token: t, title: q.title, type: q.type, options: q.options.map((o, i) => `${'ABCD'[i]}. ${o}`).join('\n') });
+  // 12 → 11 → 10: still ten answers' worth, nothing said.
+  expect((await ask(token, BANK[0]!)).json().code).toBe(1);
+  expect((await ask(token, BANK[1]!)).json().code).toBe(1);
+  expect(await lowNotices(uid)).toEqual([]);
+  // 10 → 9: told, with where to get points.
+  expect((await ask(token, BANK[2]!)).json().code).toBe(1);
+  expect(await balanceOf(uid)).toBe(9);
+  expect(await lowNotices(uid)).toEqual([
+    {
+      title: 'OCS 积分余额不足 10 次题库答题',
+      body: '当前余额 9 积分（题库答题每题 1 积分）。可到「每日领取与兑换」领取积分或使用兑换码',
+      link: '/OCS/freeChange',
+    },
+  ]);
+  // 9 → 8: the same news is not said again; a free repeat says nothing either.
+  expect((await ask(token, BANK[3]!)).json().code).toBe(1);
+  expect((await ask(token, BANK[3]!)).json().code).toBe(1);
+  expect(await balanceOf(uid)).toBe(8);
+  expect(await lowNotices(uid)).toHaveLength(1);
+  // Someone else's charges tell them nothing while their balance is high.
+  expect((await ask(otherToken, BANK[0]!)).json().code).toBe(1);
+  expect(await lowNotices(other)).toEqual([]);
+});
+
 test('200 concurrent distinct questions against a balance of 50: exactly 50 charged, 150 told no balance', async () => {
   const { uid, token } = await userWithToken(50);
   const distinct: QuestionInput[] = Array.from({ length: 200 }, (_, i) => ({
@@ -344,6 +375,8 @@ test('200 concurrent distinct questions against a balance of 50: exactly 50 char
   expect(refused.every((b) => /余额不足/.test(b.msg))).toBe(true);
   expect(await balanceOf(uid)).toBe(0);
   expect(await ledgerSum(uid)).toBe(0);
+  // One debit took the balance from 10 to 9: one notice, whatever the order the 200 arrived in.
+  expect(await lowNotices(uid)).toHaveLength(1);
   const charges = await ctx.db
     .selectFrom('ocs_ledger')
     .select('amount')

@@ -31,6 +31,7 @@ import { bankConfidence, vote, type Candidate } from './confidence';
 import { answerFromLog, logAnswer, logUnanswered, recentAnswer } from './log';
 import type { CountQuery, QuerySource } from './metrics';
 import { scriptClicksRight } from '../script/reading';
+import { notify } from '../../notifications';
 import type { Question } from './question';
 
 export interface Asker {
@@ -89,6 +90,9 @@ export interface UserPreferences {
 export type OcsResult = OcsQueryResult;
 
 const fail = (msg: string): OcsResult => ({ code: 0, msg });
+
+/** A balance that pays for fewer bank answers than this is low (its owner is told). */
+export const LOW_BALANCE_ANSWERS = 10;
 
 export interface OcsServiceDeps {
   db: Kysely<DB>;
@@ -323,6 +327,7 @@ export class OcsService {
           charged = await chargeForAnswer(this.deps.db, this.chargeInput(asker, o.q, found, { refuse: shortAt < o.i }));
         }
         if (charged.status === 'no_balance') shortAt = Math.min(shortAt, o.i);
+        await this.tellIfLow(asker.userId, settings.bankPrice, charged);
         const out = this.result(charged, found);
         results[o.i] = out;
         o.settle(out);
@@ -368,6 +373,7 @@ export class OcsService {
       if (!r.ok) return this.unanswered(asker, q, r);
       const charged = await this.charge(this.chargeInput(asker, q, r.found));
       if (charged.status === 'stale') continue;
+      await this.tellIfLow(asker.userId, settings.bankPrice, charged);
       return this.result(charged, r.found);
     }
     throw new Error('a bank answer read from the database was refused as stale');
@@ -609,6 +615,28 @@ export class OcsService {
       modelId: ai?.modelId ?? null,
       ...(rep.version !== undefined ? { version: rep.version } : {}),
     };
+  }
+
+  /**
+   * The debit that takes a balance below LOW_BALANCE_ANSWERS bank answers tells its owner (once while
+   * that notice is unread); the charges after it do not, so this costs a statement only at the crossing.
+   * After the charge committed: failing to tell must not fail an answer that was paid for.
+   */
+  private async tellIfLow(userId: number, bankPrice: number, c: ChargeResult): Promise<void> {
+    if (c.status !== 'charged' || bankPrice === 0) return;
+    const line = LOW_BALANCE_ANSWERS * bankPrice;
+    if (c.balance >= line || c.balance + c.cost < line) return;
+    await notify(
+      this.deps.db,
+      userId,
+      {
+        kind: 'ocs.balance.low',
+        title: `OCS 积分余额不足 ${LOW_BALANCE_ANSWERS} 次题库答题`,
+        body: `当前余额 ${c.balance} 积分（题库答题每题 ${bankPrice} 积分）。可到「每日领取与兑换」领取积分或使用兑换码`,
+        link: '/OCS/freeChange',
+      },
+      { unlessUnread: true },
+    ).catch((err) => this.deps.log?.error({ err }, 'ocs low-balance notification failed'));
   }
 
   private result(c: ChargeResult, f: Found): OcsResult {
