@@ -11,7 +11,7 @@
  * next that a page could lean on, beyond what the role's browser context (cookies, storage) holds anyway.
  *
  * One test file per width (routes-phone.test.ts, routes-desktop.test.ts), each with its own Chromium
- * and its own accounts: the e2e leg runs two files at a time, and the walk was most of the leg.
+ * and its own accounts, so either width can be run alone.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
