@@ -127,9 +127,11 @@ describe('purging students past retention', () => {
     const panel = screen.getByText('到期待清除的学生').closest('.ant-pro-table') as HTMLElement;
     const result = await axe.run(panel, { rules: { 'color-contrast': { enabled: false } } });
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`)).toEqual([]);
-    // Every icon the panel draws is hidden from screen readers or named in Chinese (antd's default labels
-    // are English). The pager's arrows and the tabs' overflow sit in controls antd names itself (上一页…).
-    const unnamed = [...document.querySelectorAll('.anticon')].filter(
+    // Every icon the tab draws is hidden from screen readers or named in Chinese (antd's default labels
+    // are English). The pager's arrows sit in controls antd names itself (上一页…). Only the tab's own:
+    // a toast an earlier test raised may still be fading out of the document.
+    const tab = (panel.closest('.ant-tabs-tabpane') as HTMLElement | null) ?? panel;
+    const unnamed = [...tab.querySelectorAll('.anticon')].filter(
       (i) =>
         !i.closest('.ant-pagination, .ant-tabs-nav-operations') &&
         i.getAttribute('aria-hidden') !== 'true' &&
