@@ -21,9 +21,13 @@
  * PROPERTY_SEED to replay a failure (fast-check prints the seed and path of a failing run). Actors whose
  * session a generated request ended (logout, ending sessions, an administrator disabling or resetting
  * them, revoking their token) are recreated before the next request, so the rest of the run still tests.
- * Outgoing HTTP (AI providers, DingTalk webhooks the requests configure) is answered by a stub that fails
- * at once, as an unreachable host would: the run stays hermetic and fast.
+ * Outgoing HTTP (AI providers, upstream banks, DingTalk webhooks the requests configure) fails at once, as
+ * an unreachable host would, whether it goes through fetch or through node:http(s) (the outbound guard's
+ * path): the run stays hermetic and fast, on a machine with internet or with a gateway that drops packets.
  */
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
@@ -206,6 +210,7 @@ let fingerprintSql: string;
 /** The fingerprint after the last request, and where the WAL ended just before it was taken. */
 let baseline: { tables: Map<string, string>; wal: string } | null = null;
 let realFetch: typeof fetch;
+const realRequest = { http: http.request, https: https.request };
 
 type Label = 'user' | 'admin';
 interface Actor {
@@ -354,9 +359,33 @@ const unreachable = (async () => {
   });
 }) as typeof fetch;
 
+/** A socket whose connection is refused at once (`createConnection` stands in for the agent's). */
+function refusedSocket(): net.Socket {
+  const socket = new net.Socket();
+  process.nextTick(() =>
+    socket.destroy(Object.assign(new Error('connect ECONNREFUSED 192.0.2.1:443'), { code: 'ECONNREFUSED' })),
+  );
+  return socket;
+}
+
+/** node:http(s) request whose every connection is refused at once. */
+function unreachableRequest(real: typeof http.request): typeof http.request {
+  return ((...args: unknown[]) => {
+    const cb = typeof args[args.length - 1] === 'function' ? (args.pop() as () => void) : undefined;
+    const options =
+      args.length === 2 ? args[1] : typeof args[0] === 'object' && !(args[0] instanceof URL) ? args[0] : {};
+    const refused = { ...(options as object), agent: undefined, createConnection: refusedSocket };
+    const call =
+      args.length === 2 || args[0] instanceof URL || typeof args[0] === 'string' ? [args[0], refused] : [refused];
+    return (real as (...a: unknown[]) => http.ClientRequest)(...call, ...(cb ? [cb] : []));
+  }) as typeof http.request;
+}
+
 beforeAll(async () => {
   realFetch = globalThis.fetch;
   globalThis.fetch = unreachable;
+  http.request = unreachableRequest(realRequest.http);
+  https.request = unreachableRequest(realRequest.https);
   ctx = await startTestApp();
   fingerprintSql = await buildFingerprintSql();
 
@@ -393,6 +422,8 @@ afterAll(async () => {
     console.log(lines.join('\n'));
   }
   globalThis.fetch = realFetch;
+  http.request = realRequest.http;
+  https.request = realRequest.https;
   await ctx?.close();
 });
 
@@ -636,6 +667,17 @@ describe.each<Label>(['user', 'admin'])('as %s', (label) => {
     test.skip.each(Object.entries(KNOWN_BUGS))('%s (known bug: %s)', () => undefined);
   }
 });
+
+test('outgoing HTTP fails at once, by fetch and by node:https alike', async () => {
+  await expect(fetch('https://192.0.2.1/v1')).rejects.toThrow('fetch failed');
+  // the outbound guard's path (server/lib/outbound.ts): https.request, not fetch
+  const viaHttps = new Promise<string>((resolve) => {
+    const req = https.request(new URL('https://192.0.2.1/v1'), { method: 'POST' }, () => resolve('answered'));
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(String(err.code)));
+    req.end();
+  });
+  await expect(viaHttps).resolves.toBe('ECONNREFUSED');
+}, 10_000);
 
 test('every endpoint left out is one of the contract (no stale exclusions)', () => {
   const keys = new Set(allEndpoints().map(([, e]) => keyOf(e)));
