@@ -74,15 +74,13 @@ async function pgNotify(executor: Executor, channel: string, payload: string): P
 }
 
 /**
- * LISTEN/NOTIFY on the embedded database. PGlite is one session: its LISTENs hear every NOTIFY of the
- * process, at commit. `deliver` is fed the worker's notifications (database.ts).
+ * What both database notifiers share: `pg_notify()` on the executor, and the listeners by channel. The
+ * first listener of a channel makes the database LISTEN on it (`startListening`); later ones join it.
  */
-export class PgliteNotifier implements Notifier {
-  readonly kind = 'local';
-  readonly live = true;
-  private readonly listeners = new Map<string, Listener[]>();
+abstract class DatabaseNotifier {
+  protected readonly listeners = new Map<string, Listener[]>();
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(protected readonly db: Executor) {}
 
   notify(channel: string, payload: string, executor?: Executor): Promise<void> {
     return pgNotify(executor ?? this.db, channel, payload);
@@ -96,12 +94,28 @@ export class PgliteNotifier implements Notifier {
       return;
     }
     this.listeners.set(channel, [listener]);
-    // Through the driver, which never runs it inside another caller's transaction.
-    await sql`${sql.raw(`listen ${channel}`)}`.execute(this.db);
+    await this.startListening(channel);
   }
 
+  protected abstract startListening(channel: string): Promise<void>;
+
+  /** Hands a notification to the channel's listeners. */
   deliver(channel: string, payload: string): void {
     for (const l of this.listeners.get(channel) ?? []) l.onMessage(payload);
+  }
+}
+
+/**
+ * LISTEN/NOTIFY on the embedded database. PGlite is one session: its LISTENs hear every NOTIFY of the
+ * process, at commit. `deliver` is fed the worker's notifications (database.ts).
+ */
+export class PgliteNotifier extends DatabaseNotifier implements Notifier {
+  readonly kind = 'local';
+  readonly live = true;
+
+  protected async startListening(channel: string): Promise<void> {
+    // Through the driver, which never runs it inside another caller's transaction.
+    await sql`${sql.raw(`listen ${channel}`)}`.execute(this.db);
   }
 
   async close(): Promise<void> {
@@ -110,7 +124,7 @@ export class PgliteNotifier implements Notifier {
 }
 
 /** LISTEN/NOTIFY on PostgreSQL, through one dedicated connection (not from the pool). */
-export class PgNotifier implements Notifier {
+export class PgNotifier extends DatabaseNotifier implements Notifier {
   readonly kind = 'postgres';
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
@@ -118,31 +132,21 @@ export class PgNotifier implements Notifier {
   private closed = false;
   private lastAttempt = 0;
   private warned = false;
-  private readonly listeners = new Map<string, Listener[]>();
 
   constructor(
     private readonly url: string,
-    private readonly db: Executor,
+    db: Executor,
     private readonly retryMs = 1_000,
-  ) {}
+  ) {
+    super(db);
+  }
 
   get live(): boolean {
     if (!this.connected && this.listeners.size > 0) this.reconnectSoon();
     return this.connected;
   }
 
-  notify(channel: string, payload: string, executor?: Executor): Promise<void> {
-    return pgNotify(executor ?? this.db, channel, payload);
-  }
-
-  async listen(channel: string, listener: Listener): Promise<void> {
-    checkChannel(channel);
-    const list = this.listeners.get(channel);
-    if (list) {
-      list.push(listener);
-      return;
-    }
-    this.listeners.set(channel, [listener]);
+  protected async startListening(channel: string): Promise<void> {
     // A connection that is up (or comes up while this waits) may not listen on this channel yet.
     if (!this.connected) await this.connect();
     if (this.connected && this.client) await this.client.query(`listen ${channel}`);
@@ -162,9 +166,7 @@ export class PgNotifier implements Notifier {
       const dropped = () => this.dropped(client);
       client.on('error', dropped);
       client.on('end', dropped);
-      client.on('notification', (msg) => {
-        for (const l of this.listeners.get(msg.channel) ?? []) l.onMessage(msg.payload ?? '');
-      });
+      client.on('notification', (msg) => this.deliver(msg.channel, msg.payload ?? ''));
       try {
         await client.connect();
         for (const channel of this.listeners.keys()) await client.query(`listen ${channel}`);
