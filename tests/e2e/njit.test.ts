@@ -1,9 +1,11 @@
 /**
  * NJIT end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
- * gets the 403 page and no data. The roster is imported through the API by the administrator.
+ * gets the 403 page and no data; the administrator's 到期清除 tab holds at 375 px (no sideways scroll,
+ * axe-core clean). The roster is imported through the API by the administrator.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
-import { BASE, launch, loginAt, withPage } from './browser';
+import { BASE, launch, loginAt, newPage, snap, withPage } from './browser';
 
 let browser: Browser;
 const suffix = `${process.pid}${Date.now() % 100000}`;
@@ -84,4 +86,27 @@ test('a user without njit gets the 403 page and no data', async () => {
     const direct = await page.evaluate(async () => (await fetch('/api/njit/students?name=zs')).status);
     expect(direct).toBe(403);
   });
+});
+
+test("the administrator's 到期清除 tab at 375 px: no sideways scroll, axe-core clean", async () => {
+  const { context, page } = await newPage(browser, 375);
+  try {
+    await loginAt(page, 'admin', process.env.E2E_ADMIN_PASSWORD!, '/njit/queryStuInfo');
+    await page.getByRole('tab', { name: '到期清除' }).click();
+    await page.getByText('到期待清除的学生').waitFor();
+    await page.getByRole('button', { name: /立即清除/ }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+    const axe = await new AxeBuilder({ page })
+      .options({ resultTypes: ['violations'] })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .setLegacyMode(true)
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  } catch (err) {
+    const file = await snap(page, 'njit-retention-phone').catch(() => 'no screenshot');
+    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
+  } finally {
+    await context.close();
+  }
 });

@@ -1,7 +1,8 @@
 /**
  * A user's preferences in Chromium: dark mode chosen from 偏好设置 (by keyboard) holds across a reload
  * from the first frame, before any of the page's own requests; a column hidden through a table's
- * column settings stays hidden after a reload; the drawer passes axe-core in both themes.
+ * column settings stays hidden after a reload; the drawer passes axe-core in both themes; a toast
+ * (antd's static message, rendered outside the app's tree) is dark too.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -44,6 +45,11 @@ test('dark mode from 偏好设置 holds across a reload from the first frame; a 
       );
     });
     await loginAt(page, username, password, '/user/tokenManage');
+    // A token to revoke at the end, for its toast (the table shows it after the reload below).
+    const token = await page.request.post(`${BASE()}/api/user/tokens`, {
+      data: { name: 'toast', scopes: ['ocs:query'], expiresInDays: null },
+    });
+    expect(token.status()).toBe(200);
     expect(isDark(await firstFrameBackground(page))).toBe(false);
 
     // The avatar menu by keyboard: Enter opens it with the focus inside, Enter on 偏好设置 opens the drawer.
@@ -102,5 +108,18 @@ test('dark mode from 偏好设置 holds across a reload from the first frame; a 
     // The column stays hidden.
     expect(await page.getByRole('columnheader', { name: '前缀' }).count()).toBe(0);
     expect(await page.getByRole('columnheader', { name: '名称' }).count()).toBe(1);
+
+    // The toast of revoking the token is dark as well.
+    await page
+      .getByRole('button', { name: /撤\s*销/ })
+      .first()
+      .click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /撤\s*销/ })
+      .click();
+    const toast = page.locator('.ant-message-notice-content').filter({ hasText: '已撤销' });
+    await toast.waitFor();
+    expect(isDark(await toast.evaluate((e) => getComputedStyle(e).backgroundColor))).toBe(true);
   });
 });
