@@ -181,6 +181,8 @@ export const ConfigSchema = z.object({
     .default(10_000),
   /** OCS: how often each instance picks up questions added or changed by others for its fuzzy index. */
   OCS_INDEX_REFRESH_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** OCS: open 未收录 questions at which administrators are told the queue is growing; 0: never. */
+  OCS_MISSES_NOTIFY_AT: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** Bearer token that opens /metrics (Prometheus). Unset: only METRICS_ALLOW addresses may scrape. */
   METRICS_TOKEN: z
     .string()

@@ -13,6 +13,7 @@ export const NOTIFICATION_KINDS = {
   'ocs.balance.low': '积分余额不足',
   'ocs.upstream.open': '上游题库熔断',
   'ocs.import.finished': '题库导入结束',
+  'ocs.misses.growing': '未收录题目增多',
   'user.new-browser': '新浏览器登录',
   'user.token-expiring': '令牌即将过期',
 } as const;
