@@ -115,6 +115,8 @@ export const ConfigSchema = z.object({
     }),
   UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   UMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** UMS: delivery attempts a channel fails in a row before administrators are told; 0: never. */
+  UMS_CHANNEL_FAILING_NOTIFY_AT: z.coerce.number().int().min(0).max(10_000).default(5),
   /** Base delay of the exponential backoff for transient failures. */
   UMS_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   UMS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),

@@ -7,6 +7,7 @@ import { ok, page, PageQuery, RowId } from './common';
 
 export const NOTIFICATION_KINDS = {
   'ums.failed': '推送失败',
+  'ums.channel.failing': '推送渠道连续失败',
   'ocs.report.accepted': '纠错已采纳',
   'ocs.report.rejected': '纠错未采纳',
   'ocs.report.new': '新的纠错反馈',
