@@ -89,6 +89,32 @@ test('a delivered attempt ends the run; once read, a new run tells again, unread
   expect(await notices(plain)).toHaveLength(0);
 });
 
+test('a rate-limit answer neither counts nor ends a run; test sends do not count', async () => {
+  for (const a of admins) expect((await a.post('/api/notifications/read-all', {})).statusCode).toBe(200);
+  const told = async () => (await notices(admins[0]!)).filter((n) => n.readAt === null);
+
+  // Failing test sends, more than the mark: the owner sees each answer, administrators hear nothing.
+  const tested = await userWithChannel(rig, { secret: 'SECright' }, { secret: SECRET });
+  for (let i = 0; i < MARK + 1; i++) {
+    const res = await tested.client.post(`/api/ums/channels/${tested.channelId}/test`, {});
+    expect(res.json().data).toMatchObject({ ok: false });
+  }
+  expect(await told()).toHaveLength(0);
+
+  // Failed, failed, rate-limited (the robot pauses it), then its retry fails: the third failure in a row.
+  const paused = await userWithChannel(rig);
+  const fail = { kind: 'errcode' as const, errcode: 300001 };
+  rig.fake.script(paused.robotToken, fail, fail, { kind: 'errcode', errcode: 130101 });
+  for (let i = 0; i < 3; i++) await attempt(paused.client);
+  expect(await told()).toHaveLength(0);
+  rig.fake.script(paused.robotToken, fail);
+  rig.clock.advance(11 * 60_000);
+  expect(await rig.ctx.app.umsWorker.runOnce({ concurrency: 1 })).toBe(1);
+  const now = await told();
+  expect(now).toHaveLength(1);
+  expect(now[0]!.title).toContain('连续 3 次');
+});
+
 test('UMS_CHANNEL_FAILING_NOTIFY_AT=0 never tells', async () => {
   const off = await startUmsRig({ UMS_CHANNEL_FAILING_NOTIFY_AT: '0' });
   try {
