@@ -24,6 +24,18 @@ const seed: Array<[NotificationKind, string, string, string | null]> = [
   ],
   ['ocs.report.new', '有新的答案纠错反馈待审核', '题目：计算机的核心部件是？', '/OCS/OCSAdmin/reviews'],
   ['ocs.report.rejected', '你的纠错反馈未被采纳', '题目「二进制的基数」：原答案正确。', '/OCS/overview'],
+  [
+    'ocs.misses.growing',
+    '未收录题目已达 100 道',
+    '目前有 103 道题目没有任何来源能回答，正在等待补录。补录后的答案会进入题库，下次直接命中。',
+    '/OCS/OCSAdmin/misses',
+  ],
+  [
+    'ums.channel.failing',
+    '推送渠道「值班群」连续 5 次发送失败',
+    '钉钉机器人渠道（属于用户 ops）连续 5 次投递失败，最近一次：机器人 access_token 缺失或无效。首页“消息投递（全站）”可看到全站等待重试和发送失败的消息数。',
+    '/home',
+  ],
 ];
 const items: NotificationItem[] = seed.map(([kind, title, body, link], i) => ({
   id: seed.length - i,

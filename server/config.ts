@@ -115,6 +115,8 @@ export const ConfigSchema = z.object({
     }),
   UMS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   UMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** UMS: delivery attempts a channel fails in a row before administrators are told; 0: never. */
+  UMS_CHANNEL_FAILING_NOTIFY_AT: z.coerce.number().int().min(0).max(10_000).default(5),
   /** Base delay of the exponential backoff for transient failures. */
   UMS_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   UMS_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -181,6 +183,8 @@ export const ConfigSchema = z.object({
     .default(10_000),
   /** OCS: how often each instance picks up questions added or changed by others for its fuzzy index. */
   OCS_INDEX_REFRESH_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** OCS: open 未收录 questions at which administrators are told the queue is growing; 0: never. */
+  OCS_MISSES_NOTIFY_AT: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** Bearer token that opens /metrics (Prometheus). Unset: only METRICS_ALLOW addresses may scrape. */
   METRICS_TOKEN: z
     .string()

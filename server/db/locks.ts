@@ -8,6 +8,8 @@
  * - `ocs-settings`: saves of the OCS settings, so each audit row's "before" is what that save replaced.
  * - `ocs-report` (per user): one user's reports one at a time (the daily count and the duplicate checks).
  * - `ocs-redeem` (per user): one redeem attempt per user at a time (the failure count and the code).
+ * - `ocs-misses`: the instances' writes of counted misses one at a time, so exactly one of them sees the
+ *   未收录 queue cross the size its administrators are told of.
  * - `ums-pace` (per pace key): the workers reserving a slot of one paced channel or robot.
  * - `ums-scheduled` (per user): sends that count the user's scheduled messages one after another.
  * - `ums-consent` (per user): new e-mail recipients counted against the user's daily cap one at a time.
@@ -15,7 +17,14 @@
 import { sql, type Kysely } from 'kysely';
 
 export type LockName =
-  'user-admin' | 'ocs-settings' | 'ocs-report' | 'ocs-redeem' | 'ums-pace' | 'ums-scheduled' | 'ums-consent';
+  | 'user-admin'
+  | 'ocs-settings'
+  | 'ocs-report'
+  | 'ocs-redeem'
+  | 'ocs-misses'
+  | 'ums-pace'
+  | 'ums-scheduled'
+  | 'ums-consent';
 
 /**
  * Waits for the named lock (for one user id or text key, or the whole name) until the transaction

@@ -205,6 +205,8 @@ export interface UmsChannelsTable {
   pace_key: string | null;
   /** kind email: when the address's owner agreed to receive messages; null: not yet (0027). */
   confirmed_at: Date | null;
+  /** Delivery attempts failed in a row since the last delivered one (0040). */
+  failures_in_row: Generated<number>;
 }
 
 /** Confirmation mails of e-mail channels, each link known by its hash (0027). */

@@ -7,12 +7,14 @@ import { ok, page, PageQuery, RowId } from './common';
 
 export const NOTIFICATION_KINDS = {
   'ums.failed': '推送失败',
+  'ums.channel.failing': '推送渠道连续失败',
   'ocs.report.accepted': '纠错已采纳',
   'ocs.report.rejected': '纠错未采纳',
   'ocs.report.new': '新的纠错反馈',
   'ocs.balance.low': '积分余额不足',
   'ocs.upstream.open': '上游题库熔断',
   'ocs.import.finished': '题库导入结束',
+  'ocs.misses.growing': '未收录题目增多',
   'user.new-browser': '新浏览器登录',
   'user.token-expiring': '令牌即将过期',
 } as const;

@@ -67,7 +67,7 @@ export default fp(
     const bank = new BankIndexSync(db);
     const settings = new SettingsCache(db);
     const hits = new HitCounter(db);
-    const misses = new MissRecorder(db);
+    const misses = new MissRecorder(db, config.OCS_MISSES_NOTIFY_AT);
     const upstreams = new UpstreamAsker(db, deps.secrets, config.PORTAL_TZ, config.ADMIN_URL_ALLOWLIST, app.log);
     const preferences = new PreferencesCache(db);
     const countQuery = ocsQueryCounter(app.metrics);

@@ -495,19 +495,32 @@ export async function testChannel(
   };
 }
 
+/**
+ * Records a channel's latest answer (its last success or error). `run`: a delivery attempt's answer,
+ * which also ends ('reset') or lengthens ('bump') the channel's run of failures (failing.ts); a test
+ * send leaves the run. Returns the run after this answer.
+ */
 export async function recordChannelHealth(
   db: Kysely<DB>,
   channelId: number,
   success: boolean,
   error: string | null,
-): Promise<void> {
-  await db
+  run?: 'reset' | 'bump',
+): Promise<number> {
+  const row = await db
     .updateTable('ums_channels')
-    .set(
-      success
+    .set({
+      ...(success
         ? { last_success_at: sql`now()` }
-        : { last_error_at: sql`now()`, last_error: error?.slice(0, 500) ?? null },
-    )
+        : { last_error_at: sql`now()`, last_error: error?.slice(0, 500) ?? null }),
+      ...(run === 'reset'
+        ? { failures_in_row: 0 }
+        : run === 'bump'
+          ? { failures_in_row: sql`failures_in_row + 1` }
+          : {}),
+    })
     .where('id', '=', channelId)
-    .execute();
+    .returning('failures_in_row')
+    .executeTakeFirst();
+  return row?.failures_in_row ?? 0;
 }

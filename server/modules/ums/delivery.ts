@@ -13,6 +13,7 @@ import { lockFor } from '../../db/locks';
 import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
+import { tellChannelFailing } from './failing';
 import { notify } from '../notifications';
 import type { Outcome, RobotMessage, SendResult } from './kinds/transport';
 import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
@@ -37,6 +38,8 @@ export interface DeliveryOptions {
   clock?: () => Date;
   random?: () => number;
   concurrency?: number;
+  /** Failed attempts in a row at which a channel is announced to the administrators (failing.ts); 0: never. */
+  failingNotifyAt?: number;
   /** Told the outcome of every claimed message (metrics). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
 }
@@ -583,7 +586,15 @@ export class DeliveryWorker {
         'ums attempt ended after another worker had taken the message over',
       );
     }
-    await recordChannelHealth(this.o.db, channelId, r.outcome === 'delivered', reason);
+    const failed = r.outcome === 'permanent' || r.outcome === 'transient';
+    const run = await recordChannelHealth(
+      this.o.db,
+      channelId,
+      r.outcome === 'delivered',
+      reason,
+      failed ? 'bump' : r.outcome === 'delivered' ? 'reset' : undefined,
+    );
+    if (failed && run === this.o.failingNotifyAt) await tellChannelFailing(this.o.db, this.o.log, channelId, run, r);
     if (r.outcome !== 'delivered') {
       this.o.log.warn(
         { messageId: m.id, channelId, outcome: r.outcome, errcode: r.errcode, httpStatus: r.httpStatus },

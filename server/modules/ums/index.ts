@@ -61,6 +61,7 @@ export default fp(
       ums,
       log: app.log,
       maxAttempts: config.UMS_MAX_ATTEMPTS,
+      failingNotifyAt: config.UMS_CHANNEL_FAILING_NOTIFY_AT,
       retryBaseSeconds: config.UMS_RETRY_BASE_SECONDS,
       timeZone: config.PORTAL_TZ,
       clock: deps.clock,

@@ -2,9 +2,11 @@
  * The 未收录 queue: every question that found no answer (a miss, an AI failure, a timeout,
  * an answer below the user's minimum confidence) is kept once per identity — normalized title, type
  * and option set, as the bank keys questions — with how often it was asked. MissRecorder counts them
- * in memory and writes them every few seconds in one statement (misses stay as cheap as they were).
+ * in memory and writes them every few seconds in one transaction (misses stay as cheap as they were).
  * Administrators answer the most-asked first, in bulk or by accepting an AI draft: each answer becomes
- * a verified bank entry.
+ * a verified bank entry. When a write takes the open queue from below OCS_MISSES_NOTIFY_AT to at least
+ * that many, the administrators are told (once until they read it; again only after the queue went
+ * below the mark and crossed it anew, so a queue that stays long is not announced at every write).
  */
 import { sql, type Kysely } from 'kysely';
 import type { z } from 'zod';
@@ -13,7 +15,9 @@ import type { DB, OcsQuestionType } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
 import type { SecretBox } from '../../../lib/secretbox';
 import { escapeLike } from '../../../lib/sql';
+import { lockFor } from '../../../db/locks';
 import { recordAudit, type Actor } from '../../audit';
+import { notifyAdmins } from '../../notifications';
 import { callModel } from '../ai/client';
 import { parseAiReply } from '../ai/parse';
 import { callableModel } from '../ai/providers';
@@ -37,11 +41,17 @@ interface Pending {
 
 const MAX_PENDING = 50_000;
 
-/** Misses counted in memory, written every few seconds (and at shutdown) in one statement. */
+/** Misses counted in memory, written every few seconds (and at shutdown) in one transaction. */
 export class MissRecorder implements MissSink {
   private pending = new Map<string, Pending>();
+  /** The write under way: a flush waits for it, so what was counted before a flush is written when it ends. */
+  private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Kysely<DB>) {}
+  /** `notifyAt`: the open queue's size administrators are told of when a write reaches it; 0: never. */
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly notifyAt = 0,
+  ) {}
 
   add(q: Question): void {
     const options = q.type === 'judgement' || q.type === 'completion' ? [] : q.options;
@@ -59,26 +69,61 @@ export class MissRecorder implements MissSink {
     else if (this.pending.size < MAX_PENDING) this.pending.set(key, { ...row, count: 1 });
   }
 
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    const done = this.writing.then(() => this.write());
+    this.writing = done.catch(() => undefined);
+    return done;
+  }
+
+  private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const rows = [...this.pending.values()];
     this.pending = new Map();
-    for (let i = 0; i < rows.length; i += 1000) {
-      const chunk = rows.slice(i, i + 1000);
-      await this.db
-        .insertInto('ocs_misses')
-        .values(chunk.map((r) => ({ ...r, options: JSON.stringify(r.options) })))
-        .onConflict((oc) =>
-          oc.columns(['title_hash', 'type', 'options_hash']).doUpdateSet({
-            count: sql<number>`ocs_misses.count + excluded.count`,
-            last_at: sql<Date>`now()`,
-            // Answered, yet asked again and not found (the answer was removed or marked wrong): back in the queue.
-            status: sql<'open'>`case when ocs_misses.status = 'answered' then 'open' else ocs_misses.status end`,
-          }),
-        )
-        .execute();
-    }
+    const mark = this.notifyAt;
+    await this.db.transaction().execute(async (trx) => {
+      // One instance's write at a time, so the crossing is seen by exactly one of them. Counting stops
+      // at the mark: two bounded index scans per write of a few seconds' misses, never per question.
+      if (mark > 0) await lockFor(trx, 'ocs-misses');
+      const before = mark > 0 ? await openUpTo(trx, mark) : 0;
+      for (let i = 0; i < rows.length; i += 1000) {
+        const chunk = rows.slice(i, i + 1000);
+        await trx
+          .insertInto('ocs_misses')
+          .values(chunk.map((r) => ({ ...r, options: JSON.stringify(r.options) })))
+          .onConflict((oc) =>
+            oc.columns(['title_hash', 'type', 'options_hash']).doUpdateSet({
+              count: sql<number>`ocs_misses.count + excluded.count`,
+              last_at: sql<Date>`now()`,
+              // Answered, yet asked again and not found (the answer was removed or marked wrong): back in the queue.
+              status: sql<'open'>`case when ocs_misses.status = 'answered' then 'open' else ocs_misses.status end`,
+            }),
+          )
+          .execute();
+      }
+      if (mark > 0 && before < mark && (await openUpTo(trx, mark)) >= mark) await tellGrowing(trx, mark);
+    });
   }
+}
+
+/** Open 未收录 questions, counted up to `limit` (the queue index answers it without reading the rest). */
+async function openUpTo(db: Kysely<DB>, limit: number): Promise<number> {
+  const r = await sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from ocs_misses where status = 'open' limit ${limit}) x`.execute(db);
+  return Number(r.rows[0]!.n);
+}
+
+async function tellGrowing(db: Kysely<DB>, mark: number): Promise<void> {
+  const open = await db
+    .selectFrom('ocs_misses')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('status', '=', 'open')
+    .executeTakeFirstOrThrow();
+  await notifyAdmins(db, {
+    kind: 'ocs.misses.growing',
+    title: `未收录题目已达 ${mark} 道`,
+    body: `目前有 ${Number(open.n)} 道题目没有任何来源能回答，正在等待补录。补录后的答案会进入题库，下次直接命中。`,
+    link: '/OCS/OCSAdmin/misses',
+  });
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
