@@ -1,9 +1,12 @@
 /**
  * Dev mocks of the notification centre: a handful of notifications of every kind, filtered, paged and
- * marked read in memory, validated with the contract's schemas.
+ * marked read in memory, and the per-kind settings (the dev user is an administrator: every kind is
+ * offered), validated with the contract's schemas.
  */
 import {
+  NOTIFICATION_KINDS,
   NotificationListQuery,
+  NotificationPreferencesBody,
   NotificationReadBody,
   type NotificationItem,
   type NotificationKind,
@@ -47,6 +50,14 @@ function markRead(ids: number[] | null) {
   return { updated, unread: unread() };
 }
 
+const enabled = new Map<NotificationKind, boolean>([['ocs.balance.low', false]]);
+const preferences = () => ({
+  kinds: (Object.keys(NOTIFICATION_KINDS) as NotificationKind[]).map((kind) => ({
+    kind,
+    enabled: enabled.get(kind) ?? true,
+  })),
+});
+
 export default defineMocks(
   on(notificationsApi.listNotifications, (req, res) => {
     const q = parse(NotificationListQuery, req.query, res);
@@ -68,4 +79,11 @@ export default defineMocks(
     if (body) res.json({ success: true, data: markRead(body.ids) });
   }),
   on(notificationsApi.markAllRead, (_req, res) => res.json({ success: true, data: markRead(null) })),
+  on(notificationsApi.getPreferences, (_req, res) => res.json({ success: true, data: preferences() })),
+  on(notificationsApi.putPreferences, (req, res) => {
+    const body = parse(NotificationPreferencesBody, req.body, res);
+    if (!body) return;
+    for (const [kind, on] of Object.entries(body.enabled)) enabled.set(kind as NotificationKind, on!);
+    res.json({ success: true, data: preferences() });
+  }),
 );

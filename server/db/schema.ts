@@ -641,6 +641,13 @@ export interface NotificationsTable {
   read_at: Date | null;
 }
 
+/** A kind of notification a user turned on or off (migration 0039_notification_preferences); no row: on. */
+export interface NotificationPreferencesTable {
+  user_id: number;
+  kind: string;
+  enabled: boolean;
+}
+
 /** A user's preferences for the shell (migration 0033_user_preferences); no row: the defaults. */
 export interface UserPreferencesTable {
   user_id: number;
@@ -655,6 +662,7 @@ export interface DB {
   users: UsersTable;
   user_preferences: UserPreferencesTable;
   notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   login_devices: LoginDevicesTable;

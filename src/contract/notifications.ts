@@ -44,3 +44,29 @@ export const NotificationReadBody = z.object({
   ids: z.array(RowId).min(1, '请选择要标为已读的通知').max(200, '一次最多标记 200 条'),
 });
 export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
+
+/**
+ * Kinds only administrators receive (new reports waiting, an upstream bank's breaker opened, a bank
+ * import they started ended): offered in the preferences to administrators only.
+ */
+export const ADMIN_NOTIFICATION_KINDS: readonly NotificationKind[] = [
+  'ocs.report.new',
+  'ocs.upstream.open',
+  'ocs.import.finished',
+];
+
+/** The kinds a user may receive, in the contract's order, each on (the default) or off. */
+export const NotificationPreferences = z.object({
+  kinds: z.array(z.object({ kind: NotificationKind, enabled: z.boolean() })),
+});
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+export const NotificationPreferencesResponse = ok(NotificationPreferences);
+
+/** Kinds turned on (true) or off (false); kinds not named keep their setting. */
+export const NotificationPreferencesBody = z.strictObject({
+  enabled: z.partialRecord(NotificationKind, z.boolean({ error: '开关须为是或否' }), {
+    // The unknown key itself is not echoed: it may be anything a caller sent.
+    error: (issue) => (issue.code === 'invalid_type' ? '请给出各类通知的开关' : '只能设置列出的通知类型'),
+  }),
+});
+export type NotificationPreferencesBody = z.infer<typeof NotificationPreferencesBody>;
