@@ -51,11 +51,16 @@ function markRead(ids: number[] | null) {
 }
 
 const enabled = new Map<NotificationKind, boolean>([['ocs.balance.low', false]]);
+const forward = new Map<NotificationKind, boolean>([['user.new-browser', true]]);
+// The dev mock's first UMS channel (mock/ums.ts); ownership and consent are the server's to check.
+let forwardChannelId: number | null = 1;
 const preferences = () => ({
   kinds: (Object.keys(NOTIFICATION_KINDS) as NotificationKind[]).map((kind) => ({
     kind,
     enabled: enabled.get(kind) ?? true,
+    forward: forward.get(kind) ?? false,
   })),
+  forwardChannelId,
 });
 
 export default defineMocks(
@@ -83,7 +88,9 @@ export default defineMocks(
   on(notificationsApi.putPreferences, (req, res) => {
     const body = parse(NotificationPreferencesBody, req.body, res);
     if (!body) return;
-    for (const [kind, on] of Object.entries(body.enabled)) enabled.set(kind as NotificationKind, on!);
+    for (const [kind, on] of Object.entries(body.enabled ?? {})) enabled.set(kind as NotificationKind, on!);
+    for (const [kind, on] of Object.entries(body.forward ?? {})) forward.set(kind as NotificationKind, on!);
+    if (body.forwardChannelId !== undefined) forwardChannelId = body.forwardChannelId;
     res.json({ success: true, data: preferences() });
   }),
 );

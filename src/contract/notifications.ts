@@ -55,18 +55,36 @@ export const ADMIN_NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'ocs.import.finished',
 ];
 
-/** The kinds a user may receive, in the contract's order, each on (the default) or off. */
+/**
+ * Kinds never forwarded to a UMS channel: news of a failed UMS delivery could be about the forwarding
+ * channel itself, and forwarding it would fail again, without end.
+ */
+export const UNFORWARDED_NOTIFICATION_KINDS: readonly NotificationKind[] = ['ums.failed'];
+
+/**
+ * The kinds a user may receive, in the contract's order, each on (the default) or off and forwarded or
+ * not; the UMS channel forwarded ones go to (null: none chosen, or it was deleted).
+ */
 export const NotificationPreferences = z.object({
-  kinds: z.array(z.object({ kind: NotificationKind, enabled: z.boolean() })),
+  kinds: z.array(z.object({ kind: NotificationKind, enabled: z.boolean(), forward: z.boolean() })),
+  forwardChannelId: z.number().int().nullable(),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 export const NotificationPreferencesResponse = ok(NotificationPreferences);
 
-/** Kinds turned on (true) or off (false); kinds not named keep their setting. */
-export const NotificationPreferencesBody = z.strictObject({
-  enabled: z.partialRecord(NotificationKind, z.boolean({ error: '开关须为是或否' }), {
+const kindSwitches = (what: string) =>
+  z.partialRecord(NotificationKind, z.boolean({ error: `${what}须为是或否` }), {
     // The unknown key itself is not echoed: it may be anything a caller sent.
-    error: (issue) => (issue.code === 'invalid_type' ? '请给出各类通知的开关' : '只能设置列出的通知类型'),
-  }),
+    error: (issue) => (issue.code === 'invalid_type' ? `请给出各类通知的${what}` : '只能设置列出的通知类型'),
+  });
+
+/**
+ * Kinds turned on or off (`enabled`), forwarded or not (`forward`), and the channel forwarded ones go
+ * to (null: forward nothing); what is not named keeps its setting.
+ */
+export const NotificationPreferencesBody = z.strictObject({
+  enabled: kindSwitches('开关').optional(),
+  forward: kindSwitches('转发开关').optional(),
+  forwardChannelId: RowId.nullable().optional(),
 });
 export type NotificationPreferencesBody = z.infer<typeof NotificationPreferencesBody>;

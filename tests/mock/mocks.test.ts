@@ -675,7 +675,10 @@ const CASES: Record<string, Case> = {
     schema: NotificationPreferencesResponse,
     calls: [
       { body: { enabled: { 'ums.failed': false, 'ocs.balance.low': true } }, status: 200 },
+      { body: { forward: { 'ocs.balance.low': true }, forwardChannelId: 1 }, status: 200 },
+      { body: { forwardChannelId: null }, status: 200 },
       { body: { enabled: { nope: false } }, status: 400, error: true },
+      { body: { forwardChannelId: 0 }, status: 400, error: true },
       { body: { enabled: { 'ums.failed': 'no' } }, status: 400, error: true },
     ],
   },

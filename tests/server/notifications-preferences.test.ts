@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const URL = '/api/notifications/preferences';
-type Prefs = { kinds: Array<{ kind: string; enabled: boolean }> };
+type Prefs = { kinds: Array<{ kind: string; enabled: boolean; forward: boolean }>; forwardChannelId: number | null };
 const prefs = async (client: Client): Promise<Prefs> => {
   const res = await client.get(URL);
   expect(res.statusCode).toBe(200);
@@ -34,7 +34,10 @@ test('every kind is on by default; administrators’ kinds are offered to admini
   const user = await loggedInClient(ctx);
   const admin = await loggedInClient(ctx, ['admin']);
   const all = Object.keys(NOTIFICATION_KINDS);
-  expect(await prefs(admin.client)).toEqual({ kinds: all.map((kind) => ({ kind, enabled: true })) });
+  expect(await prefs(admin.client)).toEqual({
+    kinds: all.map((kind) => ({ kind, enabled: true, forward: false })),
+    forwardChannelId: null,
+  });
   expect((await prefs(user.client)).kinds.map((k) => k.kind)).toEqual(
     all.filter((k) => !(ADMIN_NOTIFICATION_KINDS as string[]).includes(k)),
   );
@@ -46,8 +49,8 @@ test('a kind turned off is not stored for its user; other kinds and other users 
   const other = await loggedInClient(ctx);
   const res = await put(me.client, { enabled: { 'ums.failed': false, 'user.new-browser': true } });
   expect(res.statusCode).toBe(200);
-  expect(res.json().data.kinds).toContainEqual({ kind: 'ums.failed', enabled: false });
-  expect(res.json().data.kinds).toContainEqual({ kind: 'user.new-browser', enabled: true });
+  expect(res.json().data.kinds).toContainEqual({ kind: 'ums.failed', enabled: false, forward: false });
+  expect(res.json().data.kinds).toContainEqual({ kind: 'user.new-browser', enabled: true, forward: false });
   // A later save of another kind keeps this one.
   await put(me.client, { enabled: { 'ocs.balance.low': false } });
   expect((await prefs(me.client)).kinds.filter((k) => !k.enabled).map((k) => k.kind)).toEqual([
@@ -87,7 +90,7 @@ test('bad input is refused with field errors and changes nothing', async () => {
   const before = await prefs(me.client);
   // The field each is refused in (a pattern: a NUL or a lone surrogate is named where it was found).
   const cases: Array<[unknown, string | RegExp]> = [
-    [{}, 'enabled'],
+    [{ enabled: null }, 'enabled'],
     [{ enabled: {}, extra: 1 }, '_'],
     [{ enabled: { nope: false } }, 'enabled'],
     [{ enabled: { 'ums.failed': true, nope: false } }, 'enabled'],
@@ -130,7 +133,7 @@ test('concurrent saves of one user each land whole; the rows go with the account
     ),
   );
   expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
-  expect((await prefs(me.client)).kinds).toContainEqual({ kind: 'user.new-browser', enabled: false });
+  expect((await prefs(me.client)).kinds).toContainEqual({ kind: 'user.new-browser', enabled: false, forward: false });
   const del = await admin.client.request({
     method: 'DELETE',
     url: `/api/user/admin/users/${me.uid}`,

@@ -3,12 +3,20 @@
  * it tells about, so a rolled-back change tells nobody) and `notifyAdmins()`; the owner lists, counts
  * and marks them read. Each new notification and each marking read is also announced on
  * LIVE_CHANNEL by `pg_notify()` in the same transaction (so only at commit, to every instance):
- * live.ts turns it into an event on the owner's open event streams.
+ * live.ts turns it into an event on the owner's open event streams. A kind its user turned off is not
+ * stored; one they forward is also queued on their UMS channel, in the same transaction.
  */
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { NotificationItem, NotificationKind, NotificationListQuery } from '../../../src/contract';
+import {
+  NOTIFICATION_KINDS,
+  UNFORWARDED_NOTIFICATION_KINDS,
+  type NotificationItem,
+  type NotificationKind,
+  type NotificationListQuery,
+} from '../../../src/contract';
 import { paginate } from '../../db/paging';
 import type { DB } from '../../db/schema';
+import { queueForwarded } from '../ums';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -112,6 +120,42 @@ async function tell(db: Executor, n: NewNotification, who: RawBuilder<boolean>, 
     .returning(['id', 'user_id', 'kind', 'title'])
     .execute();
   await announce(db, rows.map(toAnnouncement));
+  await forward(
+    db,
+    v,
+    rows.map((r) => r.user_id),
+  );
+}
+
+/**
+ * Queues the notification just stored as a UMS message on the channel of each of `userIds` who forwards
+ * its kind (preferences.ts), in the same transaction; a failed UMS delivery never is (it could be about
+ * that very channel).
+ */
+async function forward(db: Executor, v: ReturnType<typeof values>, userIds: number[]): Promise<void> {
+  if (userIds.length === 0 || UNFORWARDED_NOTIFICATION_KINDS.includes(v.kind)) return;
+  const to = await db
+    .selectFrom('notification_forwarding as f')
+    .innerJoin('notification_preferences as p', (join) =>
+      join.onRef('p.user_id', '=', 'f.user_id').on('p.kind', '=', v.kind),
+    )
+    .select(['f.user_id as userId', 'f.channel_id as channelId'])
+    .where('p.forward', '=', true)
+    .where('f.channel_id', 'is not', null)
+    .where('f.user_id', 'in', userIds)
+    .execute();
+  const content = [
+    v.body || v.title,
+    v.link ? `在门户中查看：${v.link}` : '',
+    `（门户通知：${NOTIFICATION_KINDS[v.kind]}）`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  await queueForwarded(
+    db,
+    to.map((t) => ({ userId: t.userId, channelId: t.channelId! })),
+    { title: v.title, content },
+  );
 }
 
 function toAnnouncement(r: { id: number; user_id: number; kind: string; title: string }): LiveAnnouncement {

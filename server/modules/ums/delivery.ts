@@ -13,7 +13,6 @@ import { lockFor } from '../../db/locks';
 import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
-import { notify } from '../notifications';
 import type { Outcome, RobotMessage, SendResult } from './kinds/transport';
 import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
@@ -39,7 +38,20 @@ export interface DeliveryOptions {
   concurrency?: number;
   /** Told the outcome of every claimed message (metrics). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
+  /**
+   * The notification centre's notify(), handed in by server/app.ts: the centre forwards notifications
+   * through this module's outbox (forward.ts), so this module may not import it.
+   */
+  notify: TellOwner;
 }
+
+/** What the worker tells a message's owner with (the notification centre's notify()). */
+export type TellOwner = (
+  db: Kysely<DB> | Transaction<DB>,
+  userId: number,
+  n: { kind: 'ums.failed'; title: string; body: string; link: string },
+  opts: { unlessUnread: boolean },
+) => Promise<void>;
 
 interface Claimed {
   id: number;
@@ -65,7 +77,12 @@ interface Claimed {
 const URGENT = 3;
 
 /** The owner hears that a message failed for good (once until they read it: a broken channel fails many). */
-async function tellFailed(db: Kysely<DB> | Transaction<DB>, m: Claimed, reason: string): Promise<void> {
+async function tellFailed(
+  notify: TellOwner,
+  db: Kysely<DB> | Transaction<DB>,
+  m: Claimed,
+  reason: string,
+): Promise<void> {
   await notify(
     db,
     m.user_id,
@@ -289,7 +306,7 @@ export class DeliveryWorker {
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return;
     if (m.source === 'digest') await settleMerged(this.o.db, m.id, { status: 'failed', reason }, this.clock());
-    await tellFailed(this.o.db, m, reason);
+    await tellFailed(this.o.notify, this.o.db, m, reason);
   }
 
   /**
@@ -540,7 +557,7 @@ export class DeliveryWorker {
               ...callbackDue(now),
             })
             .execute();
-          await tellFailed(trx, m, reason);
+          await tellFailed(this.o.notify, trx, m, reason);
         }
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason }, now);
@@ -567,7 +584,7 @@ export class DeliveryWorker {
               ...callbackDue(now),
             })
             .execute();
-          await tellFailed(trx, m, gaveUp);
+          await tellFailed(this.o.notify, trx, m, gaveUp);
         }
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason: gaveUp }, now);
