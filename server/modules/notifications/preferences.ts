@@ -75,7 +75,8 @@ export async function putPreferences(
         .onConflict((oc) => oc.column('user_id').doUpdateSet({ channel_id: body.forwardChannelId }))
         .execute();
     }
-    const kinds = new Set([...Object.keys(body.enabled ?? {}), ...Object.keys(body.forward ?? {})]);
+    // In one order, so concurrent saves of one user lock the rows alike and never deadlock.
+    const kinds = [...new Set([...Object.keys(body.enabled ?? {}), ...Object.keys(body.forward ?? {})])].sort();
     for (const kind of kinds) {
       const values = {
         ...(body.enabled && kind in body.enabled ? { enabled: body.enabled[kind as NotificationKind]! } : {}),

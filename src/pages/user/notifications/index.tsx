@@ -27,6 +27,7 @@ export default function NotificationsPage() {
   const navigate = useNavigate();
   const [unread, setUnread] = useState<number | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
 
   const afterChange = (left: number) => {
     setUnread(left);
@@ -133,12 +134,21 @@ export default function NotificationsPage() {
           <Button key="all" icon={<CheckOutlined aria-hidden />} disabled={unread === 0} onClick={() => void markAll()}>
             全部标为已读
           </Button>,
-          <Button key="settings" icon={<SettingOutlined aria-hidden />} onClick={() => setSettingsOpen(true)}>
+          <Button
+            key="settings"
+            ref={settingsButton}
+            icon={<SettingOutlined aria-hidden />}
+            onClick={() => setSettingsOpen(true)}
+          >
             通知设置
           </Button>,
         ]}
       />
-      <NotificationSettings open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <NotificationSettings
+        open={settingsOpen}
+        onClose={() => setSettingsOpen(false)}
+        afterClose={() => settingsButton.current?.focus()}
+      />
     </PageContainer>
   );
 }

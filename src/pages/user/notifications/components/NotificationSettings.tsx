@@ -26,12 +26,14 @@ export interface NotificationSettingsProps {
   open: boolean;
   /** Closed by its buttons, Esc or a click beside it. */
   onClose: () => void;
+  /** Once it has closed (its animation done, the focus lost with it): whoever opened it takes the focus back. */
+  afterClose?: () => void;
 }
 
 /** An e-mail address receives nothing until its owner agreed: it cannot be picked before. */
 const unconfirmed = (c: Channel) => c.kind === 'email' && !c.emailConsent?.confirmed;
 
-export default function NotificationSettings({ open, onClose }: NotificationSettingsProps) {
+export default function NotificationSettings({ open, onClose, afterClose }: NotificationSettingsProps) {
   const [prefs, setPrefs] = useState<Prefs | null>(null);
   const [channels, setChannels] = useState<Channel[]>([]);
   const [failed, setFailed] = useState(false);
@@ -162,6 +164,9 @@ export default function NotificationSettings({ open, onClose }: NotificationSett
       title="通知设置"
       open={open}
       onClose={onClose}
+      afterOpenChange={(opened) => {
+        if (!opened) afterClose?.();
+      }}
       width={380}
       // At 375 px the drawer takes the screen rather than more than it.
       styles={{ wrapper: { maxWidth: '100vw' } }}
