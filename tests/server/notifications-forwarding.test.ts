@@ -7,7 +7,7 @@
  * ends forwarding.
  */
 import { notify } from '../../server/modules/notifications/service';
-import { rolledBack } from './helpers';
+import { loggedInClient, rolledBack } from './helpers';
 import { startUmsRig, userWithChannel, type UmsRig } from './ums/helpers';
 import type { Client } from './helpers';
 
@@ -149,5 +149,22 @@ test('deleting the forwarding channel ends forwarding', async () => {
   expect((await prefs(me.client)).forwardChannelId).toBeNull();
   await notify(rig.ctx.db, me.uid, { kind: 'user.token-expiring', title: '令牌将过期' });
   expect(await stored(me.uid)).toEqual(['令牌将过期']);
+  expect(await outbox(me.uid)).toEqual([]);
+});
+
+test('a deleted account forwards nothing more: its settings go with it', async () => {
+  const admin = await loggedInClient(rig.ctx, ['admin']);
+  const me = await userWithChannel(rig);
+  await put(me.client, { forward: { 'user.token-expiring': true }, forwardChannelId: me.channelId });
+  const del = await admin.client.request({
+    method: 'DELETE',
+    url: `/api/user/admin/users/${me.uid}`,
+    payload: { confirm: (await me.client.get('/api/user/me')).json().data.username },
+  });
+  expect(del.statusCode).toBe(200);
+  expect(
+    await rig.ctx.db.selectFrom('notification_forwarding').select('user_id').where('user_id', '=', me.uid).execute(),
+  ).toEqual([]);
+  await notify(rig.ctx.db, me.uid, { kind: 'user.token-expiring', title: '已删除的账号' });
   expect(await outbox(me.uid)).toEqual([]);
 });
