@@ -63,8 +63,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(userModule, deps);
   await app.register(njitModule, deps);
   await app.register(ocsModule, deps);
-  // The worker tells owners of failed messages through the notification centre, which itself forwards
-  // through UMS: handed in here, so neither module imports the other both ways.
+  // The UMS worker tells owners of failed messages through the notification centre, which itself forwards
+  // through UMS: notify() is handed in here, so the modules' imports point one way only.
   await app.register(umsModule, { ...deps, notify });
 
   await app.register(uiPlugin, { uiDir: deps.config.uiDir });

@@ -31,7 +31,6 @@ declare module 'fastify' {
 
 /** What the notification centre forwards through (its notifications queued on a user's channel). */
 export { forwardTarget, queueForwarded } from './forward';
-export type { TellOwner } from './delivery';
 
 export default fp(
   async function umsModule(app: FastifyInstance, deps: AppDeps & { notify: TellOwner }) {
