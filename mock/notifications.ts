@@ -1,9 +1,12 @@
 /**
  * Dev mocks of the notification centre: a handful of notifications of every kind, filtered, paged and
- * marked read in memory, validated with the contract's schemas.
+ * marked read in memory, and the per-kind settings (the dev user is an administrator: every kind is
+ * offered), validated with the contract's schemas.
  */
 import {
+  NOTIFICATION_KINDS,
   NotificationListQuery,
+  NotificationPreferencesBody,
   NotificationReadBody,
   type NotificationItem,
   type NotificationKind,
@@ -59,6 +62,19 @@ function markRead(ids: number[] | null) {
   return { updated, unread: unread() };
 }
 
+const enabled = new Map<NotificationKind, boolean>([['ocs.balance.low', false]]);
+const forward = new Map<NotificationKind, boolean>([['user.new-browser', true]]);
+// The dev mock's first UMS channel (mock/ums.ts); ownership and consent are the server's to check.
+let forwardChannelId: number | null = 1;
+const preferences = () => ({
+  kinds: (Object.keys(NOTIFICATION_KINDS) as NotificationKind[]).map((kind) => ({
+    kind,
+    enabled: enabled.get(kind) ?? true,
+    forward: forward.get(kind) ?? false,
+  })),
+  forwardChannelId,
+});
+
 export default defineMocks(
   on(notificationsApi.listNotifications, (req, res) => {
     const q = parse(NotificationListQuery, req.query, res);
@@ -80,4 +96,13 @@ export default defineMocks(
     if (body) res.json({ success: true, data: markRead(body.ids) });
   }),
   on(notificationsApi.markAllRead, (_req, res) => res.json({ success: true, data: markRead(null) })),
+  on(notificationsApi.getPreferences, (_req, res) => res.json({ success: true, data: preferences() })),
+  on(notificationsApi.putPreferences, (req, res) => {
+    const body = parse(NotificationPreferencesBody, req.body, res);
+    if (!body) return;
+    for (const [kind, on] of Object.entries(body.enabled ?? {})) enabled.set(kind as NotificationKind, on!);
+    for (const [kind, on] of Object.entries(body.forward ?? {})) forward.set(kind as NotificationKind, on!);
+    if (body.forwardChannelId !== undefined) forwardChannelId = body.forwardChannelId;
+    res.json({ success: true, data: preferences() });
+  }),
 );

@@ -11,7 +11,7 @@ import type { AppDeps } from './deps';
 import { loggerOptions } from './logger';
 import healthModule from './modules/health';
 import njitModule from './modules/njit';
-import notificationsModule from './modules/notifications';
+import notificationsModule, { notify, notifyAdmins } from './modules/notifications';
 import ocsModule from './modules/ocs';
 import umsModule from './modules/ums';
 import userModule, { userIdentity } from './modules/user';
@@ -63,7 +63,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(userModule, deps);
   await app.register(njitModule, deps);
   await app.register(ocsModule, deps);
-  await app.register(umsModule, deps);
+  // The UMS worker tells owners of failed messages through the notification centre, which itself forwards
+  // through UMS: notify() and notifyAdmins() are handed in here, so the modules' imports point one way only.
+  await app.register(umsModule, { ...deps, notify, notifyAdmins });
 
   await app.register(uiPlugin, { uiDir: deps.config.uiDir });
   return app;

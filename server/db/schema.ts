@@ -643,6 +643,20 @@ export interface NotificationsTable {
   read_at: Date | null;
 }
 
+/** A kind of notification a user turned off or forwards (migration 0039_notification_preferences); no row: on, not forwarded. */
+export interface NotificationPreferencesTable {
+  user_id: number;
+  kind: string;
+  enabled: Generated<boolean>;
+  forward: Generated<boolean>;
+}
+
+/** The UMS channel a user's forwarded notifications go to (migration 0039); null once it was deleted. */
+export interface NotificationForwardingTable {
+  user_id: number;
+  channel_id: number | null;
+}
+
 /** A user's preferences for the shell (migration 0033_user_preferences); no row: the defaults. */
 export interface UserPreferencesTable {
   user_id: number;
@@ -657,6 +671,8 @@ export interface DB {
   users: UsersTable;
   user_preferences: UserPreferencesTable;
   notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_forwarding: NotificationForwardingTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   login_devices: LoginDevicesTable;

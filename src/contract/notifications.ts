@@ -46,3 +46,47 @@ export const NotificationReadBody = z.object({
   ids: z.array(RowId).min(1, '请选择要标为已读的通知').max(200, '一次最多标记 200 条'),
 });
 export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
+
+/**
+ * Kinds only administrators receive (new reports waiting, an upstream bank's breaker opened, a bank
+ * import they started ended): offered in the preferences to administrators only.
+ */
+export const ADMIN_NOTIFICATION_KINDS: readonly NotificationKind[] = [
+  'ocs.report.new',
+  'ocs.upstream.open',
+  'ocs.import.finished',
+];
+
+/**
+ * Kinds never forwarded to a UMS channel: news of a failed UMS delivery could be about the forwarding
+ * channel itself, and forwarding it would fail again, without end.
+ */
+export const UNFORWARDED_NOTIFICATION_KINDS: readonly NotificationKind[] = ['ums.failed'];
+
+/**
+ * The kinds a user may receive, in the contract's order, each on (the default) or off and forwarded or
+ * not; the UMS channel forwarded ones go to (null: none chosen, or it was deleted).
+ */
+export const NotificationPreferences = z.object({
+  kinds: z.array(z.object({ kind: NotificationKind, enabled: z.boolean(), forward: z.boolean() })),
+  forwardChannelId: z.number().int().nullable(),
+});
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+export const NotificationPreferencesResponse = ok(NotificationPreferences);
+
+const kindSwitches = (what: string) =>
+  z.partialRecord(NotificationKind, z.boolean({ error: `${what}须为是或否` }), {
+    // The unknown key itself is not echoed: it may be anything a caller sent.
+    error: (issue) => (issue.code === 'invalid_type' ? `请给出各类通知的${what}` : '只能设置列出的通知类型'),
+  });
+
+/**
+ * Kinds turned on or off (`enabled`), forwarded or not (`forward`), and the channel forwarded ones go
+ * to (null: forward nothing); what is not named keeps its setting.
+ */
+export const NotificationPreferencesBody = z.strictObject({
+  enabled: kindSwitches('开关').optional(),
+  forward: kindSwitches('转发开关').optional(),
+  forwardChannelId: RowId.nullable().optional(),
+});
+export type NotificationPreferencesBody = z.infer<typeof NotificationPreferencesBody>;

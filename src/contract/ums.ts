@@ -534,7 +534,8 @@ export const MessageSummary = z.object({
   nextAttemptAt: Iso.nullable(),
   lastError: z.string().nullable(),
   /** digest: a merge of messages pacing held back (see digestId of those). */
-  source: z.enum(['ui', 'api', 'digest']),
+  /** `notification`: a notification of the portal its owner has forwarded to the channel. */
+  source: z.enum(['ui', 'api', 'digest', 'notification']),
   createdAt: Iso,
   deliveredAt: Iso.nullable(),
   priority: Priority,

@@ -151,6 +151,7 @@ import {
 import { PreferencesResponse } from '@/contract';
 import {
   NotificationListResponse,
+  NotificationPreferencesResponse,
   UnreadCountResponse,
   MarkReadResponse as NotificationsReadResponse,
 } from '@/contract';
@@ -669,6 +670,18 @@ const CASES: Record<string, Case> = {
     ],
   },
   'POST /api/notifications/read-all': { schema: NotificationsReadResponse, calls: [{ status: 200 }] },
+  'GET /api/notifications/preferences': { schema: NotificationPreferencesResponse, calls: [{ status: 200 }] },
+  'PUT /api/notifications/preferences': {
+    schema: NotificationPreferencesResponse,
+    calls: [
+      { body: { enabled: { 'ums.failed': false, 'ocs.balance.low': true } }, status: 200 },
+      { body: { forward: { 'ocs.balance.low': true }, forwardChannelId: 1 }, status: 200 },
+      { body: { forwardChannelId: null }, status: 200 },
+      { body: { enabled: { nope: false } }, status: 400, error: true },
+      { body: { forwardChannelId: 0 }, status: 400, error: true },
+      { body: { enabled: { 'ums.failed': 'no' } }, status: 400, error: true },
+    ],
+  },
 
   'GET /api/ums/messages': {
     schema: UmsMessageListResponse,

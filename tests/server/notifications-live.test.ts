@@ -195,6 +195,25 @@ test('a notification whose change rolls back reaches nobody', async () => {
   expect(tab.events).toHaveLength(2);
 });
 
+test('a kind its user turned off raises no event; the next one they receive does', async () => {
+  const me = await signedIn();
+  expect(
+    (
+      await me.client.request({
+        method: 'PUT',
+        url: '/api/notifications/preferences',
+        payload: { enabled: { 'ums.failed': false } },
+      })
+    ).statusCode,
+  ).toBe(200);
+  const tab = await openStream(me.cookie);
+  await tab.event(0);
+  await notify(ctx.db, me.uid, { kind: 'ums.failed', title: '已关闭的类型' });
+  await notify(ctx.db, me.uid, { kind: 'user.new-browser', title: '仍在接收' });
+  expect(await tab.event(1)).toMatchObject({ event: 'notification', data: { unread: 1, item: { title: '仍在接收' } } });
+  expect(tab.events).toHaveLength(2);
+});
+
 test("administrators' notifications reach each administrator's stream", async () => {
   const admin = await signedIn(['admin']);
   const tab = await openStream(admin.cookie);

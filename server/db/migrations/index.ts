@@ -54,6 +54,7 @@ import * as m0034 from './0034_ocs_questions_title_prefix';
 import * as m0036 from './0036_njit_audit_subject';
 import * as m0037 from './0037_njit_reveal_requests';
 import * as m0038 from './0038_njit_student_left_at';
+import * as m0039 from './0039_notification_preferences';
 import * as m0040 from './0040_ums_channel_failures_in_row';
 
 export const migrations: Record<string, Migration> = {
@@ -108,5 +109,6 @@ export const migrations: Record<string, Migration> = {
   '0036_njit_audit_subject': m0036,
   '0037_njit_reveal_requests': m0037,
   '0038_njit_student_left_at': m0038,
+  '0039_notification_preferences': m0039,
   '0040_ums_channel_failures_in_row': m0040,
 };

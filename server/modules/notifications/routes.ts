@@ -7,6 +7,7 @@ import { paged, success } from '../../http/reply';
 import { route } from '../../http/route';
 import { SESSION_COOKIE } from '../../plugins/auth';
 import { formatEvent, type LiveHub, type LiveStream } from './live';
+import * as preferences from './preferences';
 import * as store from './service';
 
 /** How long a browser waits before reconnecting a dropped stream (EventSource's `retry`). */
@@ -27,6 +28,12 @@ export default async function notificationRoutes(
   route(app, api.markRead, async (request) => success(await store.markRead(db, request.user!.id, request.body.ids)));
 
   route(app, api.markAllRead, async (request) => success(await store.markRead(db, request.user!.id, null)));
+
+  route(app, api.getPreferences, async (request) => success(await preferences.getPreferences(db, request.user!)));
+
+  route(app, api.putPreferences, async (request) =>
+    success(await preferences.putPreferences(db, request.user!, request.body)),
+  );
 
   route(app, api.stream, async (request, reply) => {
     const user = request.user!;

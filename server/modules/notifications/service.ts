@@ -3,12 +3,20 @@
  * it tells about, so a rolled-back change tells nobody) and `notifyAdmins()`; the owner lists, counts
  * and marks them read. Each new notification and each marking read is also announced on
  * LIVE_CHANNEL by `pg_notify()` in the same transaction (so only at commit, to every instance):
- * live.ts turns it into an event on the owner's open event streams.
+ * live.ts turns it into an event on the owner's open event streams. A kind its user turned off is not
+ * stored; one they forward is also queued on their UMS channel, in the same transaction.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { NotificationItem, NotificationKind, NotificationListQuery } from '../../../src/contract';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import {
+  NOTIFICATION_KINDS,
+  UNFORWARDED_NOTIFICATION_KINDS,
+  type NotificationItem,
+  type NotificationKind,
+  type NotificationListQuery,
+} from '../../../src/contract';
 import { paginate } from '../../db/paging';
 import type { DB } from '../../db/schema';
+import { queueForwarded } from '../ums';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -39,9 +47,8 @@ async function announce(db: Executor, announcements: LiveAnnouncement[]): Promis
 const TITLE_MAX = 200;
 const BODY_MAX = 1000;
 
-function values(userId: number, n: NewNotification) {
+function values(n: NewNotification) {
   return {
-    user_id: userId,
     kind: n.kind,
     title: n.title.slice(0, TITLE_MAX),
     body: (n.body ?? '').slice(0, BODY_MAX),
@@ -50,8 +57,9 @@ function values(userId: number, n: NewNotification) {
 }
 
 /**
- * Tells one user; with a transaction, only if it commits. `unlessUnread`: not again while an unread
- * notification of the same kind waits (what repeats, such as failures on a broken channel, is said once).
+ * Tells one user; with a transaction, only if it commits. Nothing is stored for a kind the user turned
+ * off. `unlessUnread`: not again while an unread notification of the same kind waits (what repeats, such
+ * as failures on a broken channel, is said once).
  */
 export async function notify(
   db: Executor,
@@ -59,58 +67,99 @@ export async function notify(
   n: NewNotification,
   opts: { unlessUnread?: boolean } = {},
 ): Promise<void> {
-  if (opts.unlessUnread) {
-    const waiting = await db
-      .selectFrom('notifications')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('kind', '=', n.kind)
-      .where('read_at', 'is', null)
-      .limit(1)
-      .executeTakeFirst();
-    if (waiting) return;
-  }
+  await tell(db, n, sql<boolean>`u.id = ${userId}`, opts.unlessUnread ?? false);
+}
+
+/**
+ * Tells every active administrator who has not turned the kind off, nor an unread notification of the
+ * same kind already (one "new reports waiting" until it is read, not one per report).
+ */
+export async function notifyAdmins(db: Executor, n: NewNotification): Promise<void> {
+  await tell(db, n, sql<boolean>`'admin' = any(u.roles) and u.status = 'active'`, true);
+}
+
+/**
+ * One statement: a row for each user `who` picks who has not turned the kind off (preferences.ts) and,
+ * with `unlessUnread`, has no unread one of the kind; then the announcement of each row.
+ */
+async function tell(db: Executor, n: NewNotification, who: RawBuilder<boolean>, unlessUnread: boolean): Promise<void> {
+  const v = values(n);
   const rows = await db
     .insertInto('notifications')
-    .values(values(userId, n))
+    .columns(['user_id', 'kind', 'title', 'body', 'link'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users as u')
+        .leftJoin('notification_preferences as p', (join) =>
+          join.onRef('p.user_id', '=', 'u.id').on('p.kind', '=', v.kind),
+        )
+        .select([
+          'u.id',
+          sql<string>`${v.kind}::text`.as('kind'),
+          sql<string>`${v.title}::text`.as('title'),
+          sql<string>`${v.body}::text`.as('body'),
+          sql<string | null>`${v.link}::text`.as('link'),
+        ])
+        .where(who)
+        // No row: the kind is on (preferences.ts).
+        .where('p.enabled', 'is not', false)
+        .$if(unlessUnread, (q) =>
+          q.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('notifications as n')
+                  .select('n.id')
+                  .whereRef('n.user_id', '=', 'u.id')
+                  .where('n.kind', '=', v.kind)
+                  .where('n.read_at', 'is', null),
+              ),
+            ),
+          ),
+        ),
+    )
     .returning(['id', 'user_id', 'kind', 'title'])
     .execute();
   await announce(db, rows.map(toAnnouncement));
+  await forward(
+    db,
+    v,
+    rows.map((r) => r.user_id),
+  );
+}
+
+/**
+ * Queues the notification just stored as a UMS message on the channel of each of `userIds` who forwards
+ * its kind (preferences.ts), in the same transaction; a failed UMS delivery never is (it could be about
+ * that very channel).
+ */
+async function forward(db: Executor, v: ReturnType<typeof values>, userIds: number[]): Promise<void> {
+  if (userIds.length === 0 || UNFORWARDED_NOTIFICATION_KINDS.includes(v.kind)) return;
+  const to = await db
+    .selectFrom('notification_forwarding as f')
+    .innerJoin('notification_preferences as p', (join) =>
+      join.onRef('p.user_id', '=', 'f.user_id').on('p.kind', '=', v.kind),
+    )
+    .select(['f.user_id as userId', 'f.channel_id as channelId'])
+    .where('p.forward', '=', true)
+    .where('f.channel_id', 'is not', null)
+    .where('f.user_id', 'in', userIds)
+    .execute();
+  const content = [
+    v.body || v.title,
+    v.link ? `在门户中查看：${v.link}` : '',
+    `（门户通知：${NOTIFICATION_KINDS[v.kind]}）`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  await queueForwarded(
+    db,
+    to.map((t) => ({ userId: t.userId, channelId: t.channelId! })),
+    { title: v.title, content },
+  );
 }
 
 function toAnnouncement(r: { id: number; user_id: number; kind: string; title: string }): LiveAnnouncement {
   return { u: r.user_id, item: { id: r.id, kind: r.kind as NotificationKind, title: r.title } };
-}
-
-/**
- * Tells every active administrator who has not an unread notification of the same kind already (one
- * "new reports waiting" until it is read, not one per report).
- */
-export async function notifyAdmins(db: Executor, n: NewNotification): Promise<void> {
-  const admins = await db
-    .selectFrom('users as u')
-    .select('u.id')
-    .where(sql<boolean>`'admin' = any(u.roles)`)
-    .where('u.status', '=', 'active')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('notifications as n')
-            .select('n.id')
-            .whereRef('n.user_id', '=', 'u.id')
-            .where('n.kind', '=', n.kind)
-            .where('n.read_at', 'is', null),
-        ),
-      ),
-    )
-    .execute();
-  if (admins.length === 0) return;
-  const rows = await db
-    .insertInto('notifications')
-    .values(admins.map((a) => values(a.id, n)))
-    .returning(['id', 'user_id', 'kind', 'title'])
-    .execute();
-  await announce(db, rows.map(toAnnouncement));
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

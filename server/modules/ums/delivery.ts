@@ -14,7 +14,6 @@ import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
 import { tellChannelFailing } from './failing';
-import { notify } from '../notifications';
 import type { Outcome, RobotMessage, SendResult } from './kinds/transport';
 import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
@@ -42,7 +41,27 @@ export interface DeliveryOptions {
   failingNotifyAt?: number;
   /** Told the outcome of every claimed message (metrics). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
+  /**
+   * The notification centre's notify() and notifyAdmins(), handed in by server/app.ts: the centre
+   * forwards notifications through this module's outbox (forward.ts), so this module may not import it.
+   */
+  notify: TellOwner;
+  notifyAdmins: TellAdmins;
 }
+
+/** What the worker tells a message's owner with (the notification centre's notify()). */
+export type TellOwner = (
+  db: Kysely<DB> | Transaction<DB>,
+  userId: number,
+  n: { kind: 'ums.failed'; title: string; body: string; link: string },
+  opts: { unlessUnread: boolean },
+) => Promise<void>;
+
+/** What the worker tells the administrators with (the notification centre's notifyAdmins()). */
+export type TellAdmins = (
+  db: Kysely<DB> | Transaction<DB>,
+  n: { kind: 'ums.channel.failing'; title: string; body: string; link: string },
+) => Promise<void>;
 
 interface Claimed {
   id: number;
@@ -68,7 +87,12 @@ interface Claimed {
 const URGENT = 3;
 
 /** The owner hears that a message failed for good (once until they read it: a broken channel fails many). */
-async function tellFailed(db: Kysely<DB> | Transaction<DB>, m: Claimed, reason: string): Promise<void> {
+async function tellFailed(
+  notify: TellOwner,
+  db: Kysely<DB> | Transaction<DB>,
+  m: Claimed,
+  reason: string,
+): Promise<void> {
   await notify(
     db,
     m.user_id,
@@ -292,7 +316,7 @@ export class DeliveryWorker {
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return;
     if (m.source === 'digest') await settleMerged(this.o.db, m.id, { status: 'failed', reason }, this.clock());
-    await tellFailed(this.o.db, m, reason);
+    await tellFailed(this.o.notify, this.o.db, m, reason);
   }
 
   /**
@@ -543,7 +567,7 @@ export class DeliveryWorker {
               ...callbackDue(now),
             })
             .execute();
-          await tellFailed(trx, m, reason);
+          await tellFailed(this.o.notify, trx, m, reason);
         }
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason }, now);
@@ -570,7 +594,7 @@ export class DeliveryWorker {
               ...callbackDue(now),
             })
             .execute();
-          await tellFailed(trx, m, gaveUp);
+          await tellFailed(this.o.notify, trx, m, gaveUp);
         }
         if (m.source === 'digest' && !m.fallback.length)
           await settleMerged(trx, m.id, { status: 'failed', reason: gaveUp }, now);
@@ -594,7 +618,8 @@ export class DeliveryWorker {
       reason,
       failed ? 'bump' : r.outcome === 'delivered' ? 'reset' : undefined,
     );
-    if (failed && run === this.o.failingNotifyAt) await tellChannelFailing(this.o.db, this.o.log, channelId, run, r);
+    if (failed && run === this.o.failingNotifyAt)
+      await tellChannelFailing(this.o.notifyAdmins, this.o.db, this.o.log, channelId, run, r);
     if (r.outcome !== 'delivered') {
       this.o.log.warn(
         { messageId: m.id, channelId, outcome: r.outcome, errcode: r.errcode, httpStatus: r.httpStatus },

@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CHANNEL_KIND_LABELS, type ChannelKind } from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import { notifyAdmins } from '../notifications';
+import type { TellAdmins } from './delivery';
 import type { SendResult } from './kinds/transport';
 
 /**
@@ -29,6 +29,7 @@ function lastAnswer(r: SendResult): string {
 
 /** Tells the administrators that `channelId` failed `run` attempts in a row (its name, kind and owner). */
 export async function tellChannelFailing(
+  notifyAdmins: TellAdmins,
   db: Kysely<DB>,
   log: FastifyBaseLogger,
   channelId: number,

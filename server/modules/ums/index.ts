@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../deps';
 import { parseAllowlist, syncPaceKeys, type UmsContext } from './channels';
-import { DeliveryWorker } from './delivery';
+import { DeliveryWorker, type TellAdmins, type TellOwner } from './delivery';
 import { createMailer } from './kinds/email';
 import { ownHostsOf } from './kinds/webhook';
 import { pruneMessages } from './messages';
@@ -29,8 +29,11 @@ declare module 'fastify' {
   }
 }
 
+/** What the notification centre forwards through (its notifications queued on a user's channel). */
+export { forwardTarget, queueForwarded } from './forward';
+
 export default fp(
-  async function umsModule(app: FastifyInstance, deps: AppDeps) {
+  async function umsModule(app: FastifyInstance, deps: AppDeps & { notify: TellOwner; notifyAdmins: TellAdmins }) {
     const { db, config } = deps;
     const ums: UmsContext = {
       secrets: deps.secrets,
@@ -66,6 +69,8 @@ export default fp(
       timeZone: config.PORTAL_TZ,
       clock: deps.clock,
       onOutcome: metrics.delivery,
+      notify: deps.notify,
+      notifyAdmins: deps.notifyAdmins,
     });
     app.decorate('umsWorker', worker);
 

@@ -210,7 +210,7 @@ export async function adminResetPassword(
 }
 
 /**
- * Deletes a user: sessions, tokens, avatar, notifications and preferences go; the row stays as an anonymised tombstone so that
+ * Deletes a user: sessions, tokens, avatar, notifications with their settings and forwarding, shell preferences go; the row stays as an anonymised tombstone so that
  * ledgers and message history keep pointing at it without naming anyone.
  */
 export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, confirm: string): Promise<void> {
@@ -228,6 +228,8 @@ export async function adminDeleteUser(db: Kysely<DB>, actor: Actor, id: number, 
     await trx.deleteFrom('api_tokens').where('user_id', '=', id).execute();
     await trx.deleteFrom('avatars').where('user_id', '=', id).execute();
     await trx.deleteFrom('notifications').where('user_id', '=', id).execute();
+    await trx.deleteFrom('notification_preferences').where('user_id', '=', id).execute();
+    await trx.deleteFrom('notification_forwarding').where('user_id', '=', id).execute();
     await trx.deleteFrom('user_preferences').where('user_id', '=', id).execute();
     await trx
       .updateTable('users')

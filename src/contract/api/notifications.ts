@@ -53,3 +53,23 @@ export const stream = endpoint({
   summary: '通知实时推送（text/event-stream）',
   schema: () => ({}),
 });
+
+/** The kinds the caller may receive (administrators' kinds only to administrators), each on or off. */
+export const getPreferences = endpoint({
+  method: 'GET',
+  path: '/api/notifications/preferences',
+  access: 'user',
+  tags,
+  summary: '通知设置',
+  schema: (c) => ({ response: c.NotificationPreferencesResponse }),
+});
+
+/** Turns the named kinds on or off (an unknown kind is refused with nothing changed); the others keep theirs. */
+export const putPreferences = endpoint({
+  method: 'PUT',
+  path: '/api/notifications/preferences',
+  access: 'user',
+  tags,
+  summary: '保存通知设置',
+  schema: (c) => ({ body: c.NotificationPreferencesBody, response: c.NotificationPreferencesResponse }),
+});

@@ -167,6 +167,14 @@ describe('message detail drawer', () => {
     expect(within(drawer).queryByText('取消发送')).not.toBeInTheDocument();
   });
 
+  it('names where a message came from: a forwarded notification of the portal', async () => {
+    answer(umsApi.getMessage, { success: true, data: { ...failedDetail, source: 'notification' } });
+    renderAt('/UMS/queryMessage?id=2', <QueryMessagePage />);
+    expect(await screen.findByText('消息 #2')).toBeInTheDocument();
+    const drawer = screen.getByText('消息 #2').closest('.ant-drawer-content') as HTMLElement;
+    expect(within(drawer).getByText('门户通知转发')).toBeInTheDocument();
+  });
+
   it('shows a send that never reached DingTalk in Chinese, with Node’s words only behind 详情', async () => {
     answer(umsApi.getMessage, { success: true, data: unreachableDetail });
     renderAt('/UMS/queryMessage?id=3', <QueryMessagePage />);

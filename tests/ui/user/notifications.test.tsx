@@ -2,16 +2,20 @@
  * The notification centre page and the header's bell: the list with its filters, opening a
  * notification (marked read, then its page), 标为已读 and 全部标为已读, the bell's count and name.
  */
+import axe from 'axe-core';
 import NotificationBell from '@/components/NotificationBell';
 import * as api from '@/contract/api/notifications';
+import * as umsApi from '@/contract/api/ums';
 import NotificationsPage from '@/pages/user/notifications';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { call } from '@/services/call';
-import { answer, sent } from '../api';
+import { answer, fail, sent } from '../api';
 import { renderAt } from '../helpers';
+import { channelList, defaultChannel, dutyChannel } from '../UMS/fixtures';
 
 jest.mock('@/services/call');
 type NotificationItem = import('@/contract').NotificationItem;
+type NotificationPreferences = import('@/contract').NotificationPreferences;
 
 const item = (id: number, over: Partial<NotificationItem> = {}): NotificationItem => ({
   id,
@@ -162,5 +166,123 @@ describe('the bell, live', () => {
     act(() => FakeEventSource.made.at(-1)!.refuse());
     expect(await screen.findByRole('link', { name: '通知（7 条未读）' })).toBeInTheDocument();
     expect(counted()).toBe(asked + 1);
+  });
+});
+
+describe('通知设置', () => {
+  const kinds = () => [
+    { kind: 'ums.failed' as const, enabled: true, forward: false },
+    { kind: 'ocs.balance.low' as const, enabled: false, forward: false },
+    { kind: 'user.new-browser' as const, enabled: true, forward: false },
+  ];
+  const prefs = (over: Partial<NotificationPreferences> = {}) => ({
+    success: true as const,
+    data: { kinds: kinds(), forwardChannelId: null, ...over },
+  });
+  const unconfirmedMail = {
+    ...dutyChannel,
+    id: 3,
+    kind: 'email' as const,
+    name: '我的邮箱',
+    emailConsent: { confirmed: false, confirmedAt: null, sentAt: null, expiresAt: null },
+  };
+  beforeEach(() => {
+    answer(umsApi.listChannels, channelList([defaultChannel, unconfirmedMail]));
+  });
+  const openDrawer = async () => {
+    renderAt('/user/notifications', <NotificationsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: /通知设置/ }));
+    return screen.findByRole('dialog', { name: '通知设置' });
+  };
+
+  it('shows a switch per kind the server lists, by its Chinese name, and saves what was switched', async () => {
+    let release!: () => void;
+    answer(api.getPreferences, () => new Promise((resolve) => (release = () => resolve(prefs()))));
+    answer(api.putPreferences, async ({ body }) => ({
+      success: true as const,
+      data: {
+        kinds: kinds().map((k) => ({ ...k, enabled: body.enabled?.[k.kind] ?? k.enabled })),
+        forwardChannelId: null,
+      },
+    }));
+    const drawer = await openDrawer();
+    expect(within(drawer).getByLabelText('正在加载通知设置')).toBeInTheDocument();
+    expect(within(drawer).getByRole('button', { name: /保\s*存/ })).toBeDisabled();
+    await act(async () => release());
+
+    const failed = within(drawer).getByRole('switch', { name: '推送失败' });
+    expect(failed).toBeChecked();
+    expect(within(drawer).getByRole('switch', { name: '积分余额不足' })).not.toBeChecked();
+    // Only what the server offered: no administrators' kinds for this user.
+    expect(within(drawer).queryByRole('switch', { name: '新的纠错反馈' })).toBeNull();
+    // No channel picked: nothing can be forwarded yet; a failed delivery never can.
+    expect(within(drawer).getByRole('switch', { name: '转发「新浏览器登录」' })).toBeDisabled();
+    expect(within(drawer).queryByRole('switch', { name: '转发「推送失败」' })).toBeNull();
+
+    // Operable from the keyboard: antd's switch turns off with the left arrow and on with the right.
+    failed.focus();
+    fireEvent.keyDown(failed, { key: 'ArrowLeft', keyCode: 37, which: 37 });
+    expect(failed).not.toBeChecked();
+    fireEvent.click(within(drawer).getByRole('switch', { name: '积分余额不足' }));
+    fireEvent.click(within(drawer).getByRole('button', { name: /保\s*存/ }));
+    expect(await screen.findByText('通知设置已保存')).toBeInTheDocument();
+    expect(sent(api.putPreferences)).toEqual([
+      {
+        body: {
+          enabled: { 'ums.failed': false, 'ocs.balance.low': true, 'user.new-browser': true },
+          forward: { 'ocs.balance.low': false, 'user.new-browser': false },
+          forwardChannelId: null,
+        },
+      },
+    ]);
+    // Closed (jsdom keeps the closed drawer's markup: no animation ends there).
+    await waitFor(() => expect(drawer.closest('.ant-drawer')).not.toHaveClass('ant-drawer-open'));
+  });
+
+  it('forwards to a channel picked from mine; an unconfirmed address cannot be picked', async () => {
+    answer(api.getPreferences, prefs());
+    answer(api.putPreferences, async ({ body }) => prefs({ forwardChannelId: body.forwardChannelId ?? null }));
+    const drawer = await openDrawer();
+    const picker = await within(drawer).findByRole('combobox', { name: '转发到推送渠道' });
+    fireEvent.mouseDown(picker);
+    const mail = await screen.findByTitle('我的邮箱（电子邮件，邮箱未确认）');
+    expect(mail).toHaveClass('ant-select-item-option-disabled');
+    fireEvent.click(await screen.findByTitle('我的提醒群（钉钉机器人）'));
+    const forward = within(drawer).getByRole('switch', { name: '转发「新浏览器登录」' });
+    await waitFor(() => expect(forward).toBeEnabled());
+    // A kind not received cannot be forwarded.
+    expect(within(drawer).getByRole('switch', { name: '转发「积分余额不足」' })).toBeDisabled();
+    fireEvent.click(forward);
+    fireEvent.click(within(drawer).getByRole('button', { name: /保\s*存/ }));
+    expect(await screen.findByText('通知设置已保存')).toBeInTheDocument();
+    expect(sent(api.putPreferences)).toEqual([
+      {
+        body: {
+          enabled: { 'ums.failed': true, 'ocs.balance.low': false, 'user.new-browser': true },
+          forward: { 'ocs.balance.low': false, 'user.new-browser': true },
+          forwardChannelId: defaultChannel.id,
+        },
+      },
+    ]);
+  });
+
+  it('a failed load offers to load again; 取消 saves nothing', async () => {
+    fail(api.getPreferences, new Error('network'));
+    const drawer = await openDrawer();
+    expect(await within(drawer).findByText('通知设置加载失败')).toBeInTheDocument();
+    answer(api.getPreferences, prefs());
+    fireEvent.click(within(drawer).getByRole('button', { name: '重新加载' }));
+    fireEvent.click(await within(drawer).findByRole('switch', { name: '新浏览器登录' }));
+    fireEvent.click(within(drawer).getByRole('button', { name: /取\s*消/ }));
+    await waitFor(() => expect(drawer.closest('.ant-drawer')).not.toHaveClass('ant-drawer-open'));
+    expect(sent(api.putPreferences)).toEqual([]);
+  });
+
+  it('the drawer has no axe violations', async () => {
+    answer(api.getPreferences, prefs({ forwardChannelId: defaultChannel.id }));
+    const drawer = await openDrawer();
+    await within(drawer).findByRole('switch', { name: '推送失败' });
+    const result = await axe.run(drawer, { rules: { 'color-contrast': { enabled: false } } });
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`)).toEqual([]);
   });
 });

@@ -19,6 +19,14 @@ import { PENDING_STATUSES, StatusTag } from './status';
 
 const POLL_MS = 3000;
 
+/** Where a message came from, as its detail names it. */
+const SOURCE_NAMES: Record<MessageDetail['source'], string> = {
+  ui: '网页',
+  api: '接口',
+  digest: '溢出摘要（合并了被限速的消息）',
+  notification: '门户通知转发',
+};
+
 /** Where the final outcome's callback stands. */
 function CallbackState({ callback }: { callback: MessageDetail['callback'] }) {
   if (!callback) return <>消息有最终结果后发送</>;
@@ -131,9 +139,7 @@ export default function MessageDetailDrawer({ id, onClose, onChanged, channels =
               </Descriptions.Item>
             )}
             <Descriptions.Item label="类型">{m.type}</Descriptions.Item>
-            <Descriptions.Item label="来源">
-              {m.source === 'api' ? '接口' : m.source === 'digest' ? '溢出摘要（合并了被限速的消息）' : '网页'}
-            </Descriptions.Item>
+            <Descriptions.Item label="来源">{SOURCE_NAMES[m.source]}</Descriptions.Item>
             {m.digestId !== null && (
               <Descriptions.Item label="摘要">
                 与其他消息合并为 <Link to={`/UMS/queryMessage?id=${m.digestId}`}>摘要 #{m.digestId}</Link>{' '}

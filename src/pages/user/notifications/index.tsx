@@ -1,7 +1,7 @@
 /**
  * /user/notifications: the signed-in user's notification centre. Newest first, filtered by kind and by
  * read or unread; opening one marks it read and goes to the page it is about; 标为已读 one by one or
- * 全部标为已读. The header's bell counts again after each change.
+ * 全部标为已读. The header's bell counts again after each change. 通知设置 turns kinds off and on.
  */
 import { NOTIFICATION_KINDS, type NotificationItem, type NotificationKind } from '@/contract';
 import * as api from '@/contract/api/notifications';
@@ -9,12 +9,13 @@ import { unreadChanged } from '@/components/NotificationBell';
 import { formatTime } from '@/components/time';
 import { TABLE_PAGINATION } from '@/requestDefaults';
 import { call } from '@/services/call';
-import { CheckOutlined } from '@ant-design/icons';
+import { CheckOutlined, SettingOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useNavigate } from '@umijs/max';
 import { Badge, Button, Empty, message, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTableSettings } from '@/components/tableSettings';
+import NotificationSettings from './components/NotificationSettings';
 
 type Filters = { kind?: NotificationKind; read?: 'read' | 'unread' };
 
@@ -25,6 +26,8 @@ export default function NotificationsPage() {
   const actionRef = useRef<ActionType>();
   const navigate = useNavigate();
   const [unread, setUnread] = useState<number | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
 
   const afterChange = (left: number) => {
     setUnread(left);
@@ -131,7 +134,20 @@ export default function NotificationsPage() {
           <Button key="all" icon={<CheckOutlined aria-hidden />} disabled={unread === 0} onClick={() => void markAll()}>
             全部标为已读
           </Button>,
+          <Button
+            key="settings"
+            ref={settingsButton}
+            icon={<SettingOutlined aria-hidden />}
+            onClick={() => setSettingsOpen(true)}
+          >
+            通知设置
+          </Button>,
         ]}
+      />
+      <NotificationSettings
+        open={settingsOpen}
+        onClose={() => setSettingsOpen(false)}
+        afterClose={() => settingsButton.current?.focus()}
       />
     </PageContainer>
   );
