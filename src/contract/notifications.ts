@@ -49,19 +49,22 @@ export type NotificationReadBody = z.infer<typeof NotificationReadBody>;
 
 /**
  * Kinds only administrators receive (new reports waiting, an upstream bank's breaker opened, a bank
- * import they started ended): offered in the preferences to administrators only.
+ * import they started ended, the 未收录 queue grew past its mark, a channel keeps failing): offered in
+ * the preferences to administrators only.
  */
 export const ADMIN_NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'ocs.report.new',
   'ocs.upstream.open',
   'ocs.import.finished',
+  'ocs.misses.growing',
+  'ums.channel.failing',
 ];
 
 /**
- * Kinds never forwarded to a UMS channel: news of a failed UMS delivery could be about the forwarding
- * channel itself, and forwarding it would fail again, without end.
+ * Kinds never forwarded to a UMS channel: news of a failed UMS delivery, or of a channel that keeps
+ * failing, could be about the forwarding channel itself, and forwarding it would fail again.
  */
-export const UNFORWARDED_NOTIFICATION_KINDS: readonly NotificationKind[] = ['ums.failed'];
+export const UNFORWARDED_NOTIFICATION_KINDS: readonly NotificationKind[] = ['ums.failed', 'ums.channel.failing'];
 
 /**
  * The kinds a user may receive, in the contract's order, each on (the default) or off and forwarded or
