@@ -1,0 +1,172 @@
+/**
+ * The shell's page tabs in jsdom (Umi's TestBrowser: real routes, layout, access): a page's state
+ * survives switching tabs without a refetch, the tabs and a form's draft survive a reload, the tab
+ * menu's actions, closing a tab with unsaved input asks first, and tabs of pages the user may no
+ * longer open do not come back.
+ */
+import { TestBrowser } from '@@/testBrowser';
+import * as umsApi from '@/contract/api/ums';
+import * as userApi from '@/contract/api/user';
+import { followUser } from '@/components/preferences/store';
+import { forgetDraft } from '@/components/tabs/drafts';
+import { probeCurrentUser } from '@/services/probes';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { answer, sent } from '../api';
+import { channelList, page } from '../UMS/fixtures';
+
+jest.mock('@/services/call');
+jest.mock('@/services/probes');
+
+const UID = 5;
+const asUser = (roles: ('admin' | 'njit')[] = []) =>
+  jest.mocked(probeCurrentUser).mockResolvedValue({
+    success: true,
+    data: { uid: UID, username: 'carol', nickname: null, avatar: null, roles },
+  });
+
+beforeEach(() => {
+  answer(userApi.putPreferences, async ({ body }) => ({ success: true as const, data: body }));
+  answer(umsApi.listChannels, channelList());
+  answer(umsApi.listMessages, page([]));
+  answer(umsApi.listTemplates, { success: true, data: [] });
+});
+
+afterEach(() => {
+  act(() => followUser(null));
+  // A new page in a browser starts with no draft in memory.
+  forgetDraft(UID, '/UMS/dingtalk/sendSelf');
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+function open(pathname: string) {
+  const historyRef: { current: any } = { current: undefined };
+  const view = render(<TestBrowser location={{ pathname }} historyRef={historyRef} />);
+  return { history: historyRef, ...view };
+}
+
+const strip = () => screen.getByRole('tablist', { name: '已打开的页面' });
+const tabNames = () =>
+  within(strip())
+    .getAllByRole('tab')
+    .map((t) => t.getAttribute('aria-label'));
+/** 发送给自己's box (创建消息 has a 内容 too). */
+const contentBox = async () =>
+  (await screen.findByPlaceholderText('想提醒自己的事……', {}, { timeout: 15000 })) as HTMLTextAreaElement;
+
+describe('the page tabs', () => {
+  it('keep a form draft and do not fetch again when switching back', async () => {
+    asUser();
+    const { history } = open('/UMS/dingtalk/sendSelf');
+    fireEvent.change(await contentBox(), { target: { value: '记得买牛奶' } });
+    const fetched = sent(umsApi.listChannels).length;
+
+    act(() => history.current.push('/UMS/createMessage'));
+    expect(await screen.findByRole('button', { name: /^发\s?送$/ }, { timeout: 15000 })).toBeVisible();
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己（有未提交的内容）', '创建消息']));
+    // The first page stays mounted, hidden (out of sight, the focus order and the accessibility tree).
+    expect(await contentBox()).not.toBeVisible();
+
+    fireEvent.click(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    await waitFor(() => expect(history.current.location.pathname).toBe('/UMS/dingtalk/sendSelf'));
+    expect((await contentBox()).value).toBe('记得买牛奶');
+    expect(within(strip()).getByRole('tab', { name: /发送给自己/ })).toHaveAttribute('aria-selected', 'true');
+    // createMessage's own calls aside, the first page did not load its channels again.
+    expect(sent(umsApi.listChannels).length).toBe(fetched + 1);
+  });
+
+  it('come back after a reload with the draft', async () => {
+    asUser();
+    const first = open('/UMS/dingtalk/sendSelf');
+    fireEvent.change(await contentBox(), { target: { value: '草稿还在' } });
+    act(() => first.history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toHaveLength(3));
+    first.unmount();
+
+    const { history } = open('/UMS/createMessage');
+    // Marked before its page is shown again: closing it or the cap would ask first.
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己（有未提交的内容）', '创建消息']), {
+      timeout: 15000,
+    });
+    fireEvent.click(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    await waitFor(() => expect(history.current.location.pathname).toBe('/UMS/dingtalk/sendSelf'));
+    const box = await contentBox();
+    await waitFor(() => expect(box.value).toBe('草稿还在'));
+  });
+
+  it('close from the menu, by keyboard and by middle click; home is pinned', async () => {
+    asUser();
+    const { history } = open('/UMS/dingtalk/sendSelf');
+    await contentBox();
+    act(() => history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toHaveLength(3));
+    act(() => history.current.push('/UMS/templates'));
+    await waitFor(() => expect(tabNames()).toHaveLength(4));
+
+    // Right-click 创建消息 → 关闭右侧: 消息模板 (shown) closes, 创建消息 is shown.
+    fireEvent.contextMenu(within(strip()).getByRole('tab', { name: '创建消息' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '关闭右侧' }));
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己', '创建消息']));
+    await waitFor(() => expect(history.current.location.pathname).toBe('/UMS/createMessage'));
+
+    // Middle click closes 发送给自己.
+    fireEvent(
+      within(strip()).getByRole('tab', { name: '发送给自己' }),
+      new MouseEvent('auxclick', { bubbles: true, button: 1 }),
+    );
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '创建消息']));
+
+    // Keyboard: ← moves to 首页, Delete does nothing there; → and Delete close 创建消息.
+    const current = within(strip()).getByRole('tab', { name: '创建消息' });
+    current.focus();
+    fireEvent.keyDown(current, { key: 'ArrowLeft' });
+    const home = within(strip()).getByRole('tab', { name: '首页' });
+    expect(home).toHaveFocus();
+    fireEvent.keyDown(home, { key: 'Delete' });
+    expect(tabNames()).toEqual(['首页', '创建消息']);
+    fireEvent.keyDown(home, { key: 'ArrowRight' });
+    fireEvent.keyDown(current, { key: 'Delete' });
+    await waitFor(() => expect(tabNames()).toEqual(['首页']));
+    await waitFor(() => expect(history.current.location.pathname).toBe('/home'));
+
+    // The menu button acts on the tab shown: 关闭 is disabled for the home tab.
+    fireEvent.click(screen.getByRole('button', { name: '标签页操作' }));
+    expect(await screen.findByRole('menuitem', { name: '关闭' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('ask before closing a tab with unsaved input', async () => {
+    asUser();
+    const { history } = open('/UMS/dingtalk/sendSelf');
+    fireEvent.change(await contentBox(), { target: { value: '没写完' } });
+    act(() => history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toHaveLength(3));
+
+    fireEvent.contextMenu(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '关闭' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('「发送给自己」中填写的内容尚未提交');
+    fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
+    expect(tabNames()).toHaveLength(3);
+
+    fireEvent.contextMenu(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '关闭' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: /关\s*闭/ }));
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '创建消息']));
+    expect(sessionStorage.getItem(`formDraft:${UID}:/UMS/dingtalk/sendSelf`)).toBeNull();
+  });
+
+  it('do not bring back a page the user may no longer open', async () => {
+    localStorage.setItem(
+      `pageTabs:${UID}`,
+      JSON.stringify([
+        { path: '/home', search: '' },
+        { path: '/njit/overview', search: '' },
+        { path: '/user/admin/userManage', search: '' },
+        { path: '/UMS/templates', search: '' },
+      ]),
+    );
+    asUser();
+    open('/UMS/createMessage');
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '消息模板', '创建消息']), { timeout: 15000 });
+  });
+});
