@@ -15,9 +15,11 @@ import { useAccess, useModel, useNavigate, useOutlet } from '@umijs/max';
 import { Modal } from 'antd';
 import React, { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { UNSAFE_LocationContext, useLocation, useNavigationType } from 'react-router-dom';
+import ChunkErrorBoundary from '../ChunkErrorBoundary';
 import { forgetDraft, hasUnsavedInput, markKeptDrafts, useUnsavedPaths } from './drafts';
 import {
   closing,
+  keptInBackground,
   mayOpen,
   nextActive,
   overCap,
@@ -52,7 +54,10 @@ const Pane = memo(function Pane({
 }) {
   return (
     <div id={panelIdOf(path)} hidden={!shown} style={shown ? undefined : { display: 'none' }}>
-      <UNSAFE_LocationContext.Provider value={context}>{children}</UNSAFE_LocationContext.Provider>
+      {/* A page chunk that fails (or outlasts the 120 s chunk timeout) shows 重试 in its own tab only. */}
+      <ChunkErrorBoundary>
+        <UNSAFE_LocationContext.Provider value={context}>{children}</UNSAFE_LocationContext.Provider>
+      </ChunkErrorBoundary>
     </div>
   );
 });
@@ -92,6 +97,8 @@ export default function PageTabs({ exception }: { exception?: React.ReactNode })
     const context = before?.context.location === location ? before.context : { location, navigationType };
     kept.current.set(path, { element: outlet, context });
   }
+  // A page that shows a secret once is not kept in the background: shown again, it starts afresh.
+  for (const p of kept.current.keys()) if (p !== path && !keptInBackground(p)) kept.current.delete(p);
 
   const closeTabs = useCallback(
     (doomed: Tab[], then?: () => void) => {

@@ -26,6 +26,7 @@ interface PageRoute {
   path: string;
   name: string;
   access?: PortalRoute['access'];
+  keepAlive?: false;
 }
 
 /** The route table's pages that open in the shell, with the access flag each inherits. */
@@ -34,7 +35,7 @@ function pagesOf(list: PortalRoute[], access: PortalRoute['access'], out: PageRo
     const needs = r.access ?? access;
     if (r.routes) pagesOf(r.routes, needs, out);
     else if (r.component && r.name && r.layout !== false && r.path !== '*')
-      out.push({ path: r.path, name: r.name, access: needs });
+      out.push({ path: r.path, name: r.name, access: needs, keepAlive: r.keepAlive });
   }
   return out;
 }
@@ -53,6 +54,9 @@ export function mayOpen(path: string, flags: AccessFlags): boolean {
 }
 
 export const titleOf = (path: string) => pageOf(path)?.name ?? path;
+
+/** Whether the page stays mounted while its tab is in the background (config/routes.ts `keepAlive`). */
+export const keptInBackground = (path: string) => pageOf(path)?.keepAlive !== false;
 
 /** The list after showing `path`: its tab is used now (opened at the end if new). Home always leads. */
 export function show(tabs: Tab[], path: string, search: string, used: number): Tab[] {

@@ -2,6 +2,7 @@
 import {
   closing,
   HOME_PATH,
+  keptInBackground,
   MAX_TABS,
   mayOpen,
   nextActive,
@@ -25,6 +26,12 @@ it('opens a tab per page after the pinned home tab, and touches a known one in p
   expect(paths(tabs)).toEqual([HOME_PATH, '/OCS/bill', '/UMS/self']);
   expect(tabs[1]).toEqual({ path: '/OCS/bill', search: '', used: 3 });
   expect(titleOf('/OCS/bill')).toBe('账单');
+});
+
+it('keeps every page in the background but those that show a secret once', () => {
+  expect(keptInBackground('/OCS/askQuestion')).toBe(true);
+  expect(keptInBackground('/user/tokenGen')).toBe(false);
+  expect(keptInBackground('/OCS/tokenGen')).toBe(false);
 });
 
 it('closes this, the others or those to the right, never home, and shows a neighbour', () => {

@@ -155,6 +155,19 @@ describe('the page tabs', () => {
     expect(sessionStorage.getItem(`formDraft:${UID}:/UMS/dingtalk/sendSelf`)).toBeNull();
   });
 
+  it('do not keep a page that shows a secret once: shown again, it starts afresh', async () => {
+    asUser();
+    const { history } = open('/user/tokenGen');
+    const name = await screen.findByLabelText('令牌名称', {}, { timeout: 15000 });
+    fireEvent.change(name, { target: { value: '构建机' } });
+    act(() => history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '生成令牌', '创建消息']));
+    expect(name).not.toBeInTheDocument();
+
+    fireEvent.click(within(strip()).getByRole('tab', { name: '生成令牌' }));
+    expect(await screen.findByLabelText('令牌名称')).toHaveValue('');
+  });
+
   it('do not bring back a page the user may no longer open', async () => {
     localStorage.setItem(
       `pageTabs:${UID}`,
