@@ -2,18 +2,19 @@
  * A form's draft, kept while its page's tab is open: the values typed so far are saved per user and
  * page in this browser tab's sessionStorage as they change, so a reload puts them back, and they are
  * forgotten when the form is sent or its tab closed. sessionStorage, not localStorage: a draft may hold
- * personal text and should not outlive the browser tab on a shared computer. Fields whose name says
+ * personal text and should not outlive the browser tab on a shared computer (nor a sign-out:
+ * src/initialState.ts `rememberUser`). Fields whose name says
  * they are secret (password, token, secret) are never kept.
  *
  * The tab strip reads which pages hold unsaved input from here (closing such a tab asks first).
  */
-import { rememberedUid } from '@/initialState';
+import { DRAFT_KEY_PREFIX, rememberedUid } from '@/initialState';
 import { useLocation } from '@umijs/max';
 import type { FormInstance } from 'antd';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 
 const SECRET = /password|passwd|token|secret|otp|code/i;
-const keyOf = (uid: number, path: string) => `formDraft:${uid}:${path}`;
+const keyOf = (uid: number, path: string) => `${DRAFT_KEY_PREFIX}${uid}:${path}`;
 
 const dirty = new Set<string>();
 const listeners = new Set<() => void>();
