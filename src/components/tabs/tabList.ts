@@ -27,15 +27,19 @@ interface PageRoute {
   name: string;
   access?: PortalRoute['access'];
   keepAlive?: false;
+  module: string;
 }
 
-/** The route table's pages that open in the shell, with the access flag each inherits. */
-function pagesOf(list: PortalRoute[], access: PortalRoute['access'], out: PageRoute[]): PageRoute[] {
+/**
+ * The route table's pages that open in the shell, with the access flag each inherits. A name that two
+ * modules share (概览) is told apart by its module's first word: OCS 概览, UMS 概览.
+ */
+function pagesOf(list: PortalRoute[], access: PortalRoute['access'], out: PageRoute[], module = ''): PageRoute[] {
   for (const r of list) {
     const needs = r.access ?? access;
-    if (r.routes) pagesOf(r.routes, needs, out);
+    if (r.routes) pagesOf(r.routes, needs, out, module || (r.name ?? '').split(' ')[0]);
     else if (r.component && r.name && r.layout !== false && r.path !== '*')
-      out.push({ path: r.path, name: r.name, access: needs, keepAlive: r.keepAlive });
+      out.push({ path: r.path, name: r.name, access: needs, keepAlive: r.keepAlive, module });
   }
   return out;
 }
@@ -53,7 +57,14 @@ export function mayOpen(path: string, flags: AccessFlags): boolean {
   return !!page && (!page.access || flags[page.access]);
 }
 
-export const titleOf = (path: string) => pageOf(path)?.name ?? path;
+const shared = new Set(PAGES.filter((p, i) => PAGES.findIndex((q) => q.name === p.name) !== i).map((p) => p.name));
+
+/** A tab's title: the page's name, with its module's where another module has a page of that name. */
+export function titleOf(path: string): string {
+  const page = pageOf(path);
+  if (!page) return path;
+  return shared.has(page.name) && page.module ? `${page.module} ${page.name}` : page.name;
+}
 
 /** Whether the page stays mounted while its tab is in the background (config/routes.ts `keepAlive`). */
 export const keptInBackground = (path: string) => pageOf(path)?.keepAlive !== false;

@@ -26,6 +26,10 @@ it('opens a tab per page after the pinned home tab, and touches a known one in p
   expect(paths(tabs)).toEqual([HOME_PATH, '/OCS/bill', '/UMS/self']);
   expect(tabs[1]).toEqual({ path: '/OCS/bill', search: '', used: 3 });
   expect(titleOf('/OCS/bill')).toBe('账单');
+  // Names two modules share are told apart.
+  expect(titleOf('/OCS/overview')).toBe('OCS 概览');
+  expect(titleOf('/UMS/overview')).toBe('UMS 概览');
+  expect(titleOf('/user/admin/userManage')).toBe('用户列表');
 });
 
 it('keeps every page in the background but those that show a secret once', () => {

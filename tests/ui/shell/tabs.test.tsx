@@ -168,6 +168,55 @@ describe('the page tabs', () => {
     expect(await screen.findByLabelText('令牌名称')).toHaveValue('');
   });
 
+  it("刷新 loads a tab's page anew, keeping its draft", async () => {
+    asUser();
+    open('/UMS/dingtalk/sendSelf');
+    fireEvent.change(await contentBox(), { target: { value: '刷新也不丢' } });
+    const fetched = sent(umsApi.listChannels).length;
+    fireEvent.contextMenu(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '刷新' }));
+    await waitFor(() => expect(sent(umsApi.listChannels).length).toBe(fetched + 1));
+    const box = await contentBox();
+    await waitFor(() => expect(box.value).toBe('刷新也不丢'));
+  });
+
+  it('past ten tabs close the least recently used one without unsaved input, and ask when all have some', async () => {
+    const pages = [
+      '/OCS/bill',
+      '/OCS/overview',
+      '/OCS/freeChange',
+      '/OCS/configGen',
+      '/OCS/askQuestion',
+      '/UMS/overview',
+      '/UMS/self',
+      '/UMS/templates',
+      '/user/me',
+    ];
+    const stored = ['/home', ...pages].map((path) => ({ path, search: '' }));
+    localStorage.setItem(`pageTabs:${UID}`, JSON.stringify(stored));
+    // 账单, the least recently used, holds a draft: 概览 goes instead.
+    sessionStorage.setItem(`formDraft:${UID}:/OCS/bill`, '{"x":"1"}');
+    asUser();
+    const first = open('/UMS/createMessage');
+    await waitFor(() => expect(tabNames()).toHaveLength(10), { timeout: 15000 });
+    expect(tabNames()).not.toContain('OCS 概览');
+    expect(tabNames()).toContain('账单（有未提交的内容）');
+    first.unmount();
+
+    // Every one holds a draft: the user is asked before the oldest goes.
+    for (const p of pages) sessionStorage.setItem(`formDraft:${UID}:${p}`, '{"x":"1"}');
+    localStorage.setItem(`pageTabs:${UID}`, JSON.stringify(stored));
+    open('/UMS/createMessage');
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 15000 });
+    expect(dialog).toHaveTextContent('最早打开的「账单」中有尚未提交的内容');
+    expect(tabNames()).toHaveLength(11);
+    fireEvent.click(within(dialog).getByRole('button', { name: '关闭它' }));
+    await waitFor(() => expect(tabNames()).toHaveLength(10));
+    expect(tabNames()).not.toContain('账单（有未提交的内容）');
+    expect(sessionStorage.getItem(`formDraft:${UID}:/OCS/bill`)).toBeNull();
+    for (const p of pages) forgetDraft(UID, p);
+  });
+
   it('do not bring back a page the user may no longer open', async () => {
     localStorage.setItem(
       `pageTabs:${UID}`,
