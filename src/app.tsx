@@ -47,17 +47,22 @@ const loadPageTabs = () => import('./components/tabs/PageTabs');
 const PageTabs = lazy(loadPageTabs);
 
 /**
- * The page area: the open pages' tabs, each page kept while its tab is open (components/tabs/). A
- * refused or unknown address is shown in the same area (`exception`), so the tabs' pages stay mounted
- * behind it: the layout draws this one element for a page and for those, and React keeps its state.
+ * The page area. A signed-in user's has the open pages' tabs, each page kept while its tab is open
+ * (components/tabs/, loaded only then: a visitor's first visit does without it). A refused or unknown
+ * address is shown in the same area (`exception`), so the tabs' pages stay mounted behind it: the
+ * layout draws this one element for a page and for those, and React keeps its state.
  */
-function pageArea(exception?: React.ReactNode) {
+function pageArea(signedIn: boolean, page: React.ReactNode, exception?: React.ReactNode) {
   return (
     // The target of 跳到主要内容 (components/SkipLink.tsx).
     <div id={MAIN_CONTENT_ID} tabIndex={-1}>
-      <Suspense fallback={null}>
-        <PageTabs exception={exception} />
-      </Suspense>
+      {signedIn ? (
+        <Suspense fallback={null}>
+          <PageTabs exception={exception} />
+        </Suspense>
+      ) : (
+        (exception ?? page)
+      )}
     </div>
   );
 }
@@ -95,8 +100,8 @@ export function render(oldRender: () => void) {
 
 export const layout: RunTimeLayoutConfig = ({ initialState }) => {
   const currentUser = initialState?.currentUser ?? null;
-  // The tabs come with the layout: their code is asked for as soon as a page with the layout starts.
-  void loadPageTabs();
+  // A signed-in user's tabs come with the layout: their code is asked for as soon as it starts.
+  if (currentUser) void loadPageTabs();
   const { pathname } = history.location;
   return {
     ...defaultSettings,
@@ -165,11 +170,15 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
       </LayoutHeader>
     ),
     unAccessible: pageArea(
+      !!currentUser,
+      null,
       <Suspense fallback={null}>
         <AccessDenied />
       </Suspense>,
     ),
     noFound: pageArea(
+      !!currentUser,
+      null,
       <Suspense fallback={null}>
         <ExceptionResult status={404} />
       </Suspense>,
@@ -177,9 +186,9 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
     ErrorBoundary: ChunkErrorBoundary,
     // A role that requires two-factor sign-in, not set up yet: only its set-up page (the server refuses the rest).
     // The layout's outlet itself is read by the tabs (useOutlet), which keep each open page's element.
-    childrenRender: () => {
+    childrenRender: (children: React.ReactNode) => {
       const here = history.location.pathname;
-      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH) return pageArea();
+      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH) return pageArea(!!currentUser, children);
       return <Navigate to={`${ENROL_PATH}?redirect=${encodeURIComponent(here + history.location.search)}`} replace />;
     },
   };

@@ -12,21 +12,11 @@ export interface InitialState {
 
 export const INITIAL_STATE_KEY = 'initialState';
 
-/** What a form's draft is kept under in sessionStorage (components/tabs/drafts.ts), before `uid:path`. */
-export const DRAFT_KEY_PREFIX = 'formDraft:';
-
-/**
- * Mirror the user record in localStorage; logged out removes the key, and the drafts of forms this
- * browser tab kept (they may hold personal text; the next person at this computer must not find them).
- */
+/** Mirror the user record in localStorage; logged out removes the key. */
 export function rememberUser(user: CurrentUser | null): void {
   try {
     if (user) localStorage.setItem(INITIAL_STATE_KEY, JSON.stringify(user));
-    else {
-      localStorage.removeItem(INITIAL_STATE_KEY);
-      const drafts = Object.keys(sessionStorage).filter((k) => k.startsWith(DRAFT_KEY_PREFIX));
-      drafts.forEach((k) => sessionStorage.removeItem(k));
-    }
+    else localStorage.removeItem(INITIAL_STATE_KEY);
   } catch {
     // Storage can be disabled (private mode, quota); the in-memory state still works.
   }

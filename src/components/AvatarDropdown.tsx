@@ -21,6 +21,7 @@ import { useLocation, useNavigate } from '@umijs/max';
 import { Dropdown, type MenuProps } from 'antd';
 import React, { lazy, Suspense, useRef, useState } from 'react';
 import { setPreferences, usePreferences } from './preferences/store';
+import { forgetAllDrafts } from './tabs/drafts';
 import { loginPath } from './redirect';
 import { displayName } from './user';
 
@@ -80,7 +81,9 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
     }
     try {
       const res = await call(userApi.logout);
-      if (res?.success) window.location.reload();
+      if (!res?.success) return;
+      forgetAllDrafts();
+      window.location.reload();
     } catch {
       // The request plugin's error handler has already shown the message.
     }

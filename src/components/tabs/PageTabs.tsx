@@ -16,7 +16,8 @@ import { Modal } from 'antd';
 import React, { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { UNSAFE_LocationContext, useLocation, useNavigationType } from 'react-router-dom';
 import ChunkErrorBoundary from '../ChunkErrorBoundary';
-import { forgetDraft, hasUnsavedInput, markKeptDrafts, useUnsavedPaths } from './drafts';
+import { rememberedUid } from '@/initialState';
+import { forgetAllDrafts, forgetDraft, hasUnsavedInput, markKeptDrafts, useUnsavedPaths } from './drafts';
 import {
   closing,
   keptInBackground,
@@ -143,6 +144,14 @@ export default function PageTabs({ exception }: { exception?: React.ReactNode })
   useEffect(() => {
     if (uid !== undefined) storeTabs(uid, tabs);
   }, [uid, tabs]);
+
+  // The layout goes when the session ends (the login page has none): the drafts go with the user.
+  useEffect(
+    () => () => {
+      if (rememberedUid() === null) forgetAllDrafts();
+    },
+    [],
+  );
 
   // Each tab keeps where the window was scrolled; showing it scrolls back there.
   const scrolls = useRef(new Map<string, number>());

@@ -2,19 +2,19 @@
  * A form's draft, kept while its page's tab is open: the values typed so far are saved per user and
  * page in this browser tab's sessionStorage as they change, so a reload puts them back, and they are
  * forgotten when the form is sent or its tab closed. sessionStorage, not localStorage: a draft may hold
- * personal text and should not outlive the browser tab on a shared computer (nor a sign-out:
- * src/initialState.ts `rememberUser`). Fields whose name says
+ * personal text and should not outlive the browser tab on a shared computer, nor a sign-out. Fields whose name says
  * they are secret (password, token, secret) are never kept.
  *
  * The tab strip reads which pages hold unsaved input from here (closing such a tab asks first).
  */
-import { DRAFT_KEY_PREFIX, rememberedUid } from '@/initialState';
+import { rememberedUid } from '@/initialState';
 import { useLocation } from '@umijs/max';
 import type { FormInstance } from 'antd';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 
 const SECRET = /password|passwd|token|secret|otp|code/i;
-const keyOf = (uid: number, path: string) => `${DRAFT_KEY_PREFIX}${uid}:${path}`;
+const PREFIX = 'formDraft:';
+const keyOf = (uid: number, path: string) => `${PREFIX}${uid}:${path}`;
 
 const dirty = new Set<string>();
 const listeners = new Set<() => void>();
@@ -61,6 +61,18 @@ export function forgetDraft(uid: number, path: string): void {
   } catch {
     // Storage disabled: nothing was kept.
   }
+}
+
+/** Signed out (or the session ended): no draft stays behind for the next person at this computer. */
+export function forgetAllDrafts(): void {
+  try {
+    Object.keys(sessionStorage)
+      .filter((k) => k.startsWith(PREFIX))
+      .forEach((k) => sessionStorage.removeItem(k));
+  } catch {
+    // Storage disabled: nothing was kept.
+  }
+  for (const path of [...dirty]) setDirty(path, false);
 }
 
 /** Plain values only (text, numbers, choices): a date picker's object or a file is not restored. */

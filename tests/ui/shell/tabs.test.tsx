@@ -8,6 +8,7 @@ import { TestBrowser } from '@@/testBrowser';
 import * as umsApi from '@/contract/api/ums';
 import * as userApi from '@/contract/api/user';
 import { followUser } from '@/components/preferences/store';
+import { endSession } from '@/components/session';
 import { forgetDraft } from '@/components/tabs/drafts';
 import { probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -215,6 +216,16 @@ describe('the page tabs', () => {
     expect(tabNames()).not.toContain('账单（有未提交的内容）');
     expect(sessionStorage.getItem(`formDraft:${UID}:/OCS/bill`)).toBeNull();
     for (const p of pages) forgetDraft(UID, p);
+  });
+
+  it('leave no draft behind when the session ends', async () => {
+    asUser();
+    const { history } = open('/UMS/dingtalk/sendSelf');
+    fireEvent.change(await contentBox(), { target: { value: '私人的事' } });
+    expect(sessionStorage.getItem(`formDraft:${UID}:/UMS/dingtalk/sendSelf`)).not.toBeNull();
+    act(() => endSession());
+    await waitFor(() => expect(history.current.location.pathname).toBe('/user/login'));
+    await waitFor(() => expect(sessionStorage.getItem(`formDraft:${UID}:/UMS/dingtalk/sendSelf`)).toBeNull());
   });
 
   it('do not bring back a page the user may no longer open', async () => {
