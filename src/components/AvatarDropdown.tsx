@@ -21,7 +21,6 @@ import { useLocation, useNavigate } from '@umijs/max';
 import { Dropdown, type MenuProps } from 'antd';
 import React, { lazy, Suspense, useRef, useState } from 'react';
 import { setPreferences, usePreferences } from './preferences/store';
-import { forgetAllDrafts } from './tabs/drafts';
 import { loginPath } from './redirect';
 import { displayName } from './user';
 
@@ -82,7 +81,9 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
     try {
       const res = await call(userApi.logout);
       if (!res?.success) return;
-      forgetAllDrafts();
+      // The forms' drafts go with the user. From the tabs' code, which a signed-in user has loaded
+      // already (not with this menu: a visitor's has no use for it, nor a chunk of its own).
+      (await import('./tabs/PageTabs')).forgetAllDrafts();
       window.location.reload();
     } catch {
       // The request plugin's error handler has already shown the message.
