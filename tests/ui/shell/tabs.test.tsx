@@ -40,9 +40,9 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-function open(pathname: string) {
+function open(pathname: string, search = '') {
   const historyRef: { current: any } = { current: undefined };
-  const view = render(<TestBrowser location={{ pathname }} historyRef={historyRef} />);
+  const view = render(<TestBrowser location={{ pathname, search }} historyRef={historyRef} />);
   return { history: historyRef, ...view };
 }
 
@@ -226,6 +226,39 @@ describe('the page tabs', () => {
     act(() => endSession());
     await waitFor(() => expect(history.current.location.pathname).toBe('/user/login'));
     await waitFor(() => expect(sessionStorage.getItem(`formDraft:${UID}:/UMS/dingtalk/sendSelf`)).toBeNull());
+  });
+
+  it('give a hidden page the address it was last shown at, not the one shown now', async () => {
+    asUser(['admin']);
+    answer(userApi.adminGetUser, {
+      success: true,
+      data: {
+        uid: 2,
+        username: 'alice',
+        nickname: '爱丽丝',
+        avatar: null,
+        roles: [],
+        status: 'active',
+        createdAt: '2025-01-01T00:00:00.000Z',
+        lastLoginAt: null,
+        activeTokens: 0,
+        recentLoginFailures: 0,
+      },
+    });
+    const { history } = open('/user/admin/editUser', '?uid=2');
+    const nickname = await screen.findByLabelText('昵称', {}, { timeout: 15000 });
+    await waitFor(() => expect(nickname).toHaveValue('爱丽丝'));
+    const loaded = sent(userApi.adminGetUser).length;
+    fireEvent.change(nickname, { target: { value: '改了一半' } });
+
+    act(() => history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toHaveLength(3));
+    // Hidden, it still reads ?uid=2: no 缺少用户 ID in place of the form, the user is not loaded again.
+    expect(screen.queryByText('缺少用户 ID')).not.toBeInTheDocument();
+    fireEvent.click(within(strip()).getByRole('tab', { name: '编辑用户' }));
+    await waitFor(() => expect(history.current.location.search).toBe('?uid=2'));
+    expect(screen.getByLabelText('昵称')).toHaveValue('改了一半');
+    expect(sent(userApi.adminGetUser)).toHaveLength(loaded);
   });
 
   it('do not bring back a page the user may no longer open', async () => {
