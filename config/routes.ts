@@ -15,6 +15,11 @@ export interface PortalRoute {
   access?: 'isAdmin' | 'isNjit' | 'isLoggedIn';
   layout?: false;
   hideInMenu?: boolean;
+  /**
+   * false: the page is not kept while its tab is in the background (src/components/tabs/), it starts
+   * afresh each time it is shown. For a page that shows a secret once (a new token).
+   */
+  keepAlive?: false;
   routes?: PortalRoute[];
 }
 
@@ -61,7 +66,7 @@ const routes: PortalRoute[] = [
       { path: '/user/me', name: '个人中心', menuIcon: 'idcard', component: './user/me' },
       { path: '/user/security', name: '账号安全', menuIcon: 'lock', component: './user/security' },
       { path: '/user/notifications', name: '我的通知', menuIcon: 'bell', component: './user/notifications' },
-      { path: '/user/tokenGen', name: '生成令牌', menuIcon: 'key', component: './user/tokenGen' },
+      { path: '/user/tokenGen', name: '生成令牌', menuIcon: 'key', keepAlive: false, component: './user/tokenGen' },
       { path: '/user/tokenManage', name: '令牌管理', menuIcon: 'safety', component: './user/tokenManage' },
       {
         path: '/user/admin',
@@ -115,7 +120,7 @@ const routes: PortalRoute[] = [
       { path: '/OCS/bill', name: '账单', menuIcon: 'transaction', component: './OCS/bill' },
       { path: '/OCS/freeChange', name: '每日领取与兑换', menuIcon: 'gift', component: './OCS/freeChange' },
       { path: '/OCS/configGen', name: '配置生成', menuIcon: 'code', component: './OCS/configGen' },
-      { path: '/OCS/tokenGen', name: '令牌生成', menuIcon: 'key', component: './OCS/tokenGen' },
+      { path: '/OCS/tokenGen', name: '令牌生成', menuIcon: 'key', keepAlive: false, component: './OCS/tokenGen' },
       {
         path: '/OCS/downloadUserScript',
         name: '下载脚本',

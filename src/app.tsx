@@ -43,6 +43,29 @@ const ExceptionResult = lazy(() => import('./components/ExceptionResult'));
 const HeaderTitle = lazy(() => import('./components/HeaderTitle'));
 const NotificationBell = lazy(() => import('./components/NotificationBell'));
 const SearchButton = lazy(() => import('./components/search/SearchButton'));
+const loadPageTabs = () => import('./components/tabs/PageTabs');
+const PageTabs = lazy(loadPageTabs);
+
+/**
+ * The page area. A signed-in user's has the open pages' tabs, each page kept while its tab is open
+ * (components/tabs/, loaded only then: a visitor's first visit does without it). A refused or unknown
+ * address is shown in the same area (`exception`), so the tabs' pages stay mounted behind it: the
+ * layout draws this one element for a page and for those, and React keeps its state.
+ */
+function pageArea(signedIn: boolean, page: React.ReactNode, exception?: React.ReactNode) {
+  return (
+    // The target of 跳到主要内容 (components/SkipLink.tsx).
+    <div id={MAIN_CONTENT_ID} tabIndex={-1}>
+      {signedIn ? (
+        <Suspense fallback={null}>
+          <PageTabs exception={exception} />
+        </Suspense>
+      ) : (
+        (exception ?? page)
+      )}
+    </div>
+  );
+}
 
 export async function getInitialState(): Promise<InitialState> {
   return takeInitialState();
@@ -77,6 +100,8 @@ export function render(oldRender: () => void) {
 
 export const layout: RunTimeLayoutConfig = ({ initialState }) => {
   const currentUser = initialState?.currentUser ?? null;
+  // A signed-in user's tabs come with the layout: their code is asked for as soon as it starts.
+  if (currentUser) void loadPageTabs();
   const { pathname } = history.location;
   return {
     ...defaultSettings,
@@ -144,27 +169,26 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
         {dom}
       </LayoutHeader>
     ),
-    unAccessible: (
+    unAccessible: pageArea(
+      !!currentUser,
+      null,
       <Suspense fallback={null}>
         <AccessDenied />
-      </Suspense>
+      </Suspense>,
     ),
-    noFound: (
+    noFound: pageArea(
+      !!currentUser,
+      null,
       <Suspense fallback={null}>
         <ExceptionResult status={404} />
-      </Suspense>
+      </Suspense>,
     ),
     ErrorBoundary: ChunkErrorBoundary,
     // A role that requires two-factor sign-in, not set up yet: only its set-up page (the server refuses the rest).
+    // The layout's outlet itself is read by the tabs (useOutlet), which keep each open page's element.
     childrenRender: (children: React.ReactNode) => {
       const here = history.location.pathname;
-      // The target of 跳到主要内容 (components/SkipLink.tsx).
-      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH)
-        return (
-          <div id={MAIN_CONTENT_ID} tabIndex={-1}>
-            {children}
-          </div>
-        );
+      if (!currentUser?.mustEnrollTwoFactor || here === ENROL_PATH) return pageArea(!!currentUser, children);
       return <Navigate to={`${ENROL_PATH}?redirect=${encodeURIComponent(here + history.location.search)}`} replace />;
     },
   };

@@ -22,6 +22,16 @@ export function rememberUser(user: CurrentUser | null): void {
   }
 }
 
+/** Who is signed in, from the mirror above: for code outside React's tree of the app state. */
+export function rememberedUid(): number | null {
+  try {
+    const uid = JSON.parse(localStorage.getItem(INITIAL_STATE_KEY) ?? 'null')?.uid;
+    return typeof uid === 'number' ? uid : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function loadInitialState(): Promise<InitialState> {
   let currentUser: CurrentUser | null = null;
   try {

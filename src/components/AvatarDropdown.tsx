@@ -80,7 +80,11 @@ export default function AvatarDropdown({ currentUser, children }: AvatarDropdown
     }
     try {
       const res = await call(userApi.logout);
-      if (res?.success) window.location.reload();
+      if (!res?.success) return;
+      // The forms' drafts go with the user. From the tabs' code, which a signed-in user has loaded
+      // already (not with this menu: a visitor's has no use for it, nor a chunk of its own).
+      (await import('./tabs/PageTabs')).forgetAllDrafts();
+      window.location.reload();
     } catch {
       // The request plugin's error handler has already shown the message.
     }

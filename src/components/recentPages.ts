@@ -4,21 +4,11 @@
  * those the user may still open, from the route table. Kept small: the last few addresses, no titles
  * (the route table names them when shown) and no query strings (they may carry ids or secrets).
  */
-import { INITIAL_STATE_KEY } from '@/initialState';
+import { rememberedUid } from '@/initialState';
 
 /** More than the home page shows, so pages closed to the user since do not empty the list. */
 const KEEP = 12;
 const keyOf = (uid: number) => `recentPages:${uid}`;
-
-/** Who is signed in, from the mirror of the current user the app keeps (src/initialState.ts). */
-function currentUid(): number | null {
-  try {
-    const uid = JSON.parse(localStorage.getItem(INITIAL_STATE_KEY) ?? 'null')?.uid;
-    return typeof uid === 'number' ? uid : null;
-  } catch {
-    return null;
-  }
-}
 
 export function recentPaths(uid: number): string[] {
   try {
@@ -31,7 +21,7 @@ export function recentPaths(uid: number): string[] {
 
 /** Puts `pathname` first in the signed-in user's list (once); a visitor's pages are not kept. */
 export function rememberVisit(pathname: string): void {
-  const uid = currentUid();
+  const uid = rememberedUid();
   if (uid === null || pathname === '/home' || pathname === '/') return;
   try {
     const next = [pathname, ...recentPaths(uid).filter((p) => p !== pathname)].slice(0, KEEP);

@@ -90,7 +90,13 @@ describe('create message', () => {
     expect(sent(umsApi.createMessage)[0]?.body).toMatchObject({ fallback: [2, 1], priority: 'urgent' });
     expect(sent(umsApi.createMessage)[0]?.body).not.toHaveProperty('channel');
 
+    // Sent: the form starts over (its tab stays open in the shell), ready for the next message.
+    await waitFor(() => expect(screen.getByLabelText('内容')).toHaveValue(''));
+    type('内容', '停电通知');
     fireEvent.click(screen.getByText('同时发到多个渠道'));
+    await screen.findByText('渠道（可多选）');
+    await pick('渠道（可多选）', '值班群（钉钉机器人）');
+    await pick('渠道（可多选）', '我的提醒群（钉钉机器人，默认）');
     await act(async () => fireEvent.click(sendButton()));
     await waitFor(() => expect(sent(umsApi.createMessage)).toHaveLength(2));
     expect(sent(umsApi.createMessage)[1]?.body).toMatchObject({ channels: [2, 1] });

@@ -20,7 +20,7 @@ describe('getInitialState', () => {
     expect(JSON.parse(localStorage.getItem('initialState')!)).toEqual(alice);
   });
 
-  it('gives a null user on success:false and clears the stored record', async () => {
+  it("gives a null user on success:false and clears the stored record and the forms' drafts", async () => {
     localStorage.setItem('initialState', JSON.stringify(alice));
     me.mockResolvedValue({ success: false } as never);
     await expect(getInitialState()).resolves.toEqual({ currentUser: null });

@@ -2,6 +2,7 @@
  * The ask form: 题目 (≤ 2000 characters), 题型 (不限 by default), 选项. A 400 puts the server's field
  * errors on the fields; a 429 becomes the 请求过快 outcome instead of an error.
  */
+import { useFormDraft } from '@/components/tabs/drafts';
 import { zodRule } from '@/components/zodRule';
 import { AskBody, OCS_TITLE_MAX, OCS_TYPE_LABELS, OCS_TYPES } from '@/contract';
 import { errorMessageOf, fieldErrorsOf, statusOf } from '@/requestErrorConfig';
@@ -29,6 +30,8 @@ function retryAfterOf(error: unknown): number | undefined {
 
 export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => void }) {
   const [form] = Form.useForm<Values>();
+  // A question being typed survives switching tabs and a reload; once asked it stays on screen.
+  const draft = useFormDraft(form);
   const [error, setError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
 
@@ -42,6 +45,7 @@ export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => v
         { body: { title: v.title.trim(), type: v.type, options } },
         { skipErrorHandler: true },
       );
+      draft.forget();
       onOutcome({ kind: 'result', result: res.data });
     } catch (e) {
       if (statusOf(e) === 429) {
@@ -66,6 +70,7 @@ export default function AskForm({ onOutcome }: { onOutcome: (o: AskOutcome) => v
       layout="vertical"
       initialValues={{ title: '', type: 'any', options: [] }}
       onFinish={onFinish}
+      onValuesChange={draft.onValuesChange}
     >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
       <Form.Item

@@ -4,6 +4,7 @@
  * which blocks sending past UMS_MAX_MESSAGE_BYTES. Each attempt to send carries an idempotency key, so
  * a double click never queues the message twice.
  */
+import { useFormDraft } from '@/components/tabs/drafts';
 import { zodRule } from '@/components/zodRule';
 import {
   fillMessageTemplate,
@@ -47,6 +48,8 @@ interface Props {
 
 export default function MessageForm({ channels, defaultChannel, onCreated }: Props) {
   const [form] = Form.useForm<Values>();
+  // What is typed so far survives switching tabs and a reload, until it is sent.
+  const draft = useFormDraft(form);
   const [error, setError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
   const title = Form.useWatch('title', form) ?? '';
@@ -87,6 +90,7 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
         { skipErrorHandler: true },
       );
       idempotencyKey.current = newIdempotencyKey();
+      draft.clear();
       onCreated(res.data.id);
     } catch (e) {
       const fields = fieldErrorsOf(e);
@@ -116,6 +120,7 @@ export default function MessageForm({ channels, defaultChannel, onCreated }: Pro
         sendAt: null,
       }}
       onFinish={onFinish}
+      onValuesChange={draft.onValuesChange}
     >
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
       <TemplatePicker

@@ -20,7 +20,8 @@ export default function TokenCreated({ token, onAgain }: Props) {
   const navigate = useNavigate();
   const toConfig = () => {
     handOffToken(token.token);
-    navigate('/OCS/configGen');
+    // Afresh: an open 配置生成 tab takes the token only when its page starts.
+    navigate('/OCS/configGen', { state: { freshTab: true } });
   };
   return (
     <Result

@@ -1,4 +1,5 @@
 /** One box: content (plus an optional title) sent as plain text to the default channel. */
+import { useFormDraft } from '@/components/tabs/drafts';
 import { UMS_MAX_MESSAGE_BYTES, type Channel } from '@/contract';
 import * as umsApi from '@/contract/api/ums';
 import { call } from '@/services/call';
@@ -16,6 +17,7 @@ interface Values {
 
 export default function QuickSendForm({ channel, onSent }: { channel: Channel; onSent: () => void }) {
   const [form] = Form.useForm<Values>();
+  const draft = useFormDraft(form);
   const [sending, setSending] = useState(false);
   const bytes = utf8Bytes(Form.useWatch('title', form) ?? '') + utf8Bytes(Form.useWatch('content', form) ?? '');
   const tooBig = bytes > UMS_MAX_MESSAGE_BYTES;
@@ -26,7 +28,7 @@ export default function QuickSendForm({ channel, onSent }: { channel: Channel; o
     try {
       await call(umsApi.createMessage, { body: { title: v.title?.trim() ?? '', content: v.content, type: 'text' } });
       message.success('已发送到钉钉队列');
-      form.resetFields();
+      draft.clear();
       onSent();
     } catch {
       // The request layer has shown the error.
@@ -36,7 +38,13 @@ export default function QuickSendForm({ channel, onSent }: { channel: Channel; o
   };
 
   return (
-    <Form<Values> form={form} layout="vertical" initialValues={{ title: '', content: '' }} onFinish={onFinish}>
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      initialValues={{ title: '', content: '' }}
+      onFinish={onFinish}
+      onValuesChange={draft.onValuesChange}
+    >
       <Form.Item name="title" label="标题（可选）">
         <Input placeholder="不填则只发送内容" maxLength={256} />
       </Form.Item>

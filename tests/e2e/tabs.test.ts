@@ -1,0 +1,99 @@
+/**
+ * The shell's page tabs in Chromium: a question typed in 在线提问 is still there after opening another
+ * page and coming back through its tab (the page was kept, not loaded again), and after a reload the
+ * tab and the draft are back; the strip passes axe-core; at 375 px it is a compact switcher.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { BASE, loginAt, runSuffix, sharedBrowser, withPage } from './browser';
+
+const browser = sharedBrowser();
+const suffix = runSuffix();
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const QUESTION = '中华人民共和国的首都是哪座城市？（草稿）';
+
+async function axeOn(page: Page, selector: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .include(selector)
+    .options({ resultTypes: ['violations'] })
+    .withTags(WCAG_TAGS)
+    .setLegacyMode(true)
+    .analyze();
+  return result.violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function signUp(page: Page, name: string): Promise<{ username: string; password: string }> {
+  const username = `${name}_${suffix}`;
+  const password = 'tabs-password-1';
+  const made = await page.request.post(`${BASE()}/api/user/register`, { data: { username, password } });
+  expect(made.status()).toBe(200);
+  await page.context().clearCookies();
+  return { username, password };
+}
+
+const tabs = (page: Page) => page.getByRole('tablist', { name: '已打开的页面' }).getByRole('tab');
+const question = (page: Page) => page.getByRole('textbox', { name: '题目' });
+
+test('a draft survives switching tabs and a reload', async () => {
+  await withPage(browser(), 'tabs-draft', async (page) => {
+    const { username, password } = await signUp(page, 'tabs');
+    await loginAt(page, username, password, '/OCS/askQuestion');
+    await question(page).fill(QUESTION);
+
+    // Another page from the side menu: a second tab, and the question's page is hidden, not gone.
+    let asked = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/ocs/queries')) asked += 1;
+    });
+    await page.getByRole('link', { name: '账单' }).click();
+    await page.waitForURL(`${BASE()}/OCS/bill`);
+    await page.getByRole('tab', { name: '账单', selected: true }).waitFor();
+    await expect(tabs(page).allTextContents()).resolves.toEqual(['首页', '在线提问', '账单']);
+    expect(await question(page).count()).toBe(0); // hidden: out of the accessibility tree
+    expect(await axeOn(page, '.portal-tabs')).toEqual([]);
+
+    // Back through its tab: the question is there, and the page did not load its history again.
+    const before = asked;
+    await page.getByRole('tab', { name: /在线提问/ }).click();
+    await page.waitForURL(`${BASE()}/OCS/askQuestion`);
+    await expect(question(page).inputValue()).resolves.toBe(QUESTION);
+    await page.waitForLoadState('networkidle');
+    expect(asked).toBe(before);
+
+    // A reload: both tabs and the draft come back.
+    await page.reload();
+    await page.getByRole('tab', { name: /在线提问/, selected: true }).waitFor();
+    await expect(tabs(page).allTextContents()).resolves.toEqual(['首页', '在线提问', '账单']);
+    await expect(question(page).inputValue()).resolves.toBe(QUESTION);
+
+    // Closed with Delete: it asks first (the draft is not sent yet), then the draft is gone.
+    await page.getByRole('tab', { name: /在线提问/ }).press('Delete');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('「在线提问」中填写的内容尚未提交，关闭后将丢失。').waitFor();
+    await dialog.getByRole('button', { name: /关\s*闭/ }).click();
+    await page.waitForURL(`${BASE()}/OCS/bill`);
+    await expect(tabs(page).allTextContents()).resolves.toEqual(['首页', '账单']);
+    await page.goto(`${BASE()}/OCS/askQuestion`);
+    await expect(question(page).inputValue()).resolves.toBe('');
+  });
+});
+
+test('at 375 px the tabs are a compact switcher', async () => {
+  const { context, page } = await browser()
+    .newContext({ viewport: { width: 375, height: 800 }, locale: 'zh-CN' })
+    .then(async (c) => ({ context: c, page: await c.newPage() }));
+  try {
+    const { username, password } = await signUp(page, 'tabs_phone');
+    await loginAt(page, username, password, '/OCS/bill');
+    await page.goto(`${BASE()}/OCS/askQuestion`);
+    const switcher = page.getByRole('combobox', { name: '切换已打开的页面' });
+    await switcher.waitFor();
+    expect(await page.getByRole('tablist', { name: '已打开的页面' }).count()).toBe(0);
+    await switcher.selectOption({ label: '账单' });
+    await page.waitForURL(`${BASE()}/OCS/bill`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await axeOn(page, '.portal-tabs')).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
