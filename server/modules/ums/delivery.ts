@@ -13,7 +13,7 @@ import { lockFor } from '../../db/locks';
 import { callbackDue, sendDueCallbacks } from './callbacks';
 import { loadTarget, recordChannelHealth, type UmsContext } from './channels';
 import { settleMerged, sweepDigests } from './digest';
-import { tellChannelFailing } from './failing';
+import { tellChannelFailing, type TellAdmins } from './failing';
 import type { Outcome, RobotMessage, SendResult } from './kinds/transport';
 import { adapterOf, type ChannelAdapter, type ChannelTarget, type PaceWindow } from './kinds';
 import { DINGTALK_THROTTLE_MS } from './kinds/dingtalk';
@@ -55,12 +55,6 @@ export type TellOwner = (
   userId: number,
   n: { kind: 'ums.failed'; title: string; body: string; link: string },
   opts: { unlessUnread: boolean },
-) => Promise<void>;
-
-/** What the worker tells the administrators with (the notification centre's notifyAdmins()). */
-export type TellAdmins = (
-  db: Kysely<DB> | Transaction<DB>,
-  n: { kind: 'ums.channel.failing'; title: string; body: string; link: string },
 ) => Promise<void>;
 
 interface Claimed {

@@ -10,11 +10,16 @@
  * window, so a busy channel that fails now and then is never announced, and an idle broken one is.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { CHANNEL_KIND_LABELS, type ChannelKind } from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import type { TellAdmins } from './delivery';
 import type { SendResult } from './kinds/transport';
+
+/** What the worker tells the administrators with (the notification centre's notifyAdmins()). */
+export type TellAdmins = (
+  db: Kysely<DB> | Transaction<DB>,
+  n: { kind: 'ums.channel.failing'; title: string; body: string; link: string },
+) => Promise<void>;
 
 /**
  * Our own reading of the last answer: the hint we wrote, the service's error code or the HTTP status.
