@@ -166,7 +166,7 @@ export default function TabStrip({ tabs, active, unsaved, onSelect, onClose, onR
                       onClose('this', t.path);
                     }}
                   >
-                    <CloseOutlined />
+                    <CloseOutlined aria-hidden />
                   </span>
                 )}
               </div>
