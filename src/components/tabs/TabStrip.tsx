@@ -90,7 +90,8 @@ export default function TabStrip({ tabs, active, unsaved, onSelect, onClose, onR
     act();
   };
 
-  const label = (t: Tab) => `${titleOf(t.path)}${unsaved.has(t.path) ? '（有未提交的内容）' : ''}`;
+  // Not "内容": a tab's name is also a label on the page, and the forms' fields are named 内容.
+  const label = (t: Tab) => `${titleOf(t.path)}${unsaved.has(t.path) ? '（草稿未提交）' : ''}`;
   const menuButton = (
     <Dropdown menu={menuOf(active ?? HOME_PATH)} trigger={['click']}>
       <Button type="text" className="portal-tabs-more" aria-label="标签页操作" icon={<MoreOutlined aria-hidden />} />

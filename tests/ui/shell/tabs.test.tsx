@@ -64,7 +64,7 @@ describe('the page tabs', () => {
 
     act(() => history.current.push('/UMS/createMessage'));
     expect(await screen.findByRole('button', { name: /^发\s?送$/ }, { timeout: 15000 })).toBeVisible();
-    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己（有未提交的内容）', '创建消息']));
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己（草稿未提交）', '创建消息']));
     // The first page stays mounted, hidden (out of sight, the focus order and the accessibility tree).
     expect(await contentBox()).not.toBeVisible();
 
@@ -86,7 +86,7 @@ describe('the page tabs', () => {
 
     const { history } = open('/UMS/createMessage');
     // Marked before its page is shown again: closing it or the cap would ask first.
-    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己（有未提交的内容）', '创建消息']), {
+    await waitFor(() => expect(tabNames()).toEqual(['首页', '发送给自己（草稿未提交）', '创建消息']), {
       timeout: 15000,
     });
     fireEvent.click(within(strip()).getByRole('tab', { name: /发送给自己/ }));
@@ -201,7 +201,7 @@ describe('the page tabs', () => {
     const first = open('/UMS/createMessage');
     await waitFor(() => expect(tabNames()).toHaveLength(10), { timeout: 15000 });
     expect(tabNames()).not.toContain('OCS 概览');
-    expect(tabNames()).toContain('账单（有未提交的内容）');
+    expect(tabNames()).toContain('账单（草稿未提交）');
     first.unmount();
 
     // Every one holds a draft: the user is asked before the oldest goes.
@@ -213,7 +213,7 @@ describe('the page tabs', () => {
     expect(tabNames()).toHaveLength(11);
     fireEvent.click(within(dialog).getByRole('button', { name: '关闭它' }));
     await waitFor(() => expect(tabNames()).toHaveLength(10));
-    expect(tabNames()).not.toContain('账单（有未提交的内容）');
+    expect(tabNames()).not.toContain('账单（草稿未提交）');
     expect(sessionStorage.getItem(`formDraft:${UID}:/OCS/bill`)).toBeNull();
     for (const p of pages) forgetDraft(UID, p);
   });
