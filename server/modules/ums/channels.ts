@@ -22,7 +22,7 @@ import {
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
 import { maskSecret, type SecretBox } from '../../lib/secretbox';
-import { consentOf, mailConfirmation, reserveConfirmation } from './consent';
+import { awaitsConsent, consentOf, mailConfirmation, reserveConfirmation } from './consent';
 import { adapterOf, type ChannelTarget, type UmsContext, type WebhookConfig } from './kinds';
 import { maskHeaders, webhookConfig } from './kinds/webhook';
 
@@ -424,7 +424,7 @@ export async function loadTarget(
     headers: row.config_enc ? JSON.parse(ctx.secrets.decrypt(row.config_enc)) : [],
     throttledUntil: row.throttled_until,
     // An e-mail address whose owner has not agreed (consent.ts) is never sent to.
-    unconfirmed: row.kind === 'email' && row.confirmed_at === null,
+    unconfirmed: awaitsConsent(row),
   };
 }
 

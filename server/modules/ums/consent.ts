@@ -20,6 +20,10 @@ const PER_ADDRESS_PER_DAY = 3;
 
 const addressHash = (address: string) => sha256(address.trim().toLowerCase());
 
+/** An e-mail address its owner has not agreed to (yet): nothing is sent to it. */
+export const awaitsConsent = (c: { kind: string; confirmed_at: Date | null }): boolean =>
+  c.kind === 'email' && c.confirmed_at === null;
+
 /** A confirmation mail about to go: its link's secret (the row holds only the hash). */
 export interface PendingMail {
   token: string;

@@ -7,6 +7,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
+import { awaitsConsent } from './consent';
 
 /** Whether the user may have notifications forwarded to this channel: theirs, and not an unconfirmed address. */
 export async function forwardTarget(
@@ -21,7 +22,7 @@ export async function forwardTarget(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!c) return 'missing';
-  return c.kind === 'email' && c.confirmed_at === null ? 'unconfirmed' : 'ok';
+  return awaitsConsent(c) ? 'unconfirmed' : 'ok';
 }
 
 /**

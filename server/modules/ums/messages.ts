@@ -20,6 +20,7 @@ import { badRequest, conflict, notFound, tooMany } from '../../errors';
 import { escapeLike } from '../../lib/sql';
 import { callbackDue, validateCallbackUrl } from './callbacks';
 import { channelHealth } from './channels';
+import { awaitsConsent } from './consent';
 import { settleMerged } from './digest';
 import { renderTemplate } from './templates';
 
@@ -77,7 +78,7 @@ interface Route {
 
 /** An e-mail address that has not agreed (consent.ts) is not sent to: 409, naming the channel. */
 function refuseUnconfirmed(channels: { name: string; kind: string; confirmed_at: Date | null }[], field: string) {
-  const pending = channels.find((c) => c.kind === 'email' && c.confirmed_at === null);
+  const pending = channels.find(awaitsConsent);
   if (!pending) return;
   const message = `渠道「${pending.name}」的邮箱尚未确认：收件人打开确认邮件中的链接后才能向它发送`;
   throw conflict(message, { [field]: [message] });
