@@ -144,10 +144,16 @@ async function visit(width: Width, role: Role, path: string): Promise<string[]> 
   problems[width][role] = { console: [], api: [] };
   await page.goto(`${BASE()}${path}`);
   await page.waitForLoadState('networkidle');
-  // Settled: nothing loading any more (a button keeps its loading look a moment after its request).
+  // Settled: nothing loading any more (a button keeps its loading look a moment after its request),
+  // and no finite animation under way: a form's help text fading in is checked by axe at its final
+  // colour, not at a mid-fade grey that fails the contrast rule once in a while.
   await page
     .waitForFunction(
-      () => !document.querySelector('.ant-btn-loading, .ant-spin-spinning, .ant-skeleton-active'),
+      () =>
+        !document.querySelector('.ant-btn-loading, .ant-spin-spinning, .ant-skeleton-active') &&
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
       null,
       {
         timeout: 10_000,
