@@ -6,7 +6,7 @@
  */
 import type { CurrentUser } from '@/contract';
 import { DROPDOWN_DELAYS } from '@/requestDefaults';
-import * as userApi from '@/contract/api/user';
+import * as userApi from '@/contract/api/account';
 import { call } from '@/services/call';
 import {
   BulbOutlined,

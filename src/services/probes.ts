@@ -4,7 +4,7 @@
  * kept); a signed-in page asks for the user anew with the session rule of any other call.
  */
 import * as healthApi from '@/contract/api/health';
-import * as api from '@/contract/api/user';
+import * as api from '@/contract/api/account';
 import type { AnswerOf } from '@/contract/endpoint';
 import { SESSION_REQUIRED } from '@/requestDefaults';
 import type { RequestOptions } from '@umijs/max';

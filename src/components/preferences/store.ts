@@ -4,7 +4,7 @@
  * once, is copied locally and saved on the server, saves in the order they were made.
  */
 import type { Preferences } from '@/contract';
-import * as userApi from '@/contract/api/user';
+import * as userApi from '@/contract/api/account';
 import { DEFAULT_PREFERENCES } from '@/contract/preferenceDefaults';
 import { call } from '@/services/call';
 import { useSyncExternalStore } from 'react';

@@ -14,7 +14,7 @@ import type { CurrentUser, PasswordLoginResult } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
 import { takePrerendered } from '@/prerendered';
 import { fetchAuthSettings } from '@/services/probes';
-import * as userApi from '@/contract/api/user';
+import * as userApi from '@/contract/api/account';
 import type { AnswerOf } from '@/contract/endpoint';
 import { call } from '@/services/call';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';

@@ -6,7 +6,7 @@ import { zodRule } from '@/components/zodRule';
 import { Nickname, Password, Username } from '@/contract';
 import { errorMessageOf, fieldErrorsOf } from '@/requestErrorConfig';
 import { fetchAuthSettings } from '@/services/probes';
-import * as userApi from '@/contract/api/user';
+import * as userApi from '@/contract/api/account';
 import { call } from '@/services/call';
 import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation } from '@umijs/max';
