@@ -12,7 +12,7 @@ import ChunkErrorBoundary, { RememberPageImports } from './components/ChunkError
 import { hasSideMenu, narrowMenu, withMenuIcons } from './components/menu';
 import { rememberVisit } from './components/recentPages';
 import PreferencesProvider from './components/preferences/PreferencesProvider';
-import { endSession, SessionBridge } from './components/session';
+import { endSession, recheckUser, SessionBridge } from './components/session';
 import {
   LayoutHeader,
   menuItemRender,
@@ -222,6 +222,7 @@ export function rootContainer(container: React.ReactNode) {
 
 export const request: RequestConfig = {
   ...errorConfig,
-  // A 401 where a session was needed: the session ended, handled once for the whole app.
-  responseInterceptors: [sessionEndInterceptor(endSession)],
+  // A 401 where a session was needed: the session ended, handled once for the whole app. A 403 for a
+  // role: the user's roles are asked again.
+  responseInterceptors: [sessionEndInterceptor(endSession, recheckUser)],
 };

@@ -88,15 +88,24 @@ export function endsSession(error: unknown): boolean {
   return statusOf(error) === 401 && config?.[SESSION_REQUIRED] === true;
 }
 
+/** A call refused for the caller's role: the roles may have changed since the user signed in. */
+export function refusedForRole(error: unknown): boolean {
+  const config = (error as { config?: Record<string, unknown> } | undefined)?.config;
+  return statusOf(error) === 403 && config?.[SESSION_REQUIRED] === true && envelopeOf(error)?.errorCode === 'FORBIDDEN';
+}
+
 /**
  * The response interceptor that hands a call whose session ended to `onEnd` (the shell's reaction,
  * src/components/session.tsx, wired in src/app.tsx). Such a call never settles: the visitor is on
- * the way to the login page, so no page shows an error of its own or an empty list meanwhile.
+ * the way to the login page, so no page shows an error of its own or an empty list meanwhile. A call
+ * refused for a role is also told to `onRefused` (who the user is now is asked again) and fails as usual.
  */
 export function sessionEndInterceptor(
   onEnd: () => void,
+  onRefused: () => void = () => undefined,
 ): [(response: AxiosResponse) => AxiosResponse, ErrorInterceptor] {
   const onRejected = (error: unknown): Promise<never> => {
+    if (refusedForRole(error)) onRefused();
     if (!endsSession(error)) return Promise.reject(error);
     onEnd();
     return new Promise<never>(() => undefined);

@@ -8,6 +8,7 @@ import { history, useModel } from '@umijs/max';
 import { message } from 'antd';
 import React, { useEffect } from 'react';
 import { rememberUser } from '@/initialState';
+import { probeCurrentUser } from '@/services/probes';
 import { LOGIN_PATH, loginPath } from './redirect';
 
 export const SESSION_ENDED_TEXT = '登录已过期，请重新登录';
@@ -15,6 +16,8 @@ export const SESSION_ENDED_TEXT = '登录已过期，请重新登录';
 const MESSAGE_KEY = 'session-ended';
 
 let clearUser: (() => void) | undefined;
+let reloadUser: (() => Promise<void>) | undefined;
+let reloading = false;
 
 export function endSession(): void {
   const { location } = history;
@@ -27,6 +30,19 @@ export function endSession(): void {
 }
 
 /**
+ * A call was refused for the user's role: an administrator may have taken a role away since sign-in.
+ * Who the user is now is asked once however many calls were refused, and the shell follows (the menu,
+ * the tabs of pages no longer allowed close, the page shows 403).
+ */
+export function recheckUser(): void {
+  if (reloading || !reloadUser) return;
+  reloading = true;
+  void reloadUser().finally(() => {
+    reloading = false;
+  });
+}
+
+/**
  * Rendered inside the app's state (src/app.tsx `innerProvider`): gives endSession() the way to clear
  * the user the shell reads, which lives in Umi's initialState model and is reachable only from React.
  */
@@ -34,8 +50,21 @@ export function SessionBridge({ children }: { children?: React.ReactNode }) {
   const { setInitialState } = useModel('@@initialState');
   useEffect(() => {
     clearUser = () => void setInitialState((s) => ({ ...s, currentUser: null }));
+    reloadUser = async () => {
+      // Not signed in any more: the next call that needs the session ends it the usual way.
+      const user = await probeCurrentUser().then(
+        (r) => (r?.success === true ? r.data : null),
+        () => null,
+      );
+      if (!user) return;
+      rememberUser(user);
+      await setInitialState((s) =>
+        String(s?.currentUser?.roles) === String(user.roles) ? s : { ...s, currentUser: user },
+      );
+    };
     return () => {
       clearUser = undefined;
+      reloadUser = undefined;
     };
   }, [setInitialState]);
   return <>{children}</>;

@@ -1,7 +1,8 @@
 /**
  * The shell's page tabs in Chromium: a question typed in 在线提问 is still there after opening another
  * page and coming back through its tab (the page was kept, not loaded again), and after a reload the
- * tab and the draft are back; the strip passes axe-core; at 375 px it is a compact switcher.
+ * tab and the draft are back; the strip passes axe-core; at 375 px it is a compact switcher; a role
+ * taken away by an administrator closes the tab of the page it opened at the page's next call.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -96,4 +97,43 @@ test('at 375 px the tabs are a compact switcher', async () => {
   } finally {
     await context.close();
   }
+});
+
+test('a role taken away closes the tab of its page at the next call', async () => {
+  // The administrator, through the API: makes an njit user, later takes the role away.
+  const login = await fetch(`${BASE()}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: process.env.E2E_ADMIN_PASSWORD }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const admin = (path: string, method: string, json: unknown) =>
+    fetch(`${BASE()}${path}`, {
+      method,
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+  const username = `tabs_role_${suffix}`;
+  const password = 'tabs-password-2';
+  const made = await admin('/api/user/admin/users', 'POST', { username, password, roles: ['njit'] });
+  expect(made.status).toBe(200);
+  const uid = ((await made.json()) as { data: { uid: number } }).data.uid;
+
+  await withPage(browser(), 'tabs-role', async (page) => {
+    // The page's first call (its filters' options) is answered while the role is still there.
+    const options = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/njit/options');
+    await loginAt(page, username, password, '/njit/queryStuInfo');
+    expect((await options).status()).toBe(200);
+    await page.getByRole('tab', { name: /学生信息查询/, selected: true }).waitFor();
+
+    expect((await admin(`/api/user/admin/users/${uid}`, 'PATCH', { roles: [] })).status).toBe(200);
+    // The page's next call is refused: the shell asks who the user is now and closes the tab.
+    await page.getByRole('textbox', { name: '学号' }).fill('2020');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await page.getByText('你已无权访问「学生信息查询」，该页面已关闭').waitFor();
+    await page.waitForURL(`${BASE()}/home`);
+    await expect(tabs(page).allTextContents()).resolves.toEqual(['首页']);
+    // The menu follows too: the lookup is gone from it.
+    expect(await page.getByRole('link', { name: '学生信息查询' }).count()).toBe(0);
+  });
 });

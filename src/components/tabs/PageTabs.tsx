@@ -12,7 +12,7 @@
  * Loaded with the layout only (src/app.tsx), never on the login page.
  */
 import { useAccess, useModel, useNavigate, useOutlet } from '@umijs/max';
-import { Modal } from 'antd';
+import { message, Modal } from 'antd';
 import React, { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { UNSAFE_LocationContext, useLocation, useNavigationType } from 'react-router-dom';
 import ChunkErrorBoundary from '../ChunkErrorBoundary';
@@ -138,11 +138,18 @@ export default function PageTabs({ exception }: { exception?: React.ReactNode })
     // Only a change of address opens or touches a tab.
   }, [tabbable, path, location.search]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // A page the user may no longer open (a role taken away) closes with its tab.
+  // A page the user may no longer open (a role taken away) closes with its tab. Shown, it gives way to
+  // the next tab with a word why: the layout's own 403 follows only a change of address.
   useEffect(() => {
     const refused = tabs.filter((t) => !mayOpen(t.path, access));
-    if (refused.length) closeTabs(refused);
-  }, [access, tabs, closeTabs]);
+    if (!refused.length) return;
+    closeTabs(refused, () => {
+      if (!refused.some((t) => t.path === path)) return;
+      void message.warning(`你已无权访问「${titleOf(path)}」，该页面已关闭`);
+      const next = nextActive(tabs, refused, path);
+      navigate(next + searchOf(next), { replace: true });
+    });
+  }, [access, tabs, closeTabs]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     if (uid !== undefined) storeTabs(uid, tabs);

@@ -5,7 +5,8 @@
 import { TestBrowser } from '@@/testBrowser';
 import { SESSION_REQUIRED } from '@/requestDefaults';
 import { request } from '@/app';
-import { endsSession } from '@/requestErrorConfig';
+import { endsSession, refusedForRole } from '@/requestErrorConfig';
+import { call } from '@/services/call';
 import { probeCurrentUser } from '@/services/probes';
 import { act, render, screen, waitFor } from '@testing-library/react';
 
@@ -26,11 +27,11 @@ jest.mock('@/services/probes', () => ({
 const carol = { uid: 5, username: 'carol', nickname: null, avatar: null, roles: ['njit' as const] };
 
 /** What axios rejects with for an answer of `status` to a call made with these request options. */
-const failure = (status: number, options: Record<string, unknown>) => ({
+const failure = (status: number, options: Record<string, unknown>, errorCode = 'UNAUTHORIZED') => ({
   name: 'AxiosError',
   message: `Request failed with status code ${status}`,
   config: options,
-  response: { status, data: { success: false, errorCode: 'UNAUTHORIZED', errorMessage: '请先登录' } },
+  response: { status, data: { success: false, errorCode, errorMessage: '请先登录' } },
 });
 
 // The app's own request config: the interceptor as the shell wires it.
@@ -84,5 +85,48 @@ describe('a session that ends while a page is open', () => {
     // The shell no longer holds the user: the public home page names a visitor.
     act(() => history.current.push('/home'));
     expect(await screen.findByText('未登录', {}, { timeout: 15000 })).toBeInTheDocument();
+  });
+});
+
+describe('a role taken away while a page is open', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    jest.mocked(probeCurrentUser).mockReset();
+  });
+
+  it('is a 403 FORBIDDEN from an endpoint that needs a session', () => {
+    expect(refusedForRole(failure(403, { [SESSION_REQUIRED]: true }, 'FORBIDDEN'))).toBe(true);
+    expect(refusedForRole(failure(403, { [SESSION_REQUIRED]: false }, 'FORBIDDEN'))).toBe(false);
+    expect(refusedForRole(failure(403, { [SESSION_REQUIRED]: true }, 'TWO_FACTOR_ENROLLMENT_REQUIRED'))).toBe(false);
+    expect(refusedForRole(failure(401, { [SESSION_REQUIRED]: true }, 'FORBIDDEN'))).toBe(false);
+  });
+
+  it('asks once who the user is, however many calls were refused, and the shell takes the new roles', async () => {
+    jest.mocked(probeCurrentUser).mockResolvedValue({ success: true, data: carol });
+    // The page's own calls wait: only the shell is under test.
+    jest.mocked(call).mockImplementation(() => new Promise(() => undefined));
+    const history: { current: any } = { current: undefined };
+    render(<TestBrowser location={{ pathname: '/njit/queryStuInfo' }} historyRef={history} />);
+    expect(await screen.findByText('carol', {}, { timeout: 15000 })).toBeInTheDocument();
+    const asked = jest.mocked(probeCurrentUser).mock.calls.length;
+
+    // The njit role is gone on the server: three calls of the page are refused at once.
+    jest.mocked(probeCurrentUser).mockResolvedValue({ success: true, data: { ...carol, roles: [] } });
+    const refusals: Promise<unknown>[] = [];
+    act(() => {
+      for (let i = 0; i < 3; i++) refusals.push(onRejected(failure(403, { [SESSION_REQUIRED]: true }, 'FORBIDDEN')));
+    });
+    // Each still fails for its page, as before.
+    await Promise.all(refusals.map((r) => expect(r).rejects.toMatchObject({ response: { status: 403 } })));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('initialState')!).roles).toEqual([]));
+    expect(jest.mocked(probeCurrentUser).mock.calls.length).toBe(asked + 1);
+    await new Promise((r) => setTimeout(r, 3000));
+    console.log(document.body.textContent);
+    // The shell follows: the lookup's tab closes, with a word why, and its page gives way to home.
+    expect(
+      await screen.findByText('你已无权访问「学生信息查询」，该页面已关闭', {}, { timeout: 15000 }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(history.current.location.pathname).toBe('/home'));
+    expect(screen.queryByRole('tab', { name: /学生信息查询/ })).toBeNull();
   });
 });
