@@ -112,7 +112,7 @@ export default function ImportPanel() {
         committingNote="正在写入数据库（单个事务，失败不会留下部分数据）…"
         // One transaction over the whole roster: it may take minutes, past the default timeout.
         commit={async (p) =>
-          (await call(njitApi.commitImport, { params: { id: p.importId } }, { timeout: 5 * 60 * 1000 })).data
+          (await call(njitApi.commitImport, { params: { id: p.importId }, body: {} }, { timeout: 5 * 60 * 1000 })).data
         }
         outcome={(_, summary) => ({
           ok: true,
