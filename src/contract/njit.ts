@@ -491,6 +491,8 @@ export const ImportCommitBody = z
   })
   .prefault({});
 export type ImportCommitBody = z.input<typeof ImportCommitBody>;
+/** The choice as the server reads it (every part given). */
+export type ImportCommitChoice = z.output<typeof ImportCommitBody>;
 export const ImportCommitResult = ImportSummary.extend({
   /** Fields corrected by hand that the import kept, and those it replaced with the roster's value. */
   keptManual: z.number().int(),

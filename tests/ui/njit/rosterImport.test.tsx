@@ -136,7 +136,7 @@ describe('roster import', () => {
     await waitFor(() =>
       expect(call).toHaveBeenCalledWith(
         njitApi.commitImport,
-        { params: { id: 'imp_abc' } },
+        { params: { id: 'imp_abc' }, body: { manual: 'keep', choices: [], missing: 'leave' } },
         { timeout: 5 * 60 * 1000 },
       ),
     );
