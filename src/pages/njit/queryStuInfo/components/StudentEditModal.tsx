@@ -128,7 +128,13 @@ export default function StudentEditModal(props: {
       width={520}
     >
       {student && (
-        <Form<Values> form={form} name="studentEdit" layout="vertical" initialValues={initialValues(student)} onFinish={submit}>
+        <Form<Values>
+          form={form}
+          name="studentEdit"
+          layout="vertical"
+          initialValues={initialValues(student)}
+          onFinish={submit}
+        >
           <Form.Item label="姓名" name="name" rules={[{ required: true, message: '请填写姓名' }, fieldRule('name')]}>
             <Input maxLength={32} />
           </Form.Item>
