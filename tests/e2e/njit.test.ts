@@ -5,7 +5,7 @@
  * diff with the manual edit flagged, keeps the correction. The first roster is imported through the API.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { BASE, launch, loginAt, newPage, snap, withPage } from './browser';
 
 let browser: Browser;
@@ -23,6 +23,16 @@ async function api(path: string, init: { method?: string; cookie?: string; json?
     body: init.json ? JSON.stringify(init.json) : init.body,
   });
   return res;
+}
+
+/** WCAG 2.1 AA violations on the page, as `rule: targets` lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .setLegacyMode(true)
+    .analyze();
+  return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 beforeAll(async () => {
@@ -100,12 +110,7 @@ test("the administrator's 到期清除 tab at 375 px: no sideways scroll, axe-co
     await page.getByRole('button', { name: /立即清除/ }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
-    const axe = await new AxeBuilder({ page })
-      .options({ resultTypes: ['violations'] })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .setLegacyMode(true)
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   } catch (err) {
     const file = await snap(page, 'njit-retention-phone').catch(() => 'no screenshot');
     throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
@@ -145,12 +150,7 @@ test('a correction by hand survives the next roster import: the diff flags it an
     expect(await page.locator('body').innerText()).not.toContain('13900002222');
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
-    const axe = await new AxeBuilder({ page })
-      .options({ resultTypes: ['violations'] })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .setLegacyMode(true)
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: /确认导入 2 行/ }).click();
     await page.getByText('导入完成').waitFor();
