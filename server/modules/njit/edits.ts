@@ -103,6 +103,9 @@ export async function editStudent(
   body: z.output<typeof StudentEditBody>,
 ): Promise<StudentDetail> {
   return db.transaction().execute(async (trx) => {
+    // Before the student's row, as an import's commit does (./imports.ts): an edit and a commit never
+    // wait for each other in opposite orders.
+    await sql`lock table njit_student_edits in row exclusive mode`.execute(trx);
     const row = await trx
       .selectFrom('njit_students')
       .select([...COLUMNS])

@@ -156,6 +156,10 @@ async function applyImport(
 ): Promise<ImportCommitResult> {
   return db.transaction().execute(async (trx) => {
     const staged = await stagedImport(trx, actor, importId, true);
+    // Corrections by hand wait for the commit, and the commit for those under way (editStudent takes the
+    // weaker lock first, then the student's row, the order the commit follows too): the edits the
+    // statement reads are all there are, so none is overwritten by a roster value while still flagged.
+    await sql`lock table njit_student_edits in share row exclusive mode`.execute(trx);
     const choices = JSON.stringify(
       choice.choices.map((c) => ({ student_no: c.studentNo, field: c.field, take: c.take })),
     );

@@ -281,6 +281,21 @@ describe('the commit', () => {
     expect(audit.record_ids).toEqual([wang.id]);
   });
 
+  it('an edit and a commit at once both succeed, and the correction stays, flagged', async () => {
+    const { importId } = await scenario();
+    const wang = await idOf('202202010004');
+    const li = await idOf('202101020003');
+    const [edit, done] = await Promise.all([
+      patch(admin, li, { college: '人工智能学院' }),
+      commit(importId, {}),
+      patch(admin, wang, { dormitory: '北区1栋1' }),
+    ]);
+    expect([edit.statusCode, done.statusCode]).toEqual([200, 200]);
+    // Whichever came first, the stored value is the correction, and it is flagged.
+    expect((await row('202101020003')).college).toBe('人工智能学院');
+    expect(await edits()).toContain('202101020003:college');
+  });
+
   it.each([
     ['a wrong bulk choice', { manual: 'overwrite' }],
     ['a choice on the student number', { choices: [{ studentNo: ZHANG, field: 'studentNo', take: 'roster' }] }],
