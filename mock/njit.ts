@@ -4,6 +4,12 @@
  * ignores the file and answers a canned preview with two problems. tests/mock validates every answer.
  */
 import {
+  EDITABLE_FIELDS,
+  ImportCommitBody,
+  ImportDiffQuery,
+  type ImportDiffItem,
+  type ManualEdit,
+  StudentEditBody,
   NJIT_AUDIT_CSV_HEADER,
   NJIT_MAX_PAGE_SIZE,
   NjitAuditExportQuery,
@@ -88,6 +94,37 @@ const masked = ({ py: _p, ini: _i, ...s }: (typeof full)[number]): Student => ({
   phone: mask(s.phone, 3),
   idCard: mask(s.idCard, 4),
 });
+
+/** Fields corrected by hand, per student id; 张三's college starts corrected, so the import diff shows one. */
+const manualEdits = new Map<number, ManualEdit[]>([
+  [1, [{ field: 'college', userName: 'admin', editedAt: '2025-10-08T03:00:00.000Z' }]],
+]);
+const detail = (s: (typeof full)[number]) => ({ ...masked(s), manualEdits: manualEdits.get(s.id) ?? [] });
+
+/** The canned diff of the canned upload: 张三 (college corrected by hand) and 张三丰 change, one new, 王五 missing. */
+const DIFF: Record<ImportDiffQuery['kind'], ImportDiffItem[]> = {
+  changed: [
+    {
+      studentId: 1,
+      studentNo: full[0]!.studentNo,
+      name: full[0]!.name,
+      status: full[0]!.status,
+      changes: [
+        { field: 'college', stored: '信息工程学院', roster: full[0]!.college, manual: true, editedBy: 'admin' },
+        { field: 'phone', stored: mask(full[0]!.phone, 3), roster: '139****0000', manual: false, editedBy: null },
+      ],
+    },
+    {
+      studentId: 2,
+      studentNo: full[1]!.studentNo,
+      name: full[1]!.name,
+      status: full[1]!.status,
+      changes: [{ field: 'grade', stored: String(full[1]!.grade), roster: '2020', manual: false, editedBy: null }],
+    },
+  ],
+  new: [{ studentId: null, studentNo: '20230601099', name: '钱七', status: '在读', changes: [] }],
+  missing: [{ studentId: 4, studentNo: full[3]!.studentNo, name: full[3]!.name, status: full[3]!.status, changes: [] }],
+};
 
 let queriesToday = 3;
 const audit: NjitAuditEntry[] = [];
@@ -217,7 +254,21 @@ export default defineMocks(
     const s = full.find((x) => x.id === Number(req.params?.id));
     if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
     logAudit('detail', { id: s.id }, [s.id]);
-    res.json({ success: true, data: masked(s) });
+    res.json({ success: true, data: detail(s) });
+  }),
+
+  on(njitApi.editStudent, (req, res) => {
+    const body = parse(StudentEditBody, req.body, res);
+    if (!body) return;
+    const s = full.find((x) => x.id === Number(req.params?.id));
+    if (!s) return fail(res, 404, 'NOT_FOUND', '学生不存在');
+    const changed = EDITABLE_FIELDS.filter((f) => body[f] !== undefined && body[f] !== s[f]);
+    for (const f of changed) Object.assign(s, { [f]: body[f] });
+    const kept = (manualEdits.get(s.id) ?? []).filter((e) => !changed.includes(e.field));
+    const at = new Date().toISOString();
+    manualEdits.set(s.id, [...kept, ...changed.map((field) => ({ field, userName: 'admin', editedAt: at }))]);
+    if (changed.length > 0) logAudit('edit', { id: s.id, fields: changed }, [s.id]);
+    res.json({ success: true, data: detail(s) });
   }),
 
   on(njitApi.revealField, (req, res) => {
@@ -368,9 +419,32 @@ export default defineMocks(
     });
   }),
 
-  on(njitApi.commitImport, (req, res) => {
+  on(njitApi.importDiff, (req, res) => {
+    const q = parse(ImportDiffQuery, req.query ?? {}, res);
+    if (!q) return;
     if (req.params?.id !== 'mock-import') return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
-    logAudit('import', { fileName: '新生名单.csv' }, []);
+    const all = DIFF[q.kind];
+    res.json({
+      success: true,
+      data: all.slice((q.current - 1) * q.pageSize, q.current * q.pageSize),
+      total: all.length,
+      current: q.current,
+      pageSize: q.pageSize,
+      counts: { new: DIFF.new.length, changed: DIFF.changed.length, missing: DIFF.missing.length, manualConflicts: 1 },
+    });
+  }),
+
+  on(njitApi.commitImport, (req, res) => {
+    const body = parse(ImportCommitBody, req.body ?? {}, res);
+    if (!body) return;
+    if (req.params?.id !== 'mock-import') return fail(res, 404, 'NOT_FOUND', '导入批次不存在或已过期，请重新上传文件');
+    // The one manual conflict of the canned diff: 张三's college.
+    const choice = body.choices.find((c) => c.studentNo === full[0]!.studentNo && c.field === 'college');
+    const take = choice?.take ?? body.manual;
+    if (take === 'roster') manualEdits.set(1, []);
+    const markedLeft = body.missing === 'mark_left' && full[3]!.status === '在读' ? 1 : 0;
+    if (markedLeft) full[3]!.status = '离校';
+    logAudit('import', { fileName: '新生名单.csv', ...body, choices: body.choices.length }, []);
     res.json({
       success: true,
       data: {
@@ -382,6 +456,9 @@ export default defineMocks(
         updated: 1,
         rejected: 2,
         createdAt: new Date().toISOString(),
+        keptManual: take === 'keep' ? 1 : 0,
+        takenRoster: take === 'roster' ? 1 : 0,
+        markedLeft,
       },
     });
   }),

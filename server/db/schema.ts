@@ -299,7 +299,7 @@ export interface UmsAttemptsTable {
   done_at: Date | null;
 }
 
-export type NjitStudentStatus = '在读' | '休学' | '毕业' | '退学';
+export type NjitStudentStatus = '在读' | '休学' | '毕业' | '退学' | '离校';
 
 export interface NjitStudentsTable {
   id: Generated<number>;
@@ -368,6 +368,15 @@ export interface NjitAuditTable {
   record_ids: ColumnType<number[], number[] | undefined, number[]>;
   reason: string | null;
   created_at: Generated<Date>;
+}
+
+/** A field of a student's record corrected by hand (migration 0041): the next import keeps it unless told otherwise. */
+export interface NjitStudentEditsTable {
+  student_id: number;
+  field: string;
+  user_id: number | null;
+  user_name: string;
+  edited_at: Generated<Date>;
 }
 
 export interface NjitRevealRequestsTable {
@@ -692,6 +701,7 @@ export interface DB {
   njit_imports: NjitImportsTable;
   njit_audit: NjitAuditTable;
   njit_reveal_requests: NjitRevealRequestsTable;
+  njit_student_edits: NjitStudentEditsTable;
   njit_roster: NjitRosterTable;
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;

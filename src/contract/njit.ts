@@ -4,8 +4,10 @@
  */
 import { z } from 'zod';
 import { ok, page } from './common';
+import { isValidIdCard } from './idCard';
 
-export const STUDENT_STATUSES = ['在读', '休学', '毕业', '退学'] as const;
+/** 离校: no longer on the roster (an importer marked the students a new roster did not list). */
+export const STUDENT_STATUSES = ['在读', '休学', '毕业', '退学', '离校'] as const;
 export const StudentStatus = z.enum(STUDENT_STATUSES);
 export type StudentStatus = z.infer<typeof StudentStatus>;
 
@@ -33,7 +35,7 @@ export const ROSTER_COLUMNS = [
   { field: 'major', label: '专业', required: false, hint: '最多 64 个字符' },
   { field: 'className', label: '班级', required: false, hint: '最多 64 个字符' },
   { field: 'grade', label: '年级', required: false, hint: '四位入学年份，如 2023' },
-  { field: 'status', label: '状态', required: false, hint: '在读、休学、毕业、退学 之一；不填为 在读' },
+  { field: 'status', label: '状态', required: false, hint: '在读、休学、毕业、退学、离校 之一；不填为 在读' },
   { field: 'phone', label: '手机号', required: false, hint: '11 位手机号，以 1 开头' },
   { field: 'idCard', label: '身份证号', required: false, hint: '18 位居民身份证号' },
   { field: 'dormitory', label: '宿舍', required: false, hint: '最多 64 个字符' },
@@ -219,7 +221,6 @@ export type ImportPreview = z.infer<typeof ImportPreview>;
 export const ImportPreviewResponse = ok(ImportPreview);
 
 export const ImportIdParams = z.object({ id: z.string().min(1).max(64) });
-export const ImportCommitResponse = ok(ImportSummary);
 export const ImportListQuery = z.object({
   current: z.coerce.number().int().min(1).max(100000).default(1),
   pageSize: z.coerce.number().int().min(1).max(NJIT_MAX_PAGE_SIZE).default(10),
@@ -236,6 +237,7 @@ export const NJIT_AUDIT_ACTIONS = [
   'audit_export',
   'purge_preview',
   'purge',
+  'edit',
 ] as const;
 export const NjitAuditAction = z.enum(NJIT_AUDIT_ACTIONS);
 export type NjitAuditAction = z.infer<typeof NjitAuditAction>;
@@ -282,7 +284,7 @@ export const NjitAuditListResponse = page(NjitAuditEntry);
 // ---------- retention: purging students who left ----------
 
 /** The statuses of a student who left: their record is purged NJIT_STUDENT_RETENTION_DAYS later. */
-export const LEAVING_STATUSES = ['毕业', '退学'] as const satisfies readonly StudentStatus[];
+export const LEAVING_STATUSES = ['毕业', '退学', '离校'] as const satisfies readonly StudentStatus[];
 
 const days = (what: string) =>
   z.coerce
@@ -338,3 +340,165 @@ export const PurgeBody = z.object({
   cutoff: z.iso.datetime({ offset: true, error: '清除时间点无效，请刷新预览后重试' }),
 });
 export const PurgeResponse = ok(z.object({ purged: z.number().int(), cutoff: z.string() }));
+
+// ---------- manual edits and the import's diff ----------
+
+/** The fields staff may correct by hand (the student number is the key a roster matches on: never). */
+export const EDITABLE_FIELDS = [
+  'name',
+  'gender',
+  'college',
+  'major',
+  'className',
+  'grade',
+  'status',
+  'phone',
+  'idCard',
+  'dormitory',
+] as const satisfies readonly RosterField[];
+export const EditableField = z.enum(EDITABLE_FIELDS);
+export type EditableField = z.infer<typeof EditableField>;
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** One line of text: trimmed, no control characters; blank means "not filled" (null). */
+const lineText = (label: string, max: number) =>
+  z
+    .string({ error: `${label}应为文字` })
+    .trim()
+    .max(max, `${label}最多 ${max} 个字符`)
+    .refine((v) => !CONTROL_CHARS.test(v), `${label}不能包含换行或控制字符`)
+    .transform((v) => (v === '' ? null : v))
+    .nullable();
+
+/**
+ * A correction of some fields of a student's record; a field left out is unchanged, null (or blank) clears
+ * it. The same rules as a roster's cells (server/modules/njit/record.ts), except that a wrong value is
+ * refused here instead of being left blank: a person can fix it.
+ */
+export const StudentEditBody = z
+  .strictObject(
+    {
+      name: z
+        .string({ error: '姓名应为文字' })
+        .trim()
+        .min(1, '请填写姓名')
+        .max(32, '姓名最多 32 个字符')
+        .refine((v) => !CONTROL_CHARS.test(v), '姓名不能包含换行或控制字符'),
+      gender: Gender.nullable(),
+      college: lineText('学院', 64),
+      major: lineText('专业', 64),
+      className: lineText('班级', 64),
+      grade: z
+        .number({ error: '年级应为四位入学年份，如 2023' })
+        .int('年级应为四位入学年份，如 2023')
+        .min(1950, '年级应为四位入学年份，如 2023')
+        .max(2100, '年级应为四位入学年份，如 2023')
+        .nullable(),
+      status: z.enum(STUDENT_STATUSES, { error: `状态应为 ${STUDENT_STATUSES.join('、')} 之一` }),
+      phone: z
+        .string({ error: '手机号应为文字' })
+        .max(32, '手机号格式不正确（应为 11 位，以 1 开头）')
+        .transform((v) => v.replace(/[\s-]/g, '').replace(/^\+?86/, ''))
+        .refine((v) => v === '' || /^1[3-9]\d{9}$/.test(v), '手机号格式不正确（应为 11 位，以 1 开头）')
+        .transform((v) => (v === '' ? null : v))
+        .nullable(),
+      idCard: z
+        .string({ error: '身份证号应为文字' })
+        .max(32, '身份证号格式或校验位不正确')
+        .transform((v) => v.replace(/\s/g, '').toUpperCase())
+        .refine((v) => v === '' || isValidIdCard(v), '身份证号格式或校验位不正确')
+        .transform((v) => (v === '' ? null : v))
+        .nullable(),
+      dormitory: lineText('宿舍', 64),
+    },
+    { error: (i) => (i.code === 'unrecognized_keys' ? `不能修改的字段：${i.keys.join('、')}` : '请求格式不正确') },
+  )
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, '请至少修改一个字段');
+export type StudentEditBody = z.input<typeof StudentEditBody>;
+
+/** A field of a student's record that was corrected by hand, and by whom. */
+export const ManualEdit = z.object({ field: EditableField, userName: z.string(), editedAt: z.string() });
+export type ManualEdit = z.infer<typeof ManualEdit>;
+/** The record (masked) with the fields corrected by hand. */
+export const StudentDetail = Student.extend({ manualEdits: z.array(ManualEdit) });
+export type StudentDetail = z.infer<typeof StudentDetail>;
+export const StudentDetailResponse = ok(StudentDetail);
+
+export const IMPORT_DIFF_KINDS = ['changed', 'new', 'missing'] as const;
+export const ImportDiffQuery = RetentionPreviewQuery.pick({ current: true, pageSize: true }).extend({
+  /** changed: stored students the roster changes; new: roster rows not stored; missing: stored students still
+   * 在读 or 休学 that the roster does not list. */
+  kind: z.enum(IMPORT_DIFF_KINDS, { error: 'kind 只能是 changed、new 或 missing' }).default('changed'),
+});
+export type ImportDiffQuery = z.infer<typeof ImportDiffQuery>;
+
+export const ImportFieldChange = z.object({
+  field: EditableField,
+  /** Text as shown; phone and ID numbers masked. */
+  stored: z.string().nullable(),
+  roster: z.string().nullable(),
+  /** The stored value was corrected by hand (by editedBy): the import keeps it unless told otherwise. */
+  manual: z.boolean(),
+  editedBy: z.string().nullable(),
+});
+export type ImportFieldChange = z.infer<typeof ImportFieldChange>;
+export const ImportDiffItem = z.object({
+  /** null for a new student. */
+  studentId: z.number().int().nullable(),
+  studentNo: z.string(),
+  name: z.string(),
+  status: StudentStatus,
+  /** changed: the fields whose value differs; new and missing: none. */
+  changes: z.array(ImportFieldChange),
+});
+export type ImportDiffItem = z.infer<typeof ImportDiffItem>;
+export const ImportDiffCounts = z.object({
+  new: z.number().int(),
+  changed: z.number().int(),
+  missing: z.number().int(),
+  /** Changed fields whose stored value was corrected by hand. */
+  manualConflicts: z.number().int(),
+});
+export type ImportDiffCounts = z.infer<typeof ImportDiffCounts>;
+export const ImportDiffResponse = page(ImportDiffItem).extend({ counts: ImportDiffCounts });
+
+const take = z.enum(['keep', 'roster'], { error: '只能选择保留手动修改（keep）或采用名单（roster）' });
+/**
+ * How to commit: for fields corrected by hand, keep them (default) or take the roster's value, in bulk
+ * (`manual`) and per student and field (`choices`, which win); students the roster does not list are left
+ * as they are (default) or marked 离校.
+ */
+export const ImportCommitBody = z
+  .strictObject({
+    manual: take.default('keep'),
+    choices: z
+      .array(
+        z.strictObject({
+          studentNo: z.string().regex(/^[A-Za-z0-9]{4,20}$/, '学号应为 4–20 位字母或数字'),
+          field: z.enum(EDITABLE_FIELDS, { error: '不能选择的字段' }),
+          take,
+        }),
+      )
+      .max(10000, '逐项选择最多 10000 项，其余请用批量选择')
+      .default([])
+      .refine(
+        (cs) => new Set(cs.map((c) => `${c.studentNo}\u0001${c.field}`)).size === cs.length,
+        '同一学生的同一字段只能选择一次',
+      ),
+    missing: z.enum(['leave', 'mark_left'], { error: '名单中没有的学生只能保持不变或标记为离校' }).default('leave'),
+  })
+  .prefault({});
+export type ImportCommitBody = z.input<typeof ImportCommitBody>;
+/** The choice as the server reads it (every part given). */
+export type ImportCommitChoice = z.output<typeof ImportCommitBody>;
+export const ImportCommitResult = ImportSummary.extend({
+  /** Fields corrected by hand that the import kept, and those it replaced with the roster's value. */
+  keptManual: z.number().int(),
+  takenRoster: z.number().int(),
+  /** Students the roster did not list, marked 离校. */
+  markedLeft: z.number().int(),
+});
+export type ImportCommitResult = z.infer<typeof ImportCommitResult>;
+export const ImportCommitResponse = ok(ImportCommitResult);

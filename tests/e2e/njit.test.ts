@@ -1,13 +1,15 @@
 /**
  * NJIT end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
  * gets the 403 page and no data; the administrator's 到期清除 tab holds at 375 px (no sideways scroll,
- * axe-core clean). The roster is imported through the API by the administrator.
+ * axe-core clean); the administrator corrects a student by hand and a later roster import, shown as a
+ * diff with the manual edit flagged, keeps the correction. The first roster is imported through the API.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { BASE, launch, loginAt, newPage, snap, withPage } from './browser';
 
 let browser: Browser;
+let adminCookie = '';
 const suffix = `${process.pid}${Date.now() % 100000}`;
 const PASSWORD = 'njit-e2e-password';
 
@@ -23,6 +25,16 @@ async function api(path: string, init: { method?: string; cookie?: string; json?
   return res;
 }
 
+/** WCAG 2.1 AA violations on the page, as `rule: targets` lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .setLegacyMode(true)
+    .analyze();
+  return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 beforeAll(async () => {
   browser = await launch();
   const login = await api('/api/user/login', {
@@ -30,6 +42,7 @@ beforeAll(async () => {
     json: { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD },
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  adminCookie = cookie;
   const uid = ((await login.json()) as { data: { uid: number } }).data.uid;
   expect(
     (await api(`/api/user/admin/users/${uid}`, { method: 'PATCH', cookie, json: { roles: ['admin', 'njit'] } })).status,
@@ -97,14 +110,57 @@ test("the administrator's 到期清除 tab at 375 px: no sideways scroll, axe-co
     await page.getByRole('button', { name: /立即清除/ }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
-    const axe = await new AxeBuilder({ page })
-      .options({ resultTypes: ['violations'] })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .setLegacyMode(true)
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   } catch (err) {
     const file = await snap(page, 'njit-retention-phone').catch(() => 'no screenshot');
+    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a correction by hand survives the next roster import: the diff flags it and the default keeps it', async () => {
+  const { context, page } = await newPage(browser, 375);
+  try {
+    const found = await api('/api/njit/students?studentNo=202101010002&studentNoMode=exact', { cookie: adminCookie });
+    const li = ((await found.json()) as { data: { id: number }[] }).data[0]!;
+    await loginAt(page, 'admin', process.env.E2E_ADMIN_PASSWORD!, `/njit/queryStuInfo?student=${li.id}`);
+    await page.getByRole('button', { name: /编\s*辑/ }).click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '编辑 李四' });
+    await dialog.getByLabel('学院').fill('信息工程学院');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await page.getByRole('button', { name: '确认修改' }).click();
+    await page.locator('.ant-drawer').getByText('手动修改').waitFor();
+    await page.locator('.ant-drawer-close').click();
+
+    // The next roster still says 计算机工程学院 for 李四, and changes 张三's phone.
+    await page.getByRole('tab', { name: '名单导入' }).click();
+    const csv =
+      '学号,姓名,性别,学院,手机号\r\n202101010001,张三,男,计算机工程学院,13900002222\r\n202101010002,李四,女,计算机工程学院,15011112222\r\n';
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'e2e-2.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByText('与现有数据对比').waitFor();
+    await page.getByText('名单将改动 1 个手动修改过的字段').waitFor();
+    const perField = page.getByRole('radiogroup', { name: '李四的学院' });
+    await perField.waitFor();
+    expect(await perField.getByRole('radio', { name: '保留手动修改' }).isChecked()).toBe(true);
+    // The phone change is shown masked, never in full.
+    await page.getByText('139****2222').waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('13900002222');
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: /确认导入 2 行/ }).click();
+    await page.getByText('导入完成').waitFor();
+    await page.getByText(/保留手动修改 1 项/).waitFor();
+    const after = await api(`/api/njit/students/${li.id}`, { cookie: adminCookie });
+    const data = ((await after.json()) as { data: { college: string; manualEdits: { field: string }[] } }).data;
+    expect(data.college).toBe('信息工程学院');
+    expect(data.manualEdits.map((e) => e.field)).toEqual(['college']);
+  } catch (err) {
+    const file = await snap(page, 'njit-edit-import').catch(() => 'no screenshot');
     throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
   } finally {
     await context.close();

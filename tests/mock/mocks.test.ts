@@ -70,7 +70,8 @@ import {
   RevealResponse as NjitRevealResponse,
   RevealRequestListResponse as NjitRevealRequestListResponse,
   RevealRequestResponse as NjitRevealRequestResponse,
-  StudentResponse as NjitStudentResponse,
+  StudentDetailResponse as NjitStudentDetailResponse,
+  ImportDiffResponse as NjitImportDiffResponse,
   StudentSearchResponse as NjitStudentSearchResponse,
 } from '@/contract';
 import { OcsScriptInfoResponse, ROSTER_COLUMNS, USERSCRIPT_VERSION } from '@/contract';
@@ -772,10 +773,19 @@ const CASES: Record<string, Case> = {
     ],
   },
   'GET /api/njit/students/:id': {
-    schema: NjitStudentResponse,
+    schema: NjitStudentDetailResponse,
     calls: [
       { params: { id: '1' }, status: 200 },
       { params: { id: '999' }, status: 404, error: true },
+    ],
+  },
+  'PATCH /api/njit/students/:id': {
+    schema: NjitStudentDetailResponse,
+    calls: [
+      { params: { id: '3' }, body: { dormitory: '西区9栋909' }, status: 200 },
+      { params: { id: '3' }, body: { phone: '123' }, status: 400, error: true },
+      { params: { id: '3' }, body: {}, status: 400, error: true },
+      { params: { id: '999' }, body: { dormitory: '西区9栋909' }, status: 404, error: true },
     ],
   },
   'POST /api/njit/students/:id/reveal': {
@@ -821,9 +831,19 @@ const CASES: Record<string, Case> = {
   'GET /api/njit/options': { schema: NjitOptionsResponse, calls: [{ status: 200 }] },
   'GET /api/njit/overview': { schema: NjitOverviewResponse, calls: [{ status: 200 }] },
   'POST /api/njit/imports': { schema: NjitImportPreviewResponse, calls: [{ status: 200 }] },
+  'GET /api/njit/imports/:id/diff': {
+    schema: NjitImportDiffResponse,
+    calls: [
+      { params: { id: 'mock-import' }, query: { kind: 'changed' }, status: 200 },
+      { params: { id: 'mock-import' }, query: { kind: 'missing', current: '1', pageSize: '10' }, status: 200 },
+      { params: { id: 'mock-import' }, query: { kind: 'all' }, status: 400, error: true },
+      { params: { id: 'other' }, query: {}, status: 404, error: true },
+    ],
+  },
   'POST /api/njit/imports/:id/commit': {
     schema: NjitImportCommitResponse,
     calls: [
+      { params: { id: 'mock-import' }, body: { manual: 'overwrite' }, status: 400, error: true },
       { params: { id: 'mock-import' }, status: 200 },
       { params: { id: 'other' }, status: 404, error: true },
     ],

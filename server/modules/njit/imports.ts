@@ -7,14 +7,21 @@
  */
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { ImportPreview, ImportSummary } from '../../../src/contract';
+import type { z } from 'zod';
+import {
+  EDITABLE_FIELDS,
+  type EditableField,
+  type ImportCommitBody,
+  type ImportCommitResult,
+  type ImportPreview,
+} from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import { notFound } from '../../errors';
 import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
 import type { TaskPool } from '../../lib/worker-task';
 import type { PreparedRoster } from './prepare';
 import { importSummary } from './service';
+import { FIELD_COLUMNS, present, stagedImport, stagedRows } from './edits';
 import { createTempFile, readSpool, removeTempFile } from '../../lib/spool';
 
 export const STAGING_MINUTES = 30;
@@ -115,35 +122,81 @@ async function stage(db: Kysely<DB>, actor: Actor, fileName: string, p: Prepared
   };
 }
 
-export async function commitImport(db: Kysely<DB>, actor: Actor, importId: string): Promise<ImportSummary> {
-  const summary = await applyImport(db, actor, importId);
+/** The default choice: fields corrected by hand are kept, students the roster misses left as they are. */
+const KEEP_MANUAL: z.output<typeof ImportCommitBody> = { manual: 'keep', choices: [], missing: 'leave' };
+
+export async function commitImport(
+  db: Kysely<DB>,
+  actor: Actor,
+  importId: string,
+  choice: z.output<typeof ImportCommitBody> = KEEP_MANUAL,
+): Promise<ImportCommitResult> {
+  const summary = await applyImport(db, actor, importId, choice);
   // Fresh planner statistics after a bulk change: without them a filter search on 100k rows
   // picks a poor plan (measured 13 ms instead of 4). The embedded database has no autovacuum.
-  if (summary.inserted + summary.updated >= 1000) await sql`vacuum (analyze) njit_students`.execute(db);
+  if (summary.inserted + summary.updated + summary.markedLeft >= 1000) {
+    await sql`vacuum (analyze) njit_students`.execute(db);
+  }
   return summary;
 }
 
-async function applyImport(db: Kysely<DB>, actor: Actor, importId: string): Promise<ImportSummary> {
+/** A roster column's value, or the stored one where a field corrected by hand is kept (`k.fields`). */
+function keptOr(field: EditableField, ...columns: string[]) {
+  return columns.map(
+    (col) =>
+      sql`case when ${field} = any(k.fields) then s.${sql.ref(col)} else r.${sql.ref(col)} end as ${sql.ref(col)}`,
+  );
+}
+
+async function applyImport(
+  db: Kysely<DB>,
+  actor: Actor,
+  importId: string,
+  choice: z.output<typeof ImportCommitBody>,
+): Promise<ImportCommitResult> {
   return db.transaction().execute(async (trx) => {
-    const staged = await trx
-      .selectFrom('njit_import_staging')
-      .select(['id', 'file_name', 'total_rows', 'rejected_rows'])
-      .where('id', '=', importId)
-      .where('user_id', '=', actor.id)
-      .where('expires_at', '>', sql<Date>`now()`)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!staged) throw notFound('导入批次不存在或已过期，请重新上传文件');
+    const staged = await stagedImport(trx, actor, importId, true);
+    // Corrections by hand wait for the commit, and the commit for those under way (editStudent takes the
+    // weaker lock first, then the student's row, the order the commit follows too): the edits the
+    // statement reads are all there are, so none is overwritten by a roster value while still flagged.
+    await sql`lock table njit_student_edits in share row exclusive mode`.execute(trx);
+    const choices = JSON.stringify(
+      choice.choices.map((c) => ({ student_no: c.studentNo, field: c.field, take: c.take })),
+    );
+    const markLeft = choice.missing === 'mark_left';
 
     // The rows never come back to Node: Postgres expands the staged JSON and upserts in one statement.
+    // A field corrected by hand is kept (its stored value written back, its flag left) when the choice
+    // for it, or else the bulk choice, is keep; otherwise the roster's value is written and the flag
+    // removed. The statement's parts touch different rows: the roster's students, the others' status.
     // xmax = 0 marks a freshly inserted row; a conflict-updated row carries the updating transaction.
-    const { rows } = await sql<{ inserted: number; updated: number }>`
-      with src as (
-        select r.* from njit_import_staging_chunks c,
-          jsonb_to_recordset(c.rows) as r(
-            student_no text, name text, name_pinyin text, name_initials text, gender text, college text,
-            major text, class_name text, grade integer, status text, phone text, id_card text, dormitory text)
-        where c.import_id = ${importId}
+    const { rows } = await sql<{
+      inserted: number;
+      updated: number;
+      kept: number;
+      taken: number;
+      left: number;
+      left_ids: number[];
+    }>`
+      with r as (${stagedRows(importId)}),
+      choice as (select * from jsonb_to_recordset(${choices}::jsonb) as c(student_no text, field text, take text)),
+      kept as (
+        select e.student_id, array_agg(e.field) as fields
+        from njit_student_edits e join njit_students s on s.id = e.student_id join r on r.student_no = s.student_no
+          left join choice c on c.student_no = s.student_no and c.field = e.field
+        where coalesce(c.take, ${choice.manual}) = 'keep'
+        group by e.student_id
+      ), taken as (
+        delete from njit_student_edits e using njit_students s, r
+        where s.id = e.student_id and r.student_no = s.student_no
+          and not exists (select 1 from kept k where k.student_id = e.student_id and e.field = any(k.fields))
+        returning 1
+      ), src as (
+        select r.student_no, ${sql.join([
+          ...keptOr('name', 'name', 'name_pinyin', 'name_initials'),
+          ...EDITABLE_FIELDS.filter((f) => f !== 'name').flatMap((f) => keptOr(f, FIELD_COLUMNS[f])),
+        ])}
+        from r left join njit_students s on s.student_no = r.student_no left join kept k on k.student_id = s.id
       ), up as (
         insert into njit_students as t (student_no, name, name_pinyin, name_initials, gender, college, major,
           class_name, grade, status, phone, id_card, dormitory)
@@ -155,11 +208,19 @@ async function applyImport(db: Kysely<DB>, actor: Actor, importId: string): Prom
           class_name = excluded.class_name, grade = excluded.grade, status = excluded.status,
           phone = excluded.phone, id_card = excluded.id_card, dormitory = excluded.dormitory, updated_at = now()
         returning (xmax = 0) as inserted
+      ), gone as (
+        update njit_students s set status = '离校', updated_at = now()
+        where ${markLeft}::boolean and ${present}
+          and not exists (select 1 from r where r.student_no = s.student_no)
+        returning s.id
       )
-      select count(*) filter (where inserted)::int as inserted, count(*) filter (where not inserted)::int as updated from up`.execute(
-      trx,
-    );
-    const { inserted, updated } = rows[0];
+      select count(*) filter (where inserted)::int as inserted, count(*) filter (where not inserted)::int as updated,
+        (select coalesce(sum(cardinality(fields)), 0)::int from kept) as kept,
+        (select count(*)::int from taken) as taken,
+        (select count(*)::int from gone) as left,
+        array(select id from gone order by id limit 1000) as left_ids
+      from up`.execute(trx);
+    const { inserted, updated, kept, taken, left, left_ids } = rows[0];
 
     const history = await trx
       .insertInto('njit_imports')
@@ -175,13 +236,25 @@ async function applyImport(db: Kysely<DB>, actor: Actor, importId: string): Prom
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('njit_import_staging').where('id', '=', importId).execute();
+    // The importer's choice, with what it did. The students marked 离校 are the audit's records (the
+    // first thousand; markedLeft tells how many), so each one's access report shows the change.
     await recordNjitAudit(trx, actor, {
       action: 'import',
-      criteria: { fileName: staged.file_name, importId: history.id },
+      criteria: {
+        fileName: staged.file_name,
+        importId: history.id,
+        manual: choice.manual,
+        choices: choice.choices.length,
+        missing: choice.missing,
+        keptManual: kept,
+        takenRoster: taken,
+        markedLeft: left,
+      },
       resultCount: inserted + updated,
+      recordIds: left_ids,
       reason: null,
     });
-    return importSummary(history);
+    return { ...importSummary(history), keptManual: kept, takenRoster: taken, markedLeft: left };
   });
 }
 

@@ -11,6 +11,9 @@ import {
   type StudentStatus,
 } from '../../../src/contract';
 import type { NjitStudentsTable } from '../../db/schema';
+import { idCheckChar, isValidIdCard } from '../../../src/contract/idCard';
+
+export { idCheckChar, isValidIdCard };
 
 export const STUDENT_NO_RE = /^[A-Za-z0-9]{4,20}$/;
 export const PHONE_RE = /^1[3-9]\d{9}$/;
@@ -29,27 +32,6 @@ export const FIELD_LABELS = Object.fromEntries(ROSTER_COLUMNS.map((c) => [c.fiel
   ImportField,
   string
 >;
-
-const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-const ID_CHECK = '10X98765432';
-
-/** GB 11643-1999 check character of the first 17 digits. */
-export function idCheckChar(first17: string): string {
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * ID_WEIGHTS[i];
-  return ID_CHECK[sum % 11];
-}
-
-/** An 18-character resident ID: 17 digits, a valid birth date and the right check character. */
-export function isValidIdCard(id: string): boolean {
-  if (!/^\d{17}[\dX]$/.test(id)) return false;
-  const y = Number(id.slice(6, 10));
-  const m = Number(id.slice(10, 12));
-  const d = Number(id.slice(12, 14));
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (y < 1900 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
-  return idCheckChar(id.slice(0, 17)) === id[17];
-}
 
 export function maskPhone(phone: string | null): string | null {
   if (!phone) return phone;

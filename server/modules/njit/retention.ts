@@ -24,7 +24,7 @@
  * that meets rows the first is deleting waits for it and then skips them. Each student is erased and
  * listed in a purge's audit row once; the later purge erases what was left, usually nobody.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PurgeCandidate, RetentionPreviewQuery } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
@@ -108,6 +108,9 @@ async function purgeUpTo(
   criteria: Record<string, unknown>,
 ): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
+    // The erased students' manual edits go with them (on delete cascade): that table's lock first, in the
+    // order an import's commit takes the two (./imports.ts), so a purge and a commit never deadlock.
+    await sql`lock table njit_student_edits in row exclusive mode`.execute(trx);
     const gone = await trx.deleteFrom('njit_students').where('left_at', '<=', cutoff).returning('id').execute();
     const ids = gone.map((r) => r.id).sort((a, b) => a - b);
     // An administrator's purge is always on record; the daily job only when it erased someone.

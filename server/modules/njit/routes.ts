@@ -18,6 +18,7 @@ import { route } from '../../http/route';
 import { withSavedUpload } from '../../http/upload';
 import { actorOf } from '../../plugins/auth';
 import { exportNjitAuditCsv, listNjitAudit, recordNjitAudit } from './audit';
+import { editStudent, importDiff, manualEdits } from './edits';
 import { commitImport, listImports, previewImport, type RosterPreparer } from './imports';
 import { previewPurge, purgeNow } from './retention';
 import { decideReveal, listRevealRequests, requestReveal, revealApproved } from './reveal-requests';
@@ -52,7 +53,12 @@ export default async function njitRoutes(
   route(app, api.getStudent, async (request) => {
     const student = await students.getStudent(db, actorOf(request), request.params.id, limit);
     metrics.view();
-    return success(student);
+    return success({ ...student, manualEdits: await manualEdits(db, student.id) });
+  });
+
+  route(app, api.editStudent, async (request) => {
+    requireAdmin(request, '修改学生信息');
+    return success(await editStudent(db, actorOf(request), request.params.id, request.body));
   });
 
   const approval = { fields: config.NJIT_REVEAL_APPROVAL, minutes: config.NJIT_REVEAL_APPROVAL_MINUTES };
@@ -110,9 +116,15 @@ export default async function njitRoutes(
     return success(preview);
   });
 
+  route(app, api.importDiff, async (request) => {
+    requireAdmin(request, '查看导入差异');
+    const diff = await importDiff(db, actorOf(request), request.params.id, request.query);
+    return { ...paged(diff, request.query), counts: diff.counts };
+  });
+
   route(app, api.commitImport, async (request) => {
     requireAdmin(request, '导入名单');
-    return success(await commitImport(db, actorOf(request), request.params.id));
+    return success(await commitImport(db, actorOf(request), request.params.id, request.body));
   });
 
   // The templates are made from the columns the importer reads (src/contract/njitTemplate.ts).

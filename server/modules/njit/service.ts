@@ -46,7 +46,8 @@ export function toStudent(r: RawStudent): Student {
   };
 }
 
-const COLUMNS = [
+/** The columns of a student's record as the pages show it (masked by toStudent). */
+export const COLUMNS = [
   'id',
   'student_no',
   'name',

@@ -54,6 +54,8 @@ export interface ImportReportProps<S extends ImportSampleRow> {
   sample: S[];
   /** Columns of the sample table; the line number (行号) comes first by itself. */
   sampleColumns: ColumnsType<S>;
+  /** Between the checks and the tabs: what the page lets the importer decide before the commit. */
+  before?: ReactNode;
   /** More tabs after the sample (the recognised columns, for instance). */
   extraTabs?: TabsProps['items'];
   /** The last thing in the card, below the tabs: the flow's confirm and cancel. */
@@ -117,6 +119,7 @@ export default function ImportReport<S extends ImportSampleRow>(props: ImportRep
       {counts.rejected === 0 && warningCount === 0 && (
         <Alert style={{ marginTop: 16 }} type="success" showIcon message="校验通过，没有发现问题。" />
       )}
+      {props.before && <div style={{ marginTop: 16 }}>{props.before}</div>}
       <Tabs
         style={{ marginTop: 8 }}
         items={[

@@ -26,7 +26,21 @@ export const getStudent = endpoint({
   access: 'njit',
   tags,
   summary: '学生详情（敏感字段已脱敏）',
-  schema: (c) => ({ params: c.IdParams, response: c.StudentResponse }),
+  schema: (c) => ({ params: c.IdParams, response: c.StudentDetailResponse }),
+});
+
+/**
+ * Administrators only: corrects some fields of a record; each field corrected is flagged as a manual
+ * edit, which the next import keeps unless the importer takes the roster's value. Audited (before and
+ * after, phone and ID masked).
+ */
+export const editStudent = endpoint({
+  method: 'PATCH',
+  path: '/api/njit/students/:id',
+  access: 'njit',
+  tags,
+  summary: '修改学生信息（管理员；修改的字段在下次导入时默认保留）',
+  schema: (c) => ({ params: c.IdParams, body: c.StudentEditBody, response: c.StudentDetailResponse }),
 });
 
 /** Administrators only, with a reason; audited. */
@@ -111,14 +125,27 @@ export const uploadImport = endpoint({
   schema: (c) => ({ response: c.ImportPreviewResponse }),
 });
 
-/** Applies a previewed import in one transaction. */
+/** A staged import against what is stored: new, changed (field by field) and missing students, a page at a time. */
+export const importDiff = endpoint({
+  method: 'GET',
+  path: '/api/njit/imports/:id/diff',
+  access: 'njit',
+  tags,
+  summary: '导入差异：新增、变更（含手动修改标记）、名单中缺少的学生（分页，敏感字段脱敏）',
+  schema: (c) => ({ params: c.ImportIdParams, query: c.ImportDiffQuery, response: c.ImportDiffResponse }),
+});
+
+/**
+ * Applies a previewed import in one transaction: fields corrected by hand are kept unless the body
+ * takes the roster's value (in bulk or per field); students the roster misses may be marked 离校.
+ */
 export const commitImport = endpoint({
   method: 'POST',
   path: '/api/njit/imports/:id/commit',
   access: 'njit',
   tags,
-  summary: '确认导入（一个事务，按学号更新或新增）',
-  schema: (c) => ({ params: c.ImportIdParams, response: c.ImportCommitResponse }),
+  summary: '确认导入（一个事务，按学号更新或新增；手动修改默认保留；可将名单中缺少的学生标记为离校）',
+  schema: (c) => ({ params: c.ImportIdParams, body: c.ImportCommitBody, response: c.ImportCommitResponse }),
 });
 
 /** An empty roster file with the columns the importer reads (an Excel one with a sheet explaining them). */

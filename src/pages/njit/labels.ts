@@ -1,5 +1,11 @@
 /** Chinese labels shared by the njit pages. */
-export const STATUS_COLORS: Record<string, string> = { 在读: 'green', 休学: 'orange', 毕业: 'blue', 退学: 'default' };
+export const STATUS_COLORS: Record<string, string> = {
+  在读: 'green',
+  休学: 'orange',
+  毕业: 'blue',
+  退学: 'default',
+  离校: 'default',
+};
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   search: '查询',
@@ -11,6 +17,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   audit_export: '导出审计日志',
   purge_preview: '查看到期清除名单',
   purge: '清除到期学生记录',
+  edit: '修改学生信息',
 };
 
 export const REVEAL_LABELS = { phone: '手机号', idCard: '身份证号' } as const;

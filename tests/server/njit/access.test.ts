@@ -34,6 +34,14 @@ const upload = (client: Client) => {
   return client.request({ method: 'POST', url: '/api/njit/imports', payload: body.payload, headers: body.headers });
 };
 
+/** The id of a freshly staged import, or 'x' when the caller may not upload. */
+const stagedId = async (client: Client) => {
+  const up = await upload(client);
+  return up.statusCode === 200
+    ? (up as unknown as { json(): { data: { importId: string } } }).json().data.importId
+    : 'x';
+};
+
 const CASES: RouteCase[] = [
   { route: 'GET /api/njit/students', send: (c) => c.get('/api/njit/students?name=zs'), njit: 200, both: 200 },
   { route: 'GET /api/njit/students/:id', send: (c) => c.get(`/api/njit/students/${studentId}`), njit: 200, both: 200 },
@@ -43,20 +51,20 @@ const CASES: RouteCase[] = [
     njit: 403,
     both: 200,
   },
+  {
+    route: 'PATCH /api/njit/students/:id',
+    send: (c) =>
+      c.request({ method: 'PATCH', url: `/api/njit/students/${studentId}`, payload: { dormitory: '东区9栋909' } }),
+    njit: 403,
+    both: 200,
+  },
   { route: 'GET /api/njit/search', send: (c) => c.get('/api/njit/search?q=zs'), njit: 200, both: 200 },
   { route: 'GET /api/njit/options', send: (c) => c.get('/api/njit/options'), njit: 200, both: 200 },
   { route: 'GET /api/njit/overview', send: (c) => c.get('/api/njit/overview'), njit: 200, both: 200 },
   { route: 'POST /api/njit/imports', send: upload, njit: 403, both: 200 },
   {
     route: 'POST /api/njit/imports/:id/commit',
-    send: async (c) => {
-      const up = await upload(c);
-      const id =
-        up.statusCode === 200
-          ? (up as unknown as { json(): { data: { importId: string } } }).json().data.importId
-          : 'x';
-      return c.post(`/api/njit/imports/${id}/commit`, {});
-    },
+    send: async (c) => c.post(`/api/njit/imports/${await stagedId(c)}/commit`, {}),
     njit: 403,
     both: 200,
   },
@@ -91,6 +99,12 @@ const CASES: RouteCase[] = [
     send: (c) => c.post('/api/njit/reveal-requests/1/reveal', {}),
     njit: 403,
     both: 404,
+  },
+  {
+    route: 'GET /api/njit/imports/:id/diff',
+    send: async (c) => c.get(`/api/njit/imports/${await stagedId(c)}/diff?kind=changed`),
+    njit: 403,
+    both: 200,
   },
   { route: 'GET /api/njit/imports', send: (c) => c.get('/api/njit/imports'), njit: 403, both: 200 },
   {

@@ -13,7 +13,7 @@ jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 
 beforeEach(() => {
   answer(njitApi.searchStudents, { success: true, data: [zhang], total: 1, current: 1, pageSize: 10, capped: false });
-  answer(njitApi.getStudent, { success: true, data: zhang });
+  answer(njitApi.getStudent, { success: true, data: { ...zhang, manualEdits: [] } });
   answer(njitApi.options, {
     success: true,
     data: { colleges: ['计算机工程学院'], majors: [], grades: [2021], approval: { fields: [], minutes: 10 } },

@@ -127,13 +127,16 @@ describe('roster import', () => {
         updated: 1,
         rejected: 2,
         createdAt: '2025-01-01T00:00:00.000Z',
+        keptManual: 0,
+        takenRoster: 0,
+        markedLeft: 0,
       },
     });
     await act(async () => fireEvent.click(screen.getByText('确认导入 4 行')));
     await waitFor(() =>
       expect(call).toHaveBeenCalledWith(
         njitApi.commitImport,
-        { params: { id: 'imp_abc' } },
+        { params: { id: 'imp_abc' }, body: { manual: 'keep', choices: [], missing: 'leave' } },
         { timeout: 5 * 60 * 1000 },
       ),
     );

@@ -4,14 +4,21 @@
  */
 import { ImportFlow, megabytes, type ImportReportProps } from '@/components/import';
 import { formatTime } from '@/components/time';
-import { NJIT_IMPORT_MAX_BYTES, ROSTER_COLUMNS, type ImportPreview, type ImportSummary } from '@/contract';
+import {
+  NJIT_IMPORT_MAX_BYTES,
+  ROSTER_COLUMNS,
+  type ImportCommitResult,
+  type ImportPreview,
+  type ImportSummary,
+} from '@/contract';
 import * as njitApi from '@/contract/api/njit';
 import { call, upload } from '@/services/call';
 import { urlOf } from '@/services/url';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType } from '@ant-design/pro-components';
 import { Button, Space, Table } from 'antd';
-import { useRef } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import ImportDiff, { DEFAULT_CHOICE, type ImportChoice } from './ImportDiff';
 import { useTableSettings } from '@/components/tableSettings';
 
 type SampleRow = ImportPreview['sample'][number];
@@ -30,8 +37,9 @@ const SAMPLE_COLUMNS: ImportReportProps<SampleRow>['sampleColumns'] = ROSTER_COL
 const formatOf = (p: ImportPreview) =>
   p.format === 'xlsx' ? 'Excel 表格' : `CSV（${p.encoding === 'gbk' ? 'GBK 编码，已自动转换' : 'UTF-8 编码'}）`;
 
-function report(p: ImportPreview): ImportReportProps<SampleRow> {
+function report(p: ImportPreview, before: ReactNode): ImportReportProps<SampleRow> {
   return {
+    before,
     fileName: p.fileName,
     extra: formatOf(p),
     counts: {
@@ -73,6 +81,9 @@ function report(p: ImportPreview): ImportReportProps<SampleRow> {
 export default function ImportPanel() {
   const tableSettings = useTableSettings('njit.imports');
   const history = useRef<ActionType>();
+  // The importer's choice for the staged import it was made on; a new upload starts from the default.
+  const [picked, setPicked] = useState<{ importId: string; choice: ImportChoice } | null>(null);
+  const choiceFor = (importId: string) => (picked?.importId === importId ? picked.choice : DEFAULT_CHOICE);
   return (
     <>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -92,7 +103,7 @@ export default function ImportPanel() {
           Excel 模板（含填写说明）
         </Button>
       </Space>
-      <ImportFlow<ImportPreview, SampleRow, ImportSummary>
+      <ImportFlow<ImportPreview, SampleRow, ImportCommitResult>
         dropzone={{
           accept: '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
           maxBytes: NJIT_IMPORT_MAX_BYTES,
@@ -106,17 +117,36 @@ export default function ImportPanel() {
           ),
         }}
         upload={async (file, onProgress) => (await upload(njitApi.uploadImport, file, onProgress)).data}
-        report={report}
+        report={(p) =>
+          report(
+            p,
+            <ImportDiff
+              importId={p.importId}
+              value={choiceFor(p.importId)}
+              onChange={(choice) => setPicked({ importId: p.importId, choice })}
+            />,
+          )
+        }
         validCount={(p) => p.validRows}
         confirmLabel={(p) => <>确认导入 {p.validRows} 行</>}
         committingNote="正在写入数据库（单个事务，失败不会留下部分数据）…"
         // One transaction over the whole roster: it may take minutes, past the default timeout.
         commit={async (p) =>
-          (await call(njitApi.commitImport, { params: { id: p.importId } }, { timeout: 5 * 60 * 1000 })).data
+          (
+            await call(
+              njitApi.commitImport,
+              { params: { id: p.importId }, body: choiceFor(p.importId) },
+              { timeout: 5 * 60 * 1000 },
+            )
+          ).data
         }
         outcome={(_, summary) => ({
           ok: true,
-          summary: `${summary.fileName}：新增 ${summary.inserted} 人，更新 ${summary.updated} 人，跳过 ${summary.rejected} 行`,
+          summary:
+            `${summary.fileName}：新增 ${summary.inserted} 人，更新 ${summary.updated} 人，跳过 ${summary.rejected} 行` +
+            (summary.keptManual ? `，保留手动修改 ${summary.keptManual} 项` : '') +
+            (summary.takenRoster ? `，采用名单值 ${summary.takenRoster} 项` : '') +
+            (summary.markedLeft ? `，标记离校 ${summary.markedLeft} 人` : ''),
         })}
         onDone={() => history.current?.reload()}
       >

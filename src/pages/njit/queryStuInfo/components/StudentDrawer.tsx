@@ -1,15 +1,19 @@
-/** The full record of one student (masked), with reveal buttons for administrators. */
+/**
+ * The full record of one student (masked), with reveal buttons and 编辑 for administrators; the fields
+ * corrected by hand are marked.
+ */
 import { formatTime } from '@/components/time';
-import type { RevealField, Student } from '@/contract';
+import type { EditableField, RevealField, StudentDetail } from '@/contract';
 import * as njitApi from '@/contract/api/njit';
 import { call } from '@/services/call';
 import { urlOf } from '@/services/url';
-import { EyeOutlined, FileSearchOutlined } from '@ant-design/icons';
-import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
+import { EditOutlined, EyeOutlined, FileSearchOutlined } from '@ant-design/icons';
+import { Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { useMemoizedFn } from 'ahooks';
 import { useEffect, useState } from 'react';
 import { gradeLabel, STATUS_COLORS } from '../../labels';
 import RevealModal from './RevealModal';
+import StudentEditModal from './StudentEditModal';
 
 export default function StudentDrawer(props: {
   studentId: number | null;
@@ -19,7 +23,8 @@ export default function StudentDrawer(props: {
   onClose: () => void;
 }) {
   const { studentId, isAdmin, approval = { fields: [], minutes: 10 }, onClose } = props;
-  const [student, setStudent] = useState<Student | null>(null);
+  const [student, setStudent] = useState<StudentDetail | null>(null);
+  const [editing, setEditing] = useState(false);
   const [revealed, setRevealed] = useState<Partial<Record<RevealField, string | null>>>({});
   const [asking, setAsking] = useState<RevealField | null>(null);
 
@@ -53,6 +58,22 @@ export default function StudentDrawer(props: {
     );
   };
 
+  /** A field's label, marked when the field was corrected by hand (the next import keeps it by default). */
+  const label = (text: string, field: EditableField) => {
+    const edit = student?.manualEdits.find((e) => e.field === field);
+    if (!edit) return text;
+    return (
+      <Space size={4} wrap>
+        {text}
+        <Tooltip title={`${edit.userName} 于 ${formatTime(edit.editedAt)} 手动修改；导入名单时默认保留`}>
+          <Tag color="purple" style={{ marginInlineEnd: 0 }} tabIndex={0}>
+            手动修改
+          </Tag>
+        </Tooltip>
+      </Space>
+    );
+  };
+
   return (
     <Drawer
       title={student ? `${student.name}（${student.studentNo}）` : '学生详情'}
@@ -62,14 +83,19 @@ export default function StudentDrawer(props: {
       extra={
         isAdmin &&
         student && (
-          // The student's access report: every search that listed them, every view, reveal and export.
-          <Button
-            size="small"
-            icon={<FileSearchOutlined aria-hidden />}
-            href={urlOf(njitApi.exportAudit, { query: { studentId: student.id } })}
-          >
-            访问记录
-          </Button>
+          <Space wrap>
+            <Button size="small" icon={<EditOutlined aria-hidden />} onClick={() => setEditing(true)}>
+              编辑
+            </Button>
+            {/* The student's access report: every search that listed them, every view, reveal and export. */}
+            <Button
+              size="small"
+              icon={<FileSearchOutlined aria-hidden />}
+              href={urlOf(njitApi.exportAudit, { query: { studentId: student.id } })}
+            >
+              访问记录
+            </Button>
+          </Space>
         )
       }
     >
@@ -78,20 +104,32 @@ export default function StudentDrawer(props: {
       ) : (
         <Descriptions column={1} bordered size="small">
           <Descriptions.Item label="学号">{student.studentNo}</Descriptions.Item>
-          <Descriptions.Item label="姓名">{student.name}</Descriptions.Item>
-          <Descriptions.Item label="性别">{student.gender ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="学院">{student.college ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="专业">{student.major ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="班级">{student.className ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="年级">{gradeLabel(student.grade)}</Descriptions.Item>
-          <Descriptions.Item label="状态">
+          <Descriptions.Item label={label('姓名', 'name')}>{student.name}</Descriptions.Item>
+          <Descriptions.Item label={label('性别', 'gender')}>{student.gender ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={label('学院', 'college')}>{student.college ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={label('专业', 'major')}>{student.major ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={label('班级', 'className')}>{student.className ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={label('年级', 'grade')}>{gradeLabel(student.grade)}</Descriptions.Item>
+          <Descriptions.Item label={label('状态', 'status')}>
             <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag>
           </Descriptions.Item>
-          <Descriptions.Item label="手机号">{sensitive('phone', student.phone)}</Descriptions.Item>
-          <Descriptions.Item label="身份证号">{sensitive('idCard', student.idCard)}</Descriptions.Item>
-          <Descriptions.Item label="宿舍">{student.dormitory ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={label('手机号', 'phone')}>{sensitive('phone', student.phone)}</Descriptions.Item>
+          <Descriptions.Item label={label('身份证号', 'idCard')}>
+            {sensitive('idCard', student.idCard)}
+          </Descriptions.Item>
+          <Descriptions.Item label={label('宿舍', 'dormitory')}>{student.dormitory ?? '-'}</Descriptions.Item>
           <Descriptions.Item label="更新时间">{formatTime(student.updatedAt)}</Descriptions.Item>
         </Descriptions>
+      )}
+      {student && isAdmin && (
+        <StudentEditModal
+          student={editing ? student : null}
+          onClose={() => setEditing(false)}
+          onSaved={(s) => {
+            setStudent(s);
+            setRevealed({});
+          }}
+        />
       )}
       {student && (
         <RevealModal
