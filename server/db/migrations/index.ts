@@ -56,6 +56,7 @@ import * as m0037 from './0037_njit_reveal_requests';
 import * as m0038 from './0038_njit_student_left_at';
 import * as m0039 from './0039_notification_preferences';
 import * as m0040 from './0040_ums_channel_failures_in_row';
+import * as m0042 from './0042_njit_field_policy';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -111,4 +112,5 @@ export const migrations: Record<string, Migration> = {
   '0038_njit_student_left_at': m0038,
   '0039_notification_preferences': m0039,
   '0040_ums_channel_failures_in_row': m0040,
+  '0042_njit_field_policy': m0042,
 };

@@ -8,7 +8,7 @@ import { EyeOutlined, FileSearchOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Skeleton, Tag } from 'antd';
 import { useMemoizedFn } from 'ahooks';
 import { useEffect, useState } from 'react';
-import { gradeLabel, STATUS_COLORS } from '../../labels';
+import { gradeLabel, HIDDEN_TEXT, shown, STATUS_COLORS } from '../../labels';
 import RevealModal from './RevealModal';
 
 export default function StudentDrawer(props: {
@@ -38,7 +38,8 @@ export default function StudentDrawer(props: {
     };
   }, [studentId, close]);
 
-  const sensitive = (field: RevealField, masked: string | null) => {
+  const sensitive = (field: RevealField, masked: string | null | undefined) => {
+    if (masked === undefined) return HIDDEN_TEXT;
     if (field in revealed) return <span data-testid={`revealed-${field}`}>{revealed[field] ?? '-'}</span>;
     if (!masked) return '-';
     return (
@@ -55,7 +56,7 @@ export default function StudentDrawer(props: {
 
   return (
     <Drawer
-      title={student ? `${student.name}（${student.studentNo}）` : '学生详情'}
+      title={student ? `${shown(student.name)}（${shown(student.studentNo)}）` : '学生详情'}
       open={studentId !== null}
       onClose={onClose}
       width={560}
@@ -77,19 +78,21 @@ export default function StudentDrawer(props: {
         <Skeleton active />
       ) : (
         <Descriptions column={1} bordered size="small">
-          <Descriptions.Item label="学号">{student.studentNo}</Descriptions.Item>
-          <Descriptions.Item label="姓名">{student.name}</Descriptions.Item>
-          <Descriptions.Item label="性别">{student.gender ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="学院">{student.college ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="专业">{student.major ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="班级">{student.className ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="年级">{gradeLabel(student.grade)}</Descriptions.Item>
+          <Descriptions.Item label="学号">{shown(student.studentNo)}</Descriptions.Item>
+          <Descriptions.Item label="姓名">{shown(student.name)}</Descriptions.Item>
+          <Descriptions.Item label="性别">{shown(student.gender)}</Descriptions.Item>
+          <Descriptions.Item label="学院">{shown(student.college)}</Descriptions.Item>
+          <Descriptions.Item label="专业">{shown(student.major)}</Descriptions.Item>
+          <Descriptions.Item label="班级">{shown(student.className)}</Descriptions.Item>
+          <Descriptions.Item label="年级">
+            {student.grade === undefined ? HIDDEN_TEXT : gradeLabel(student.grade)}
+          </Descriptions.Item>
           <Descriptions.Item label="状态">
-            <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag>
+            {student.status ? <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag> : HIDDEN_TEXT}
           </Descriptions.Item>
           <Descriptions.Item label="手机号">{sensitive('phone', student.phone)}</Descriptions.Item>
           <Descriptions.Item label="身份证号">{sensitive('idCard', student.idCard)}</Descriptions.Item>
-          <Descriptions.Item label="宿舍">{student.dormitory ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="宿舍">{shown(student.dormitory)}</Descriptions.Item>
           <Descriptions.Item label="更新时间">{formatTime(student.updatedAt)}</Descriptions.Item>
         </Descriptions>
       )}
