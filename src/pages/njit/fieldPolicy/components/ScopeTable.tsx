@@ -53,6 +53,24 @@ export default function ScopeTable() {
   };
 
   const who = (r: UserScope) => r.nickname ?? r.username;
+  /** A list of names to pick or type (a class the options do not know is typed and entered). */
+  const scopeColumn = (key: 'colleges' | 'classes', title: string, placeholder: string, known: string[]) => ({
+    title,
+    key,
+    render: (_: unknown, r: UserScope) => (
+      <Select
+        mode="tags"
+        id={`scope-${r.userId}-${key}`}
+        aria-label={`${who(r)}${title}`}
+        style={{ minWidth: 200 }}
+        maxCount={MAX_SCOPE_ENTRIES}
+        value={r[key]}
+        placeholder={placeholder}
+        options={known.map((c) => ({ value: c, label: c }))}
+        onChange={(v: string[]) => edit(r.userId, { [key]: v })}
+      />
+    ),
+  });
   return (
     <Table<UserScope>
       rowKey="userId"
@@ -67,39 +85,8 @@ export default function ScopeTable() {
           key: 'roles',
           render: (_, r) => r.roles.map((role) => <Tag key={role}>{ROLE_LABELS[role as Role] ?? role}</Tag>),
         },
-        {
-          title: '可查询的学院',
-          key: 'colleges',
-          render: (_, r) => (
-            <Select
-              mode="tags"
-              id={`scope-${r.userId}-colleges`}
-              aria-label={`${who(r)}可查询的学院`}
-              style={{ minWidth: 200 }}
-              maxCount={MAX_SCOPE_ENTRIES}
-              value={r.colleges}
-              placeholder="不限"
-              options={colleges.map((c) => ({ value: c, label: c }))}
-              onChange={(v: string[]) => edit(r.userId, { colleges: v })}
-            />
-          ),
-        },
-        {
-          title: '可查询的班级',
-          key: 'classes',
-          render: (_, r) => (
-            <Select
-              mode="tags"
-              id={`scope-${r.userId}-classes`}
-              aria-label={`${who(r)}可查询的班级`}
-              style={{ minWidth: 200 }}
-              maxCount={MAX_SCOPE_ENTRIES}
-              value={r.classes}
-              placeholder="不限（输入班级名后回车）"
-              onChange={(v: string[]) => edit(r.userId, { classes: v })}
-            />
-          ),
-        },
+        scopeColumn('colleges', '可查询的学院', '不限', colleges),
+        scopeColumn('classes', '可查询的班级', '不限（输入班级名后回车）', []),
         {
           title: '操作',
           key: 'save',
