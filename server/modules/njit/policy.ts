@@ -5,7 +5,8 @@
  * returns student data calls: `policyFor` once per request, then `showStudent` per row, `assertCriteria`
  * before a search, `inScope` in its query, `assertRevealable` before a reveal, `redactCriteria` on audit rows.
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { notifierOf } from '../../db/notify';
 import {
   DEFAULT_FIELD_LEVELS,
   FIELD_LEVEL_LABELS,
@@ -50,26 +51,85 @@ const njitRolesOf = (roles: readonly string[]) =>
 /** Plain njit and administrators are never limited; a counselor or teacher is, once given a scope. */
 const mayBeScoped = (roles: readonly string[]) => !roles.includes('admin') && !roles.includes('njit');
 
-/**
- * The caller's levels (the most permissive of their NJIT roles, field by field) and row scope, in one
- * statement: read once per request, never per row.
- */
-export async function policyFor(db: Kysely<DB>, user: { id: number; roles: readonly string[] }): Promise<Policy> {
-  const roles = njitRolesOf(user.roles);
-  const scoped = mayBeScoped(user.roles);
-  const { rows } = await sql<{ levels: [string, FieldLevel][]; scope: RowScope | null }>`
-    select coalesce((select json_agg(json_build_array(field, level)) from njit_field_policy
-        where role = any(${roles}::text[])), '[]'::json) as levels,
-      (select json_build_object('colleges', colleges, 'classes', classes) from njit_user_scopes
-        where user_id = ${user.id} and ${scoped}::boolean and (cardinality(colleges) > 0 or cardinality(classes) > 0)) as scope`.execute(
-    db,
-  );
-  const levels = { ...NOTHING };
-  for (const [field, level] of rows[0].levels) {
-    const f = field as PolicyField;
-    if (RANK[level] > RANK[levels[f]]) levels[f] = level;
+/** Every role's levels and every limited user's scope: two small tables, held per instance. */
+interface Snapshot {
+  levels: Map<string, FieldLevels>;
+  scopes: Map<number, RowScope>;
+}
+
+const CHANNEL = 'portal_njit_policy';
+
+async function loadSnapshot(db: Kysely<DB>): Promise<Snapshot> {
+  const { rows } = await sql<{ levels: [string, string, FieldLevel][]; scopes: [number, string[], string[]][] }>`
+    select coalesce((select json_agg(json_build_array(role, field, level)) from njit_field_policy), '[]'::json) as levels,
+      coalesce((select json_agg(json_build_array(user_id, colleges, classes)) from njit_user_scopes
+        where cardinality(colleges) > 0 or cardinality(classes) > 0), '[]'::json) as scopes`.execute(db);
+  const levels = new Map<string, FieldLevels>();
+  for (const [role, field, level] of rows[0].levels) {
+    if (!levels.has(role)) levels.set(role, { ...NOTHING });
+    levels.get(role)![field as PolicyField] = level;
   }
-  return { levels, scope: rows[0].scope };
+  const scopes = new Map(rows[0].scopes.map(([id, colleges, classes]) => [id, { colleges, classes }]));
+  return { levels, scopes };
+}
+
+/**
+ * The policy as this instance last read it, so a search costs no extra statement. A change drops it
+ * here at once and on every other instance through the database's notifier (sent in the change's
+ * transaction); a read that started before a change is never kept after it (the generation), and
+ * while the notifier cannot promise delivery nothing is served from memory.
+ */
+class PolicyCache {
+  private snapshot: Snapshot | null = null;
+  private generation = 0;
+  private listening: Promise<void> | null = null;
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async get(): Promise<Snapshot> {
+    const notifier = notifierOf(this.db);
+    this.listening ??= notifier.listen(CHANNEL, { onMessage: () => this.drop(), onGap: () => this.drop() });
+    await this.listening;
+    if (this.snapshot && notifier.live) return this.snapshot;
+    const generation = this.generation;
+    const snapshot = await loadSnapshot(this.db);
+    if (generation === this.generation && notifier.live) this.snapshot = snapshot;
+    return snapshot;
+  }
+
+  drop(): void {
+    this.generation++;
+    this.snapshot = null;
+  }
+}
+
+const caches = new WeakMap<Kysely<DB>, PolicyCache>();
+const cacheOf = (db: Kysely<DB>) => {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new PolicyCache(db)));
+  return c;
+};
+
+/** Runs a change of the policy or a scope, telling every instance in its transaction, and forgets it here. */
+async function changePolicy(db: Kysely<DB>, change: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await change(trx);
+    await notifierOf(db).notify(CHANNEL, 'changed', trx);
+  });
+  cacheOf(db).drop();
+}
+
+/** The caller's levels (the most permissive of their NJIT roles, field by field) and row scope. */
+export async function policyFor(db: Kysely<DB>, user: { id: number; roles: readonly string[] }): Promise<Policy> {
+  const snapshot = await cacheOf(db).get();
+  const levels = { ...NOTHING };
+  for (const role of njitRolesOf(user.roles)) {
+    const own = snapshot.levels.get(role);
+    if (!own) continue;
+    for (const f of POLICY_FIELDS) if (RANK[own[f]] > RANK[levels[f]]) levels[f] = own[f];
+  }
+  const scope = mayBeScoped(user.roles) ? (snapshot.scopes.get(user.id) ?? null) : null;
+  return { levels, scope };
 }
 
 /** A mask for text that has no mask of its own: the first quarter kept (at least one character). */
@@ -207,7 +267,7 @@ export async function writeFieldPolicy(
   actor: Actor,
   roles: RoleFieldPolicy[],
 ): Promise<RoleFieldPolicy[]> {
-  await db.transaction().execute(async (trx) => {
+  await changePolicy(db, async (trx) => {
     const before = await readFieldPolicy(trx);
     await trx
       .insertInto('njit_field_policy')
@@ -266,7 +326,7 @@ export async function setUserScope(
   if (!user.roles.some((r) => SCOPED_ROLE_LIST.includes(r))) {
     throw badRequest('只有辅导员（njit_counselor）或教师（njit_teacher）可以限定查询范围');
   }
-  await db.transaction().execute(async (trx) => {
+  await changePolicy(db, async (trx) => {
     await trx
       .insertInto('njit_user_scopes')
       .values({ user_id: userId, colleges: body.colleges, classes: body.classes })

@@ -5,6 +5,7 @@
  * limited to their classes (404 outside), the preview, and bad input changing nothing.
  */
 import { DEFAULT_FIELD_LEVELS, NJIT_ROLES, POLICY_FIELDS, type FieldLevels } from '../../../src/contract';
+import { notifierOf } from '../../../server/db/notify';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { csv, importFile, PEOPLE, synthetic } from './fixtures';
 
@@ -198,6 +199,30 @@ describe('row scope', () => {
     }
     const rows = await ctx.db.selectFrom('njit_user_scopes').selectAll().where('user_id', '=', teacher).execute();
     expect(rows).toEqual([]);
+  });
+});
+
+describe('the policy held in memory', () => {
+  it('is dropped when another instance tells of a change', async () => {
+    const row = () => staff.get('/api/njit/students?studentNo=202101010001&studentNoMode=exact');
+    expect((await row()).json().data[0].name).toBe('张三');
+    // What another instance's save does: the table written and the change announced.
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('njit_field_policy')
+        .set({ level: 'hidden' })
+        .where('role', '=', 'njit')
+        .where('field', '=', 'name')
+        .execute();
+      await notifierOf(ctx.db).notify('portal_njit_policy', 'changed', trx);
+    });
+    // PostgreSQL delivers the notification after the commit, on its own connection: asked until it has.
+    let shown = (await row()).json().data[0];
+    for (let i = 0; i < 200 && 'name' in shown; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      shown = (await row()).json().data[0];
+    }
+    expect(shown).not.toHaveProperty('name');
   });
 });
 
