@@ -7,6 +7,7 @@ import { success } from '../../http/reply';
 import { route } from '../../http/route';
 import { actorOf } from '../../plugins/auth';
 import { recordNjitAudit } from './audit';
+import { requireAdmin } from './routes';
 import { COLUMNS } from './service';
 import {
   levelsOfRole,
@@ -19,14 +20,19 @@ import {
 } from './policy';
 
 export default async function njitPolicyRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
-  route(app, api.getFieldPolicy, async () => success({ roles: await readFieldPolicy(db) }));
+  route(app, api.getFieldPolicy, async (request) => {
+    requireAdmin(request, '查看字段策略');
+    return success({ roles: await readFieldPolicy(db) });
+  });
 
-  route(app, api.setFieldPolicy, async (request) =>
-    success({ roles: await writeFieldPolicy(db, actorOf(request), request.body.roles) }),
-  );
+  route(app, api.setFieldPolicy, async (request) => {
+    requireAdmin(request, '修改字段策略');
+    return success({ roles: await writeFieldPolicy(db, actorOf(request), request.body.roles) });
+  });
 
   // The record goes through the same showStudent a caller with only that role gets; audited like a view.
   route(app, api.previewFieldPolicy, async (request) => {
+    requireAdmin(request, '按角色预览');
     const { role, studentNo } = request.query;
     const row = await db
       .selectFrom('njit_students')
@@ -43,11 +49,15 @@ export default async function njitPolicyRoutes(app: FastifyInstance, { db }: App
     return success({ role, student: showStudent(row, await levelsOfRole(db, role)) });
   });
 
-  route(app, api.listUserScopes, async () => success(await listUserScopes(db)));
+  route(app, api.listUserScopes, async (request) => {
+    requireAdmin(request, '查看查询范围');
+    return success(await listUserScopes(db));
+  });
 
-  route(app, api.setUserScope, async (request) =>
-    success(await setUserScope(db, actorOf(request), request.params.userId, request.body)),
-  );
+  route(app, api.setUserScope, async (request) => {
+    requireAdmin(request, '修改查询范围');
+    return success(await setUserScope(db, actorOf(request), request.params.userId, request.body));
+  });
 
   route(app, api.myFields, async (request) => {
     const { levels, scope } = await policyFor(db, request.user!);

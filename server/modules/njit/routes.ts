@@ -25,7 +25,7 @@ import { njitMetrics } from './metrics';
 import { assertRevealable, policyFor, redactCriteria } from './policy';
 import * as students from './service';
 
-function requireAdmin(request: FastifyRequest, what: string): void {
+export function requireAdmin(request: FastifyRequest, what: string): void {
   if (!request.user?.roles.includes('admin')) throw forbidden(`${what}需要同时具有 njit 和管理员角色`);
 }
 

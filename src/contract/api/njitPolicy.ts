@@ -1,7 +1,7 @@
 /**
  * NJIT field policy endpoints: the roles × fields grid, the row scopes of counselors and teachers, and
- * a preview of one student as a role sees them (administrators); the caller's own visible fields (any
- * NJIT role).
+ * a preview of one student as a role sees them (the handler checks for the admin role as well, like the
+ * module's other administrators' endpoints); the caller's own visible fields (any NJIT role).
  */
 import { endpoint } from '../endpoint';
 
@@ -10,7 +10,7 @@ const tags = ['njit'];
 export const getFieldPolicy = endpoint({
   method: 'GET',
   path: '/api/njit/policy',
-  access: 'admin',
+  access: 'njit',
   tags,
   summary: '字段策略：每个 NJIT 角色对每个字段的可见程度（管理员）',
   schema: (c) => ({ response: c.FieldPolicyResponse }),
@@ -20,7 +20,7 @@ export const getFieldPolicy = endpoint({
 export const setFieldPolicy = endpoint({
   method: 'PUT',
   path: '/api/njit/policy',
-  access: 'admin',
+  access: 'njit',
   tags,
   summary: '保存字段策略（管理员）',
   schema: (c) => ({ body: c.FieldPolicyBody, response: c.FieldPolicyResponse }),
@@ -30,7 +30,7 @@ export const setFieldPolicy = endpoint({
 export const previewFieldPolicy = endpoint({
   method: 'GET',
   path: '/api/njit/policy/preview',
-  access: 'admin',
+  access: 'njit',
   tags,
   summary: '按角色预览一名学生的记录（管理员）',
   schema: (c) => ({ query: c.PolicyPreviewQuery, response: c.PolicyPreviewResponse }),
@@ -40,7 +40,7 @@ export const previewFieldPolicy = endpoint({
 export const listUserScopes = endpoint({
   method: 'GET',
   path: '/api/njit/scopes',
-  access: 'admin',
+  access: 'njit',
   tags,
   summary: '辅导员、教师可查询的学院和班级（管理员）',
   schema: (c) => ({ response: c.UserScopeListResponse }),
@@ -50,7 +50,7 @@ export const listUserScopes = endpoint({
 export const setUserScope = endpoint({
   method: 'PUT',
   path: '/api/njit/scopes/:userId',
-  access: 'admin',
+  access: 'njit',
   tags,
   summary: '设置辅导员或教师可查询的学院和班级（管理员）',
   schema: (c) => ({ params: c.UserScopeParams, body: c.UserScopeBody, response: c.UserScopeResponse }),
