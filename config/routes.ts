@@ -205,6 +205,13 @@ const routes: PortalRoute[] = [
       { path: '/njit', redirect: '/njit/overview' },
       { path: '/njit/overview', name: '概览', menuIcon: 'dashboard', component: './njit/overview' },
       { path: '/njit/queryStuInfo', name: '学生信息查询', menuIcon: 'search', component: './njit/queryStuInfo' },
+      {
+        path: '/njit/fieldPolicy',
+        name: '字段策略',
+        menuIcon: 'safety',
+        access: 'isAdmin',
+        component: './njit/fieldPolicy',
+      },
     ],
   },
   { path: '*', hideInMenu: true, component: './404' },

@@ -26,6 +26,7 @@ import {
   type ImportSummary,
   type NjitAuditEntry,
   type Student,
+  type StudentStatus,
 } from '../src/contract';
 import * as njitApi from '../src/contract/api/njit';
 import {
@@ -38,7 +39,7 @@ import { fail, parse } from './_lib/http';
 import { defineMocks, on } from './_lib/endpoint';
 
 // name, pinyin, initials, college, major, class, grade, status, phone, id
-const PEOPLE: [string, string, string, string, string, string, number, Student['status'], string, string][] = [
+const PEOPLE: [string, string, string, string, string, string, number, StudentStatus, string, string][] = [
   [
     '张三',
     'zhangsan',

@@ -1,4 +1,5 @@
 /** Access flags named by config/routes.ts. */
+import { hasNjitRole } from '@/contract/njitRoles';
 import type { InitialState } from '@/initialState';
 
 export interface AccessFlags {
@@ -13,6 +14,6 @@ export default function access(initialState: InitialState | undefined): AccessFl
   return {
     isLoggedIn: typeof user?.uid === 'number',
     isAdmin: roles.includes('admin'),
-    isNjit: roles.includes('njit'),
+    isNjit: hasNjitRole(roles),
   };
 }

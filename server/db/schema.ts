@@ -351,6 +351,21 @@ export interface NjitImportsTable {
   created_at: Generated<Date>;
 }
 
+/** Per NJIT role and student field: full, masked or hidden (migration 0042). */
+export interface NjitFieldPolicyTable {
+  role: string;
+  field: string;
+  level: 'full' | 'masked' | 'hidden';
+}
+
+/** The colleges and classes a counselor or teacher may look up; both empty: no limit (migration 0042). */
+export interface NjitUserScopesTable {
+  user_id: number;
+  colleges: ColumnType<string[], string[] | undefined, string[]>;
+  classes: ColumnType<string[], string[] | undefined, string[]>;
+  updated_at: Generated<Date>;
+}
+
 /** One row; its token changes with every statement that writes njit_students (migration 0019). */
 export interface NjitRosterTable {
   singleton: Generated<boolean>;
@@ -703,6 +718,8 @@ export interface DB {
   njit_reveal_requests: NjitRevealRequestsTable;
   njit_student_edits: NjitStudentEditsTable;
   njit_roster: NjitRosterTable;
+  njit_field_policy: NjitFieldPolicyTable;
+  njit_user_scopes: NjitUserScopesTable;
   ums_channels: UmsChannelsTable;
   ums_messages: UmsMessagesTable;
   ums_attempts: UmsAttemptsTable;

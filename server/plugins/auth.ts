@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { TokenScope } from '@contract';
+import { hasNjitRole, type TokenScope } from '@contract';
 import type { Access } from '@contract/endpoint';
 import { forbidden, HttpError, unauthorized } from '../errors';
 
@@ -206,7 +206,9 @@ export default fp(
       if (request.user.mustEnrollTwoFactor && !duringEnrolment) {
         throw new HttpError(403, 'TWO_FACTOR_ENROLLMENT_REQUIRED', '你的账号需要先开启两步验证，才能使用其他功能');
       }
-      if ((auth === 'admin' || auth === 'njit') && !request.user.roles.includes(auth)) throw forbidden();
+      if (auth === 'admin' && !request.user.roles.includes('admin')) throw forbidden();
+      // Any NJIT role opens the lookup; what each sees is the module's field policy and row scope.
+      if (auth === 'njit' && !hasNjitRole(request.user.roles)) throw forbidden();
     });
 
     // Answers about a caller (sessions, tokens, balances, student records) must not sit in a browser or

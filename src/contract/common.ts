@@ -10,9 +10,11 @@ z.config(z.locales.zhCN());
 // its probe for them (new Function) is refused and reported as a CSP violation: it is told not to try.
 if (typeof window !== 'undefined') z.config({ jitless: true });
 
-export const ROLES = ['admin', 'njit'] as const;
+export const ROLES = ['admin', 'njit', 'njit_counselor', 'njit_teacher'] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
+
+export { NJIT_ROLES, hasNjitRole, type NjitRole } from './njitRoles';
 
 /** Ant Design Pro's showType: 0 silent, 1 warning, 2 error message, 4 notification, 9 redirect. */
 export const ErrorEnvelope = z.object({

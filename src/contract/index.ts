@@ -15,3 +15,4 @@ export * from './identity';
 export * from './notifications';
 export * from './preferences';
 export * from './search';
+export * from './njitPolicy';

@@ -44,21 +44,25 @@ export type RosterField = (typeof ROSTER_COLUMNS)[number]['field'];
 export const ROSTER_TEMPLATE_FORMATS = ['csv', 'xlsx'] as const;
 export const RosterTemplateQuery = z.object({ format: z.enum(ROSTER_TEMPLATE_FORMATS) });
 
+/**
+ * One student as the caller's field policy shows it (src/contract/njitPolicy.ts): a hidden field is
+ * absent, a masked one masked. With the default policy every field is there and phone and ID masked.
+ */
 export const Student = z.object({
   id: z.number().int(),
-  studentNo: z.string(),
-  name: z.string(),
-  gender: Gender.nullable(),
-  college: z.string().nullable(),
-  major: z.string().nullable(),
-  className: z.string().nullable(),
-  grade: z.number().int().nullable(),
-  status: StudentStatus,
-  /** Always masked: 138****1234. */
-  phone: z.string().nullable(),
-  /** Always masked: 3201**********1234. */
-  idCard: z.string().nullable(),
-  dormitory: z.string().nullable(),
+  studentNo: z.string().optional(),
+  name: z.string().optional(),
+  gender: Gender.nullable().optional(),
+  college: z.string().nullable().optional(),
+  major: z.string().nullable().optional(),
+  className: z.string().nullable().optional(),
+  grade: z.number().int().nullable().optional(),
+  status: StudentStatus.optional(),
+  /** Masked by default: 138****1234. */
+  phone: z.string().nullable().optional(),
+  /** Masked by default: 3201**********1234. */
+  idCard: z.string().nullable().optional(),
+  dormitory: z.string().nullable().optional(),
   updatedAt: z.string(),
 });
 export type Student = z.infer<typeof Student>;
@@ -238,6 +242,9 @@ export const NJIT_AUDIT_ACTIONS = [
   'purge_preview',
   'purge',
   'edit',
+  'policy_change',
+  'scope_change',
+  'policy_preview',
 ] as const;
 export const NjitAuditAction = z.enum(NJIT_AUDIT_ACTIONS);
 export type NjitAuditAction = z.infer<typeof NjitAuditAction>;

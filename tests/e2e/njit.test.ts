@@ -2,7 +2,8 @@
  * NJIT end to end: an njit user searches by pinyin and sees a masked phone; a user without njit
  * gets the 403 page and no data; the administrator's 到期清除 tab holds at 375 px (no sideways scroll,
  * axe-core clean); the administrator corrects a student by hand and a later roster import, shown as a
- * diff with the manual edit flagged, keeps the correction. The first roster is imported through the API.
+ * diff with the manual edit flagged, keeps the correction; the administrator hides 学院 from njit on the
+ * field policy page and an njit user no longer sees it. The first roster is imported through the API.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
@@ -71,13 +72,18 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The njit user signs in, searches 张三 by pinyin and waits for the masked phone; the page's text. */
+async function searchZhangsan(page: Page): Promise<string> {
+  await loginAt(page, `njit_${suffix}`, PASSWORD, '/njit/queryStuInfo');
+  await page.getByPlaceholder('张三 / zhangsan / zs').fill('zhangsan');
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByText('138****1234').waitFor();
+  return page.locator('body').innerText();
+}
+
 test('an njit user searches by pinyin and sees the masked phone, never the full one', async () => {
   await withPage(browser, 'njit-search', async (page) => {
-    await loginAt(page, `njit_${suffix}`, PASSWORD, '/njit/queryStuInfo');
-    await page.getByPlaceholder('张三 / zhangsan / zs').fill('zhangsan');
-    await page.getByRole('button', { name: /查\s*询/ }).click();
-    await page.getByText('138****1234').waitFor();
-    const body = await page.locator('body').innerText();
+    const body = await searchZhangsan(page);
     expect(body).toContain('张三');
     expect(body).not.toContain('13812341234');
     expect(body).not.toContain('李四');
@@ -164,5 +170,61 @@ test('a correction by hand survives the next roster import: the diff flags it an
     throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
   } finally {
     await context.close();
+  }
+});
+
+test('the administrator hides 学院 from njit on the field policy page (375 px, axe clean), and an njit user no longer sees it', async () => {
+  const { context, page } = await newPage(browser, 375);
+  try {
+    await loginAt(page, 'admin', process.env.E2E_ADMIN_PASSWORD!, '/njit/fieldPolicy');
+    const cell = page.getByRole('combobox', { name: 'NJIT：学院' });
+    await cell.waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+    // The page's own content: the header's bell badge (antd's white on red) is the shell's, and shows
+    // only once this run's sign-ins have left notifications.
+    const axe = await new AxeBuilder({ page })
+      .include('.ant-pro-page-container')
+      .options({ resultTypes: ['violations'] })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .setLegacyMode(true)
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([]);
+    // By keyboard: open the cell's choices, move to 隐藏, take it.
+    await cell.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.ant-select-item-option[title="隐藏"]').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: '保存字段策略' }).click();
+    await page
+      .locator('.ant-popover')
+      .getByRole('button', { name: /保\s*存/ })
+      .click();
+    await page.getByText('字段策略已保存，立即生效').waitFor();
+  } catch (err) {
+    const file = await snap(page, 'njit-field-policy-phone').catch(() => 'no screenshot');
+    throw new Error(`${(err as Error).message}\n(screenshot: ${file})`);
+  } finally {
+    await context.close();
+  }
+  try {
+    await withPage(browser, 'njit-hidden-field', async (page) => {
+      const body = await searchZhangsan(page);
+      expect(body).toContain('张三');
+      expect(body).not.toContain('计算机工程学院');
+      const direct = await page.evaluate(async () => (await fetch('/api/njit/students?name=zs')).json());
+      expect(direct.data[0]).not.toHaveProperty('college');
+    });
+  } finally {
+    // Back to the defaults for whatever runs next on this server.
+    const policy = (await (await api('/api/njit/policy', { cookie: adminCookie })).json()) as {
+      data: { roles: { role: string; fields: Record<string, string> }[] };
+    };
+    const roles = policy.data.roles.map((r) =>
+      r.role === 'njit' ? { ...r, fields: { ...r.fields, college: 'full' } } : r,
+    );
+    expect((await api('/api/njit/policy', { method: 'PUT', cookie: adminCookie, json: { roles } })).status).toBe(200);
   }
 });

@@ -157,6 +157,14 @@ import {
   MarkReadResponse as NotificationsReadResponse,
 } from '@/contract';
 import { SearchHitsResponse, StudentHitsResponse } from '@/contract';
+import {
+  FieldPolicyResponse,
+  MyFieldsResponse,
+  PolicyPreviewResponse,
+  UserScopeListResponse,
+  UserScopeResponse,
+  DEFAULT_FIELD_LEVELS,
+} from '@/contract';
 import { z as zod } from 'zod';
 import { allEndpoints } from '@/contract/api';
 import { keyOf } from '@/contract/endpoint';
@@ -884,6 +892,39 @@ const CASES: Record<string, Case> = {
   'GET /api/njit/audit': {
     schema: NjitAuditListResponse,
     calls: [{ status: 200 }, { query: { action: 'search', pageSize: '5' }, status: 200 }],
+  },
+
+  // ---- NJIT field policy (mock/njitPolicy.ts); order matters: saved before previewed ----
+  'GET /api/njit/policy': { schema: FieldPolicyResponse, calls: [{ status: 200 }] },
+  'PUT /api/njit/policy': {
+    schema: FieldPolicyResponse,
+    calls: [
+      { body: { roles: [{ role: 'njit', fields: { ...DEFAULT_FIELD_LEVELS, name: 'hidden' } }] }, status: 200 },
+      {
+        body: { roles: [{ role: 'njit', fields: { ...DEFAULT_FIELD_LEVELS, grade: 'masked' } }] },
+        status: 400,
+        error: true,
+      },
+      { body: { roles: [] }, status: 400, error: true },
+    ],
+  },
+  'GET /api/njit/policy/preview': {
+    schema: PolicyPreviewResponse,
+    calls: [
+      { query: { role: 'njit', studentNo: '202101010001' }, status: 200 },
+      { query: { role: 'njit', studentNo: '1' }, status: 404, error: true },
+      { query: { role: 'admin', studentNo: '1' }, status: 400, error: true },
+    ],
+  },
+  'GET /api/njit/policy/mine': { schema: MyFieldsResponse, calls: [{ status: 200 }] },
+  'GET /api/njit/scopes': { schema: UserScopeListResponse, calls: [{ status: 200 }] },
+  'PUT /api/njit/scopes/:userId': {
+    schema: UserScopeResponse,
+    calls: [
+      { params: { userId: '7' }, body: { colleges: ['计算机工程学院'], classes: [] }, status: 200 },
+      { params: { userId: '999' }, body: { colleges: [], classes: [] }, status: 404, error: true },
+      { params: { userId: '7' }, body: { colleges: 'x' }, status: 400, error: true },
+    ],
   },
 
   // ---- OCS script (mock/ocsScript.ts) ----

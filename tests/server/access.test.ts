@@ -3,7 +3,7 @@
  * is covered without touching this file: anonymous callers are refused everywhere but public routes,
  * and role routes refuse a logged-in user without the role.
  */
-import { loggedInClient, startTestApp, type TestContext } from './helpers';
+import { loggedInClient, startTestApp, type Client, type TestContext } from './helpers';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,6 +15,15 @@ afterAll(async () => {
 
 function concreteUrl(url: string): string {
   return url.replace(/:(\w+)/g, '1').replace(/\*$/, 'x');
+}
+
+/** A route called with placeholder ids and, for writes, an empty JSON body. */
+function requestRoute(client: Client, r: { method: string; url: string }) {
+  return client.request({
+    method: r.method as 'GET',
+    url: concreteUrl(r.url),
+    ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }),
+  });
 }
 
 test('every /api route declares an access level', () => {
@@ -136,11 +145,7 @@ test("OCS-script routes refuse a caller without a token in the script's shape (H
 test('role routes refuse a logged-in user without the role with 403', async () => {
   const { client } = await loggedInClient(ctx, []);
   for (const r of ctx.app.routeAccess.filter((x) => x.auth === 'admin' || x.auth === 'njit')) {
-    const res = await client.request({
-      method: r.method as 'GET',
-      url: concreteUrl(r.url),
-      ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }),
-    });
+    const res = await requestRoute(client, r);
     expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
       route: `${r.method} ${r.url}`,
       status: 403,
@@ -152,5 +157,36 @@ test('a bogus or oversized session cookie is treated as anonymous', async () => 
   for (const cookie of ['portal_sid=abc', `portal_sid=${'x'.repeat(5000)}`, "portal_sid=' or 1=1 --"]) {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: { cookie } });
     expect(res.statusCode).toBe(401);
+  }
+});
+
+test('administrators-only routes refuse a caller with any NJIT role but not admin with 403', async () => {
+  for (const role of ['njit', 'njit_counselor', 'njit_teacher'] as const) {
+    const { client } = await loggedInClient(ctx, [role]);
+    for (const r of ctx.app.routeAccess.filter((x) => x.auth === 'admin')) {
+      const res = await requestRoute(client, r);
+      expect({ role, route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+        role,
+        route: `${r.method} ${r.url}`,
+        status: 403,
+      });
+    }
+  }
+});
+
+test('NJIT routes let a counselor or teacher in and refuse an administrator without an NJIT role', async () => {
+  const { client: adminOnly } = await loggedInClient(ctx, ['admin']);
+  const njitRoutes = ctx.app.routeAccess.filter((x) => x.auth === 'njit');
+  for (const r of njitRoutes) {
+    const res = await requestRoute(adminOnly, r);
+    expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+      route: `${r.method} ${r.url}`,
+      status: 403,
+    });
+  }
+  for (const role of ['njit_counselor', 'njit_teacher'] as const) {
+    const { client } = await loggedInClient(ctx, [role]);
+    const res = await client.get('/api/njit/options');
+    expect({ role, status: res.statusCode }).toEqual({ role, status: 200 });
   }
 });

@@ -57,6 +57,7 @@ import * as m0038 from './0038_njit_student_left_at';
 import * as m0039 from './0039_notification_preferences';
 import * as m0040 from './0040_ums_channel_failures_in_row';
 import * as m0041 from './0041_njit_student_edits';
+import * as m0042 from './0042_njit_field_policy';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
@@ -113,4 +114,5 @@ export const migrations: Record<string, Migration> = {
   '0039_notification_preferences': m0039,
   '0040_ums_channel_failures_in_row': m0040,
   '0041_njit_student_edits': m0041,
+  '0042_njit_field_policy': m0042,
 };

@@ -165,12 +165,17 @@ const ACTION_LABELS: Record<string, string> = {
   audit_export: '导出审计日志',
   purge_preview: '查看到期清除名单',
   purge: '清除到期学生记录',
+  policy_change: '修改字段策略',
+  scope_change: '修改查询范围',
+  policy_preview: '按角色预览学生记录',
 };
 
 /** The filtered audit log as CSV (UTF-8 with BOM so Excel opens it correctly), newest first. */
 export async function exportNjitAuditCsv(
   db: Kysely<DB>,
   q: Omit<NjitAuditQuery, 'current' | 'pageSize'>,
+  /** The search criteria as the reader may see them (the field policy: policy.ts redactCriteria). */
+  shownCriteria: (c: Record<string, unknown> | null) => Record<string, unknown> | null = (c) => c,
 ): Promise<{ csv: string; count: number }> {
   const rows = await filtered(db, q).selectAll().orderBy('id', 'desc').limit(AUDIT_EXPORT_MAX_ROWS).execute();
   const csv = toCsv(
@@ -181,7 +186,7 @@ export async function exportNjitAuditCsv(
       r.user_name,
       ACTION_LABELS[r.action] ?? r.action,
       r.ip ?? '',
-      r.criteria ? JSON.stringify(r.criteria) : '',
+      r.criteria ? JSON.stringify(shownCriteria(r.criteria)) : '',
       r.result_count ?? '',
       r.record_ids.join(' '),
       r.reason ?? '',

@@ -11,6 +11,7 @@ import { TaskPool } from '../../lib/worker-task';
 import { pruneNjit } from './audit';
 import { workerRosterPreparer } from './imports';
 import { scheduledPurge } from './retention';
+import njitPolicyRoutes from './policy-routes';
 import njitRoutes from './routes';
 
 const DAY_MS = 86_400_000;
@@ -32,6 +33,7 @@ export default fp(
     const parsers = new TaskPool({ maxHeapMb: ROSTER_PARSE_HEAP_MB, timeoutMs: 120_000 });
     app.addHook('onClose', () => parsers.close());
     await app.register(njitRoutes, { ...deps, prepareRoster: workerRosterPreparer(parsers) });
+    await app.register(njitPolicyRoutes, deps);
   },
   { name: 'njit', dependencies: ['auth', 'scheduler', 'metrics'] },
 );

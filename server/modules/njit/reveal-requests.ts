@@ -156,6 +156,8 @@ export async function revealApproved(
   db: Kysely<DB>,
   actor: Actor,
   id: number,
+  /** Throws when the caller's field policy hides the field (policy.ts assertRevealable). */
+  assertRevealable: (field: RevealField) => void = () => {},
 ): Promise<{ field: RevealField; value: string | null }> {
   const row = await db
     .selectFrom('njit_reveal_requests as r')
@@ -177,6 +179,7 @@ export async function revealApproved(
   if (row.status === 'pending') throw conflict('申请尚未批准：请等待另一位管理员审批');
   if (row.status === 'refused') throw conflict('申请已被拒绝');
   if (!row.valid) throw conflict('批准已过期：如仍需查看，请重新申请');
+  assertRevealable(row.field);
   await recordNjitAudit(db, actor, {
     action: 'reveal',
     criteria: { id: row.student_id, field: row.field, request: id },

@@ -23,9 +23,10 @@ import { commitImport, listImports, previewImport, type RosterPreparer } from '.
 import { previewPurge, purgeNow } from './retention';
 import { decideReveal, listRevealRequests, requestReveal, revealApproved } from './reveal-requests';
 import { njitMetrics } from './metrics';
+import { assertRevealable, policyFor, redactCriteria } from './policy';
 import * as students from './service';
 
-function requireAdmin(request: FastifyRequest, what: string): void {
+export function requireAdmin(request: FastifyRequest, what: string): void {
   if (!request.user?.roles.includes('admin')) throw forbidden(`${what}需要同时具有 njit 和管理员角色`);
 }
 
@@ -36,22 +37,32 @@ export default async function njitRoutes(
   const limit = config.NJIT_QUERY_RATE_LIMIT;
   const metrics = njitMetrics(app.metrics);
   const totals = new students.SearchTotals();
+  /** The caller's field levels and row scope, read once per request. */
+  const policyOf = (request: FastifyRequest) => policyFor(db, request.user!);
 
   // ---------- students ----------
   route(app, api.searchStudents, async (request) => {
-    const { rows, total, capped } = await students.searchStudents(db, actorOf(request), request.query, limit, totals);
+    const { rows, total, capped } = await students.searchStudents(
+      db,
+      actorOf(request),
+      request.query,
+      limit,
+      totals,
+      true,
+      await policyOf(request),
+    );
     metrics.search();
     return { ...paged({ rows, total }, request.query), capped };
   });
 
   route(app, api.quickSearch, async (request) => {
-    const rows = await students.quickSearch(db, actorOf(request), request.query.q, limit);
+    const rows = await students.quickSearch(db, actorOf(request), request.query.q, limit, await policyOf(request));
     metrics.search();
     return success(rows);
   });
 
   route(app, api.getStudent, async (request) => {
-    const student = await students.getStudent(db, actorOf(request), request.params.id, limit);
+    const student = await students.getStudent(db, actorOf(request), request.params.id, limit, await policyOf(request));
     metrics.view();
     return success({ ...student, manualEdits: await manualEdits(db, student.id) });
   });
@@ -69,7 +80,8 @@ export default async function njitRoutes(
     if (approval.fields.includes(field)) {
       throw forbidden('查看该字段需另一位管理员批准：请提交查看申请，批准后在「查看审批」中查看');
     }
-    const revealed = await students.revealField(db, actorOf(request), request.params.id, field, reason);
+    const policy = await policyOf(request);
+    const revealed = await students.revealField(db, actorOf(request), request.params.id, field, reason, policy);
     metrics.reveal(field);
     return success(revealed);
   });
@@ -81,6 +93,7 @@ export default async function njitRoutes(
     requireAdmin(request, '申请查看敏感字段');
     const { field, reason } = request.body;
     if (!approval.fields.includes(field)) throw badRequest('该字段无需审批：填写原因即可直接查看');
+    assertRevealable(field, (await policyOf(request)).levels);
     return success(await requestReveal(db, actorOf(request), request.params.id, field, reason));
   });
 
@@ -98,7 +111,11 @@ export default async function njitRoutes(
 
   route(app, api.revealApproved, async (request) => {
     requireAdmin(request, '查看敏感字段');
-    const revealed = await revealApproved(db, actorOf(request), request.params.id);
+    // The policy may have hidden the field since the approval.
+    const { levels } = await policyOf(request);
+    const revealed = await revealApproved(db, actorOf(request), request.params.id, (field) =>
+      assertRevealable(field, levels),
+    );
     metrics.reveal(revealed.field);
     return success(revealed);
   });
@@ -159,13 +176,17 @@ export default async function njitRoutes(
   // ---------- audit log ----------
   route(app, api.listAudit, async (request) => {
     requireAdmin(request, '查看审计日志');
-    return paged(await listNjitAudit(db, request.query), request.query);
+    const { levels } = await policyOf(request);
+    const { rows, total } = await listNjitAudit(db, request.query);
+    const shown = rows.map((r) => ({ ...r, criteria: redactCriteria(r.criteria, levels) }));
+    return paged({ rows: shown, total }, request.query);
   });
 
   route(app, api.exportAudit, async (request, reply) => {
     requireAdmin(request, '导出审计日志');
     const { studentId } = request.query;
-    const { csv, count } = await exportNjitAuditCsv(db, request.query);
+    const { levels } = await policyOf(request);
+    const { csv, count } = await exportNjitAuditCsv(db, request.query, (c) => redactCriteria(c, levels));
     // A student's access report concerns that student: it shows in their next report too.
     await recordNjitAudit(db, actorOf(request), {
       action: 'audit_export',

@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import {
+  DEFAULT_FIELD_LEVELS,
   NJIT_MAX_TOTAL,
   SEARCH_LIMIT,
   type RevealField,
@@ -22,31 +23,22 @@ import {
   recentLookups,
   recordNjitAudit,
 } from './audit';
-import { maskIdCard, maskPhone, sensitiveValue } from './record';
+import { sensitiveValue } from './record';
+import { assertCriteria, assertRevealable, inScope, showStudent, type Policy } from './policy';
 import { escapeLike, prefixUpperBound } from '../../lib/sql';
 import { GENERIC_PLAN_HINT } from '../../db/pglite-driver';
 
+/** Today's behaviour: phone and ID masked, the rest in full, every student. */
+const DEFAULT_POLICY: Policy = { levels: DEFAULT_FIELD_LEVELS, scope: null };
+
 type RawStudent = Omit<Selectable<NjitStudentsTable>, 'name_pinyin' | 'name_initials' | 'created_at' | 'left_at'>;
 
+/** A row as the default policy shows it (phone and ID masked, the rest in full). */
 export function toStudent(r: RawStudent): Student {
-  return {
-    id: r.id,
-    studentNo: r.student_no,
-    name: r.name,
-    gender: r.gender,
-    college: r.college,
-    major: r.major,
-    className: r.class_name,
-    grade: r.grade,
-    status: r.status,
-    phone: maskPhone(r.phone),
-    idCard: maskIdCard(r.id_card),
-    dormitory: r.dormitory,
-    updatedAt: r.updated_at.toISOString(),
-  };
+  return showStudent(r, DEFAULT_FIELD_LEVELS);
 }
 
-/** The columns of a student's record as the pages show it (masked by toStudent). */
+/** The columns of a student's record as the pages show it (through the caller's field policy). */
 export const COLUMNS = [
   'id',
   'student_no',
@@ -175,14 +167,18 @@ export async function searchStudents(
   totals?: SearchTotals,
   /** false: no total is counted (the header's search shows a handful and no pages); total is the rows'. */
   countTotal = true,
+  /** The caller's field policy and row scope (policy.ts); by default today's: masked phone and ID, no scope. */
+  policy: Policy = DEFAULT_POLICY,
 ): Promise<{ rows: Student[]; total: number; capped: boolean }> {
   const criteria = criteriaOf(q);
   if (Object.keys(criteria).length === 0) {
     throw badRequest('请至少输入一个查询条件（学号、姓名、学院、专业、班级、年级或状态）');
   }
+  assertCriteria(criteria, policy.levels);
   const offset = (q.current - 1) * q.pageSize;
   if (offset >= NJIT_MAX_TOTAL) throw badRequest(`最多只能查看前 ${NJIT_MAX_TOTAL} 条结果，请缩小查询范围`);
   let qb: Where = db.selectFrom('njit_students');
+  if (policy.scope) qb = qb.where(inScope(policy.scope));
   if (q.studentNo) {
     qb =
       q.studentNoMode === 'exact'
@@ -213,7 +209,8 @@ export async function searchStudents(
   const byIndex = !q.name && (!q.studentNo || numberPrefix);
   const hits = byIndex ? filteredPage(db, qb, q.pageSize, offset) : rankedPage(qb, rank, q.pageSize, offset);
   const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
-  const totalKey = JSON.stringify(criteria);
+  // A scoped caller's total is their scope's: it must not stand for another's under the same criteria.
+  const totalKey = JSON.stringify(policy.scope ? { criteria, scope: policy.scope } : criteria);
   const known = totals?.get(totalKey);
   const auditCriteria = JSON.stringify({ ...criteria, current: q.current, pageSize: q.pageSize });
   // A prefix search is planned once, as a range on the prefix (startsWith): Postgres would otherwise
@@ -252,15 +249,24 @@ export async function searchStudents(
   if (rows[0].token !== known?.token) totals?.put(totalKey, { token: rows[0].token, total: rows[0].total });
   const capped = rows[0].total > NJIT_MAX_TOTAL;
   const total = Math.min(rows[0].total, NJIT_MAX_TOTAL);
-  return { rows: rows[0].rows.map((r) => toStudent({ ...r, updated_at: new Date(r.updated_at) })), total, capped };
+  const shown = rows[0].rows.map((r) => showStudent({ ...r, updated_at: new Date(r.updated_at) }, policy.levels));
+  return { rows: shown, total, capped };
 }
 
-export async function getStudent(db: Kysely<DB>, actor: Actor, id: number, limitPerMinute: number): Promise<Student> {
+export async function getStudent(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: number,
+  limitPerMinute: number,
+  policy: Policy,
+): Promise<Student> {
   await checkLookupLimit(db, actor.id, limitPerMinute);
+  // A student outside the caller's scope is answered like one that does not exist.
   const row = await db
     .selectFrom('njit_students')
     .select([...COLUMNS])
     .where('id', '=', id)
+    .where(inScope(policy.scope))
     .executeTakeFirst();
   await recordNjitAudit(db, actor, {
     action: 'detail',
@@ -269,7 +275,7 @@ export async function getStudent(db: Kysely<DB>, actor: Actor, id: number, limit
     recordIds: row ? [id] : [],
   });
   if (!row) throw notFound('学生不存在');
-  return toStudent(row);
+  return showStudent(row, policy.levels);
 }
 
 /** One full sensitive value, for an administrator who gave a reason. */
@@ -279,8 +285,15 @@ export async function revealField(
   id: number,
   field: RevealField,
   reason: string,
+  policy: Policy,
 ): Promise<{ field: RevealField; value: string | null }> {
-  const row = await db.selectFrom('njit_students').select(['phone', 'id_card']).where('id', '=', id).executeTakeFirst();
+  assertRevealable(field, policy.levels);
+  const row = await db
+    .selectFrom('njit_students')
+    .select(['phone', 'id_card'])
+    .where('id', '=', id)
+    .where(inScope(policy.scope))
+    .executeTakeFirst();
   if (!row) throw notFound('学生不存在');
   await recordNjitAudit(db, actor, {
     action: 'reveal',
@@ -396,7 +409,13 @@ export function quickCriteria(q: string): { studentNo: string | undefined; name:
   return { studentNo: undefined, name: q };
 }
 
-export async function quickSearch(db: Kysely<DB>, actor: Actor, q: string, limitPerMinute: number): Promise<Student[]> {
+export async function quickSearch(
+  db: Kysely<DB>,
+  actor: Actor,
+  q: string,
+  limitPerMinute: number,
+  policy: Policy,
+): Promise<Student[]> {
   const query: StudentSearchQuery = {
     current: 1,
     pageSize: SEARCH_LIMIT,
@@ -408,5 +427,5 @@ export async function quickSearch(db: Kysely<DB>, actor: Actor, q: string, limit
     ...quickCriteria(q),
   };
   // No shared totals: a handful counted here must never stand for the page search's total.
-  return (await searchStudents(db, actor, query, limitPerMinute, undefined, false)).rows;
+  return (await searchStudents(db, actor, query, limitPerMinute, undefined, false, policy)).rows;
 }

@@ -3,7 +3,7 @@
  * Plain functions over a Kysely handle; no HTTP here.
  */
 import { sql, type Kysely } from 'kysely';
-import type { CurrentUser, Role } from '../../../src/contract';
+import { ROLES, type CurrentUser, type Role } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { conflict, forbidden, unauthorized } from '../../errors';
 import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from '../../lib/password';
@@ -39,7 +39,7 @@ export function toCurrentUser(u: UserRow & { mustEnrollTwoFactor?: boolean }): C
     username: u.username,
     nickname: u.nickname,
     avatar: u.avatar,
-    roles: u.roles.filter((r): r is Role => r === 'admin' || r === 'njit'),
+    roles: u.roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r)),
     ...(u.mustEnrollTwoFactor ? { mustEnrollTwoFactor: true } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { Endpoint } from '../endpoint';
 import * as health from './health';
 import * as identity from './identity';
 import * as njit from './njit';
+import * as njitPolicy from './njitPolicy';
 import * as notifications from './notifications';
 import * as ocs from './ocs';
 import * as ocsAdmin from './ocsAdmin';
@@ -22,6 +23,7 @@ export const apiModules = {
   identity,
   ums,
   njit,
+  njitPolicy,
   ocs,
   ocsAdmin,
   ocsAi,

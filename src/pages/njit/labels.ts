@@ -18,7 +18,18 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   purge_preview: '查看到期清除名单',
   purge: '清除到期学生记录',
   edit: '修改学生信息',
+  policy_change: '修改字段策略',
+  scope_change: '修改查询范围',
+  policy_preview: '按角色预览学生记录',
 };
+
+/** A field the caller's field policy hides is absent from the record the server sends. */
+export const HIDDEN_TEXT = '无权查看';
+/** A value as shown: hidden, blank or itself. */
+export function shown(value: string | number | null | undefined): string | number {
+  if (value === undefined) return HIDDEN_TEXT;
+  return value ?? '-';
+}
 
 export const REVEAL_LABELS = { phone: '手机号', idCard: '身份证号' } as const;
 

@@ -2,7 +2,7 @@
  * Every /api/njit route with anonymous, logged-in-without-njit, admin-without-njit, njit and
  * njit+admin callers. A route added later without an entry here fails the coverage check.
  */
-import type { Role } from '../../../src/contract';
+import { DEFAULT_FIELD_LEVELS, type Role } from '../../../src/contract';
 import { Client, loggedInClient, multipart, startTestApp, type TestContext } from '../helpers';
 import { csv, importFile, PEOPLE } from './fixtures';
 
@@ -121,6 +121,33 @@ const CASES: RouteCase[] = [
   },
   { route: 'GET /api/njit/audit', send: (c) => c.get('/api/njit/audit'), njit: 403, both: 200 },
   { route: 'GET /api/njit/audit/export', send: (c) => c.get('/api/njit/audit/export'), njit: 403, both: 200 },
+  // The field policy: administrators with njit; a caller's own fields: anyone with an NJIT role.
+  { route: 'GET /api/njit/policy', send: (c) => c.get('/api/njit/policy'), njit: 403, both: 200 },
+  {
+    route: 'PUT /api/njit/policy',
+    send: (c) =>
+      c.request({
+        method: 'PUT',
+        url: '/api/njit/policy',
+        payload: { roles: [{ role: 'njit', fields: DEFAULT_FIELD_LEVELS }] },
+      }),
+    njit: 403,
+    both: 200,
+  },
+  {
+    route: 'GET /api/njit/policy/preview',
+    send: (c) => c.get('/api/njit/policy/preview?role=njit&studentNo=202101010001'),
+    njit: 403,
+    both: 200,
+  },
+  { route: 'GET /api/njit/policy/mine', send: (c) => c.get('/api/njit/policy/mine'), njit: 200, both: 200 },
+  { route: 'GET /api/njit/scopes', send: (c) => c.get('/api/njit/scopes'), njit: 403, both: 200 },
+  {
+    route: 'PUT /api/njit/scopes/:userId',
+    send: (c) => c.request({ method: 'PUT', url: '/api/njit/scopes/999999', payload: { colleges: [], classes: [] } }),
+    njit: 403,
+    both: 404,
+  },
 ];
 
 it('covers every /api/njit route, and every one requires role njit', () => {

@@ -11,7 +11,7 @@ import { EditOutlined, EyeOutlined, FileSearchOutlined } from '@ant-design/icons
 import { Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { useMemoizedFn } from 'ahooks';
 import { useEffect, useState } from 'react';
-import { gradeLabel, STATUS_COLORS } from '../../labels';
+import { gradeLabel, HIDDEN_TEXT, shown, STATUS_COLORS } from '../../labels';
 import RevealModal from './RevealModal';
 import StudentEditModal from './StudentEditModal';
 
@@ -43,7 +43,8 @@ export default function StudentDrawer(props: {
     };
   }, [studentId, close]);
 
-  const sensitive = (field: RevealField, masked: string | null) => {
+  const sensitive = (field: RevealField, masked: string | null | undefined) => {
+    if (masked === undefined) return HIDDEN_TEXT;
     if (field in revealed) return <span data-testid={`revealed-${field}`}>{revealed[field] ?? '-'}</span>;
     if (!masked) return '-';
     return (
@@ -76,7 +77,7 @@ export default function StudentDrawer(props: {
 
   return (
     <Drawer
-      title={student ? `${student.name}（${student.studentNo}）` : '学生详情'}
+      title={student ? `${shown(student.name)}（${shown(student.studentNo)}）` : '学生详情'}
       open={studentId !== null}
       onClose={onClose}
       width={560}
@@ -103,21 +104,23 @@ export default function StudentDrawer(props: {
         <Skeleton active />
       ) : (
         <Descriptions column={1} bordered size="small">
-          <Descriptions.Item label="学号">{student.studentNo}</Descriptions.Item>
-          <Descriptions.Item label={label('姓名', 'name')}>{student.name}</Descriptions.Item>
-          <Descriptions.Item label={label('性别', 'gender')}>{student.gender ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label={label('学院', 'college')}>{student.college ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label={label('专业', 'major')}>{student.major ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label={label('班级', 'className')}>{student.className ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label={label('年级', 'grade')}>{gradeLabel(student.grade)}</Descriptions.Item>
+          <Descriptions.Item label="学号">{shown(student.studentNo)}</Descriptions.Item>
+          <Descriptions.Item label={label('姓名', 'name')}>{shown(student.name)}</Descriptions.Item>
+          <Descriptions.Item label={label('性别', 'gender')}>{shown(student.gender)}</Descriptions.Item>
+          <Descriptions.Item label={label('学院', 'college')}>{shown(student.college)}</Descriptions.Item>
+          <Descriptions.Item label={label('专业', 'major')}>{shown(student.major)}</Descriptions.Item>
+          <Descriptions.Item label={label('班级', 'className')}>{shown(student.className)}</Descriptions.Item>
+          <Descriptions.Item label={label('年级', 'grade')}>
+            {student.grade === undefined ? HIDDEN_TEXT : gradeLabel(student.grade)}
+          </Descriptions.Item>
           <Descriptions.Item label={label('状态', 'status')}>
-            <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag>
+            {student.status ? <Tag color={STATUS_COLORS[student.status]}>{student.status}</Tag> : HIDDEN_TEXT}
           </Descriptions.Item>
           <Descriptions.Item label={label('手机号', 'phone')}>{sensitive('phone', student.phone)}</Descriptions.Item>
           <Descriptions.Item label={label('身份证号', 'idCard')}>
             {sensitive('idCard', student.idCard)}
           </Descriptions.Item>
-          <Descriptions.Item label={label('宿舍', 'dormitory')}>{student.dormitory ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={label('宿舍', 'dormitory')}>{shown(student.dormitory)}</Descriptions.Item>
           <Descriptions.Item label="更新时间">{formatTime(student.updatedAt)}</Descriptions.Item>
         </Descriptions>
       )}

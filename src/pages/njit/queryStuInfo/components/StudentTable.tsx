@@ -10,7 +10,7 @@ import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { message, Tag } from 'antd';
 import { useLocation, useNavigate } from '@umijs/max';
 import { useEffect, useState } from 'react';
-import { gradeLabel, STATUS_COLORS } from '../../labels';
+import { gradeLabel, HIDDEN_TEXT, shown, STATUS_COLORS } from '../../labels';
 import StudentDrawer from './StudentDrawer';
 import { searchOpenOnWideScreens } from '@/requestDefaults';
 import ActionLink from '@/components/ActionLink';
@@ -95,9 +95,9 @@ export default function StudentTable(props: { isAdmin: boolean }) {
       dataIndex: 'status',
       valueType: 'select',
       valueEnum: Object.fromEntries(STUDENT_STATUSES.map((s) => [s, { text: s }])),
-      render: (_, r) => <Tag color={STATUS_COLORS[r.status]}>{r.status}</Tag>,
+      render: (_, r) => (r.status ? <Tag color={STATUS_COLORS[r.status]}>{r.status}</Tag> : HIDDEN_TEXT),
     },
-    { title: '手机号', dataIndex: 'phone', search: false, render: (_, r) => r.phone ?? '-' },
+    { title: '手机号', dataIndex: 'phone', search: false, render: (_, r) => shown(r.phone) },
     {
       title: '操作',
       // Stays in view while a narrow screen scrolls the table sideways.
