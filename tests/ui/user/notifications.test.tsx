@@ -90,12 +90,31 @@ it('the bell names the unread count and counts again when a page marks some read
   renderAt('/home', <NotificationBell />);
   const bell = await screen.findByRole('link', { name: '通知（2 条未读）' });
   expect(bell).toHaveAttribute('href', '/user/notifications');
+  // The count is small text: WCAG AA asks 4.5:1 of its colour on its background.
+  const count = within(bell).getByText('2');
+  expect(contrast(count.style.color, count.style.backgroundColor)).toBeGreaterThanOrEqual(4.5);
   unread = 0;
   await act(async () => {
     window.dispatchEvent(new Event('portal:notifications-changed'));
   });
   expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
 });
+
+/** WCAG 2.1 contrast ratio of two `rgb(r, g, b)` or `#rrggbb` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (c: string) => {
+    const rgb = c.startsWith('#')
+      ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16))
+      : c.match(/\d+/g)!.slice(0, 3).map(Number);
+    const [r, g, b] = rgb.map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
 
 /** EventSource as the browser has it, driven by the test: opened, told events, refused. */
 class FakeEventSource {
