@@ -39,13 +39,14 @@ export default async function njitPolicyRoutes(app: FastifyInstance, { db }: App
       .select([...COLUMNS])
       .where('student_no', '=', studentNo)
       .executeTakeFirst();
+    // A refused request changes nothing, the audit trail included: only a record shown is recorded.
+    if (!row) throw notFound('没有这个学号的学生');
     await recordNjitAudit(db, actorOf(request), {
       action: 'policy_preview',
       criteria: { role, studentNo },
-      resultCount: row ? 1 : 0,
-      recordIds: row ? [row.id] : [],
+      resultCount: 1,
+      recordIds: [row.id],
     });
-    if (!row) throw notFound('没有这个学号的学生');
     return success({ role, student: showStudent(row, await levelsOfRole(db, role)) });
   });
 
