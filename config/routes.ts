@@ -12,7 +12,7 @@ export interface PortalRoute {
   menuIcon?: string;
   component?: string;
   redirect?: string;
-  access?: 'isAdmin' | 'isNjit' | 'isLoggedIn';
+  access?: 'isAdmin' | 'isNjit' | 'isNjitAdmin' | 'isLoggedIn';
   layout?: false;
   hideInMenu?: boolean;
   /**
@@ -209,7 +209,7 @@ const routes: PortalRoute[] = [
         path: '/njit/fieldPolicy',
         name: '字段策略',
         menuIcon: 'safety',
-        access: 'isAdmin',
+        access: 'isNjitAdmin',
         component: './njit/fieldPolicy',
       },
     ],

@@ -6,6 +6,8 @@ export interface AccessFlags {
   isLoggedIn: boolean;
   isAdmin: boolean;
   isNjit: boolean;
+  /** Both: the NJIT pages only administrators see (the field policy) show student data and NJIT options. */
+  isNjitAdmin: boolean;
 }
 
 export default function access(initialState: InitialState | undefined): AccessFlags {
@@ -15,5 +17,6 @@ export default function access(initialState: InitialState | undefined): AccessFl
     isLoggedIn: typeof user?.uid === 'number',
     isAdmin: roles.includes('admin'),
     isNjit: hasNjitRole(roles),
+    isNjitAdmin: roles.includes('admin') && hasNjitRole(roles),
   };
 }

@@ -86,6 +86,8 @@ test('at 375 px the tabs are a compact switcher', async () => {
   try {
     const { username, password } = await signUp(page, 'tabs_phone');
     await loginAt(page, username, password, '/OCS/bill');
+    // The bill's tab is open (and kept for the reload below) before the next address is typed in.
+    await page.locator('.portal-tabs-select option', { hasText: '账单' }).waitFor({ state: 'attached' });
     await page.goto(`${BASE()}/OCS/askQuestion`);
     const switcher = page.getByRole('combobox', { name: '切换已打开的页面' });
     await switcher.waitFor();

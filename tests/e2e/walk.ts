@@ -46,10 +46,16 @@ function accessOf(list: PortalRoute[], inherited = ''): Map<string, string> {
   return found;
 }
 const ACCESS = accessOf(routes);
-/** Whether the role lacks the flag (src/access.ts): the walker's administrator has no njit role. */
+/**
+ * Whether the role lacks the flag (src/access.ts): the walker's administrator has no njit role, so no
+ * walker holds both that isNjitAdmin asks for.
+ */
 const lacks = (role: Role, flag: string) =>
   flag !== '' &&
-  (role === 'anonymous' || (flag === 'isAdmin' && role !== 'admin') || (flag === 'isNjit' && role !== 'njit'));
+  (role === 'anonymous' ||
+    flag === 'isNjitAdmin' ||
+    (flag === 'isAdmin' && role !== 'admin') ||
+    (flag === 'isNjit' && role !== 'njit'));
 
 type Role = 'anonymous' | 'user' | 'njit' | 'admin';
 const ROLES: Role[] = ['anonymous', 'user', 'njit', 'admin'];

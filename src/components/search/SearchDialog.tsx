@@ -34,7 +34,7 @@ interface Group {
 type Remote = Record<string, { status: Group['status']; rows: Row[] }>;
 
 function SearchPanel({ currentUser, onClose }: { currentUser: CurrentUser; onClose: () => void }) {
-  const { isAdmin, isNjit, isLoggedIn } = access({ currentUser });
+  const flags = useMemo(() => access({ currentUser }), [currentUser]);
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const listId = useId();
@@ -46,11 +46,8 @@ function SearchPanel({ currentUser, onClose }: { currentUser: CurrentUser; onClo
   const [recent, setRecent] = useState(() => recentSearches(currentUser.uid));
   const [active, setActive] = useState(0);
 
-  const pages = useMemo(() => allowedPages({ isAdmin, isNjit, isLoggedIn }), [isAdmin, isNjit, isLoggedIn]);
-  const sources = useMemo(
-    () => SOURCES.filter((s) => s.allowed({ isAdmin, isNjit, isLoggedIn })),
-    [isAdmin, isNjit, isLoggedIn],
-  );
+  const pages = useMemo(() => allowedPages(flags), [flags]);
+  const sources = useMemo(() => SOURCES.filter((s) => s.allowed(flags)), [flags]);
 
   useEffect(() => {
     if (!settled) {

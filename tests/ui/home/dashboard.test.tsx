@@ -23,8 +23,8 @@ jest.mock('@/services/call');
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
-const member = { isLoggedIn: true, isAdmin: false, isNjit: false };
-const admin = { isLoggedIn: true, isAdmin: true, isNjit: false };
+const member = { isLoggedIn: true, isAdmin: false, isNjit: false, isNjitAdmin: false };
+const admin = { isLoggedIn: true, isAdmin: true, isNjit: false, isNjitAdmin: false };
 const bob = { uid: 2, username: 'bob', nickname: null, avatar: null, roles: [] as string[] };
 const root = { uid: 1, username: 'root', nickname: null, avatar: null, roles: ['admin'] };
 
@@ -173,7 +173,7 @@ test('a card whose summary has not answered yet shows a skeleton', async () => {
 });
 
 test('a visitor gets no dashboard and no summary calls', async () => {
-  jest.mocked(useAccess).mockReturnValue({ isLoggedIn: false, isAdmin: false, isNjit: false });
+  jest.mocked(useAccess).mockReturnValue({ isLoggedIn: false, isAdmin: false, isNjit: false, isNjitAdmin: false });
   jest.mocked(useModel).mockReturnValue({ initialState: { currentUser: null } } as never);
   renderAt('/home', <HomePage />, '/home');
   expect(await screen.findByText('服务正常')).toBeInTheDocument();
@@ -239,7 +239,7 @@ describe('recent pages', () => {
     expect(openablePage('/no/such/page', member)).toBeNull();
     expect(openablePage('/user/register', member)).toBeNull();
     expect(openablePage('/home', member)).toBeNull();
-    expect(openablePage('/njit/queryStuInfo', { ...member, isNjit: true })).toEqual({
+    expect(openablePage('/njit/queryStuInfo', { ...member, isNjit: true, isNjitAdmin: false })).toEqual({
       path: '/njit/queryStuInfo',
       name: '学生信息查询',
       module: 'NJIT 学生信息',

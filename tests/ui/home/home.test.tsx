@@ -12,9 +12,9 @@ jest.mock('@/services/call');
 jest.mock('@@/plugin-access', () => ({ useAccess: jest.fn() }));
 jest.mock('@@/plugin-model', () => ({ useModel: jest.fn() }));
 
-const anonymous = { isLoggedIn: false, isAdmin: false, isNjit: false };
-const member = { isLoggedIn: true, isAdmin: false, isNjit: false };
-const njit = { isLoggedIn: true, isAdmin: false, isNjit: true };
+const anonymous = { isLoggedIn: false, isAdmin: false, isNjit: false, isNjitAdmin: false };
+const member = { isLoggedIn: true, isAdmin: false, isNjit: false, isNjitAdmin: false };
+const njit = { isLoggedIn: true, isAdmin: false, isNjit: true, isNjitAdmin: false };
 
 describe('entry state per module (flags from config/routes.ts)', () => {
   it.each([
@@ -74,7 +74,7 @@ describe('home page', () => {
   });
 
   it('offers an administrator without the njit role to open NJIT for themself, not to ask an administrator', async () => {
-    jest.mocked(useAccess).mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false });
+    jest.mocked(useAccess).mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false, isNjitAdmin: false });
     jest.mocked(useModel).mockReturnValue({
       initialState: { currentUser: { uid: 1, username: 'root', nickname: null, avatar: null, roles: ['admin'] } },
       setInitialState: jest.fn(),

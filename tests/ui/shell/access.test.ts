@@ -11,12 +11,28 @@ const user = (roles: CurrentUser['roles']): CurrentUser => ({
 
 describe('access flags', () => {
   it.each([
-    ['anonymous (no initial state)', undefined, { isLoggedIn: false, isAdmin: false, isNjit: false }],
-    ['anonymous (null user)', { currentUser: null }, { isLoggedIn: false, isAdmin: false, isNjit: false }],
-    ['plain user', { currentUser: user([]) }, { isLoggedIn: true, isAdmin: false, isNjit: false }],
-    ['njit user', { currentUser: user(['njit']) }, { isLoggedIn: true, isAdmin: false, isNjit: true }],
-    ['admin', { currentUser: user(['admin']) }, { isLoggedIn: true, isAdmin: true, isNjit: false }],
-    ['admin + njit', { currentUser: user(['admin', 'njit']) }, { isLoggedIn: true, isAdmin: true, isNjit: true }],
+    [
+      'anonymous (no initial state)',
+      undefined,
+      { isLoggedIn: false, isAdmin: false, isNjit: false, isNjitAdmin: false },
+    ],
+    [
+      'anonymous (null user)',
+      { currentUser: null },
+      { isLoggedIn: false, isAdmin: false, isNjit: false, isNjitAdmin: false },
+    ],
+    ['plain user', { currentUser: user([]) }, { isLoggedIn: true, isAdmin: false, isNjit: false, isNjitAdmin: false }],
+    [
+      'njit user',
+      { currentUser: user(['njit']) },
+      { isLoggedIn: true, isAdmin: false, isNjit: true, isNjitAdmin: false },
+    ],
+    ['admin', { currentUser: user(['admin']) }, { isLoggedIn: true, isAdmin: true, isNjit: false, isNjitAdmin: false }],
+    [
+      'admin + njit',
+      { currentUser: user(['admin', 'njit']) },
+      { isLoggedIn: true, isAdmin: true, isNjit: true, isNjitAdmin: true },
+    ],
   ])('%s', (_name, state, expected) => {
     expect(access(state)).toEqual(expected);
   });

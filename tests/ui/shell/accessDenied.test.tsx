@@ -24,13 +24,13 @@ describe('guarded routes', () => {
   });
 
   it('sends a logged-out visitor to login with the page (and query) as redirect', () => {
-    useAccessMock.mockReturnValue({ isLoggedIn: false, isAdmin: false, isNjit: false });
+    useAccessMock.mockReturnValue({ isLoggedIn: false, isAdmin: false, isNjit: false, isNjitAdmin: false });
     renderAt('/UMS/queryMessage?id=5', <AccessDenied />, '/UMS/queryMessage');
     expect(screen.getByTestId('location')).toHaveTextContent('/user/login?redirect=%2FUMS%2FqueryMessage%3Fid%3D5');
   });
 
   it('shows 403 with a way home to a logged-in user without the flag', () => {
-    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: false, isNjit: false });
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: false, isNjit: false, isNjitAdmin: false });
     renderAt('/njit/overview', <AccessDenied />, '/njit/overview');
     expect(screen.getByText('抱歉，你无权访问该页面。')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
@@ -38,7 +38,7 @@ describe('guarded routes', () => {
   });
 
   it('offers an administrator kept out of /njit for want of the role to take it, in one audited step', async () => {
-    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false });
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: false, isNjitAdmin: false });
     const me = { uid: 1, username: 'admin', nickname: null, avatar: null, roles: ['admin' as const, 'njit' as const] };
     answer(userApi.adminGrantSelfNjit, { success: true, data: { roles: ['admin', 'njit'], granted: true } });
     jest.mocked(fetchCurrentUser).mockResolvedValue({ success: true, data: me });
@@ -54,10 +54,10 @@ describe('guarded routes', () => {
   });
 
   it('offers it on /njit only, and to an administrator only', () => {
-    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: false, isNjit: false });
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: false, isNjit: false, isNjitAdmin: false });
     renderAt('/njit/overview', <AccessDenied />, '/njit/overview');
     expect(screen.queryByRole('button', { name: '为自己开通' })).not.toBeInTheDocument();
-    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: true });
+    useAccessMock.mockReturnValue({ isLoggedIn: true, isAdmin: true, isNjit: true, isNjitAdmin: true });
     renderAt('/user/admin/userManage', <AccessDenied />, '/user/admin/userManage');
     expect(screen.queryByRole('button', { name: '为自己开通' })).not.toBeInTheDocument();
   });

@@ -14,7 +14,7 @@ import {
   type Tab,
 } from '@/components/tabs/tabList';
 
-const user = { isLoggedIn: true, isAdmin: false, isNjit: false };
+const user = { isLoggedIn: true, isAdmin: false, isNjit: false, isNjitAdmin: false };
 const paths = (tabs: Tab[]) => tabs.map((t) => t.path);
 
 afterEach(() => localStorage.clear());
@@ -99,7 +99,7 @@ describe('kept per user', () => {
 
   it('knows which pages a role opens', () => {
     expect(mayOpen('/njit/overview', user)).toBe(false);
-    expect(mayOpen('/njit/overview', { ...user, isNjit: true })).toBe(true);
+    expect(mayOpen('/njit/overview', { ...user, isNjit: true, isNjitAdmin: false })).toBe(true);
     expect(mayOpen('/user/login', user)).toBe(false);
   });
 });
