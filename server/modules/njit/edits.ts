@@ -21,24 +21,8 @@ import { notFound } from '../../errors';
 import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
 import { maskIdCard, maskPhone, nameKeys } from './record';
+import { FIELD_COLUMNS } from './policy';
 import { COLUMNS, toStudent } from './service';
-
-type Column =
-  'name' | 'gender' | 'college' | 'major' | 'class_name' | 'grade' | 'status' | 'phone' | 'id_card' | 'dormitory';
-
-/** The table's column of each editable field. */
-export const FIELD_COLUMNS: Record<EditableField, Column> = {
-  name: 'name',
-  gender: 'gender',
-  college: 'college',
-  major: 'major',
-  className: 'class_name',
-  grade: 'grade',
-  status: 'status',
-  phone: 'phone',
-  idCard: 'id_card',
-  dormitory: 'dormitory',
-};
 
 type Value = string | number | null;
 

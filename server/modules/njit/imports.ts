@@ -21,7 +21,8 @@ import { recordNjitAudit } from './audit';
 import type { TaskPool } from '../../lib/worker-task';
 import type { PreparedRoster } from './prepare';
 import { importSummary } from './service';
-import { FIELD_COLUMNS, present, stagedImport, stagedRows } from './edits';
+import { present, stagedImport, stagedRows } from './edits';
+import { FIELD_COLUMNS } from './policy';
 import { createTempFile, readSpool, removeTempFile } from '../../lib/spool';
 
 export const STAGING_MINUTES = 30;

@@ -161,7 +161,8 @@ type RawStudent = Pick<
   | 'dormitory'
 > & { id: number; updated_at: Date };
 
-const COLUMN_OF: Record<PolicyField, keyof RawStudent> = {
+/** The table's column of each student field (the policy's, and the corrections' by hand in ./edits.ts). */
+export const FIELD_COLUMNS = {
   studentNo: 'student_no',
   name: 'name',
   gender: 'gender',
@@ -173,7 +174,7 @@ const COLUMN_OF: Record<PolicyField, keyof RawStudent> = {
   phone: 'phone',
   idCard: 'id_card',
   dormitory: 'dormitory',
-};
+} as const satisfies Record<PolicyField, keyof RawStudent>;
 
 /** One stored row as the levels show it: a hidden field is left out of the object, not nulled. */
 export function showStudent(r: RawStudent, levels: FieldLevels): Student {
@@ -181,7 +182,7 @@ export function showStudent(r: RawStudent, levels: FieldLevels): Student {
   for (const f of POLICY_FIELDS) {
     const level = levels[f];
     if (level === 'hidden') continue;
-    const value = r[COLUMN_OF[f]] as string | number | null;
+    const value = r[FIELD_COLUMNS[f]] as string | number | null;
     out[f] = level === 'full' ? value : masked(f, value);
   }
   out.updatedAt = r.updated_at.toISOString();
