@@ -89,6 +89,13 @@ describe('students', () => {
     expect((await client.get('/api/njit/search?q=李')).json().data.map((s: { name: string }) => s.name)).toEqual([
       '李四',
     ]);
+    // A Chinese name is matched from its start, the name itself first.
+    const names = async (q: string) =>
+      (await client.get(`/api/njit/search?q=${encodeURIComponent(q)}`))
+        .json()
+        .data.map((s: { name: string }) => s.name);
+    expect(await names('张三')).toEqual(['张三', '张三丰']);
+    expect(await names('三')).toEqual([]);
     expect(
       (await client.get('/api/njit/search?q=2022020100')).json().data.map((s: { studentNo: string }) => s.studentNo),
     ).toEqual(['202202010004', '202202010005']);

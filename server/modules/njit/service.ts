@@ -58,7 +58,7 @@ export const COLUMNS = [
 const CRITERIA = ['studentNo', 'name', 'college', 'major', 'className', 'grade', 'status'] as const;
 
 /** The criteria actually given, for the audit row and the empty-query check. */
-export function criteriaOf(q: StudentSearchQuery): Record<string, unknown> {
+export function criteriaOf(q: Omit<StudentSearchQuery, 'nameMode'> & { nameMode: NameMode }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of CRITERIA) if (q[k] !== undefined) out[k] = q[k];
   if (q.studentNo) out.studentNoMode = q.studentNoMode;
@@ -72,20 +72,33 @@ type Where = SelectQueryBuilder<DB, 'njit_students', object>;
  * `column` starts with `prefix`: the `like` that decides, and the same prefix as a byte-order range on
  * the column's text_pattern_ops index, which a generic plan can use (it cannot use `like $1`).
  */
-function startsWith(column: 'student_no' | 'name_pinyin' | 'name_initials', prefix: string): RawBuilder<boolean> {
+function startsWith(
+  column: 'student_no' | 'name' | 'name_pinyin' | 'name_initials',
+  prefix: string,
+): RawBuilder<boolean> {
   const like = sql<boolean>`${sql.ref(column)} like ${`${escapeLike(prefix)}%`}`;
   const bound = prefixUpperBound(prefix);
   if (bound === null) return like;
   return sql<boolean>`(${sql.ref(column)} ~>=~ ${prefix} and ${sql.ref(column)} ~<~ ${bound} and ${like})`;
 }
 
-/** Latin input searches the pinyin keys; anything else the Chinese name. */
-/** exactRank (fuzzy modes only) sorts exact matches first. */
+/**
+ * How a name is matched: `fuzzy` (the lookup page's default) finds a Chinese name containing the text,
+ * `exact` the name itself, and `prefix` (the header's search) a name starting with it. Latin input
+ * searches the pinyin keys (a prefix unless exact); anything else the Chinese name.
+ */
+type NameMode = StudentSearchQuery['nameMode'] | 'prefix';
+
+/**
+ * exactRank (fuzzy modes only) sorts exact matches first. byName (prefix on a Chinese name only): the
+ * page is read in the order of the name's index, where the name itself comes before every longer one,
+ * so the walk stops after a page instead of sorting every student whose name starts with 张.
+ */
 function nameFilter(
   qb: Where,
   name: string,
-  mode: 'fuzzy' | 'exact',
-): { qb: Where; exactRank: RawBuilder<boolean> | null; prefix?: boolean } {
+  mode: NameMode,
+): { qb: Where; exactRank: RawBuilder<boolean> | null; prefix?: boolean; byName?: boolean } {
   if (/^[A-Za-z\s']+$/.test(name)) {
     const key = name.toLowerCase().replace(/[^a-z]/g, '');
     if (mode === 'exact') {
@@ -101,17 +114,23 @@ function nameFilter(
     };
   }
   if (mode === 'exact') return { qb: qb.where('name', '=', name), exactRank: null };
+  if (mode === 'prefix') {
+    return {
+      qb: qb.where(startsWith('name', name)),
+      exactRank: sql<boolean>`(name = ${name})`,
+      prefix: true,
+      byName: true,
+    };
+  }
   return { qb: qb.where('name', 'like', `%${escapeLike(name)}%`), exactRank: sql<boolean>`(name = ${name})` };
 }
 
 /** A page of a search by number or name: few matches, read from the table and sorted. */
-function rankedPage(qb: Where, rank: RawBuilder<boolean> | null, pageSize: number, offset: number) {
-  return qb
-    .select([...COLUMNS, (rank ?? sql<boolean>`false`).as('exact_first')])
-    .orderBy('exact_first', 'desc')
-    .orderBy('student_no')
-    .limit(pageSize)
-    .offset(offset);
+function rankedPage(qb: Where, rank: RawBuilder<boolean> | null, pageSize: number, offset: number, byName = false) {
+  const ranked = qb.select([...COLUMNS, (rank ?? sql<boolean>`false`).as('exact_first')]);
+  // `using ~<~` is the order of the name's text_pattern_ops index (the one a prefix range walks).
+  const ordered = byName ? ranked.orderBy(sql`name using ~<~`) : ranked.orderBy('exact_first', 'desc');
+  return ordered.orderBy('student_no').limit(pageSize).offset(offset);
 }
 
 /**
@@ -162,7 +181,7 @@ export class SearchTotals {
 export async function searchStudents(
   db: Kysely<DB>,
   actor: Actor,
-  q: StudentSearchQuery,
+  q: Omit<StudentSearchQuery, 'nameMode'> & { nameMode: NameMode },
   limitPerMinute: number,
   totals?: SearchTotals,
   /** false: no total is counted (the header's search shows a handful and no pages); total is the rows'. */
@@ -188,10 +207,12 @@ export async function searchStudents(
   const numberPrefix = Boolean(q.studentNo) && q.studentNoMode !== 'exact';
   let rank: RawBuilder<boolean> | null = null;
   let prefix = numberPrefix;
+  let byName = false;
   if (q.name) {
     const f = nameFilter(qb, q.name, q.nameMode);
     ({ qb, exactRank: rank } = f);
     prefix ||= f.prefix === true;
+    byName = f.byName === true;
   }
   if (q.college) qb = qb.where('college', '=', q.college);
   if (q.major) qb = qb.where('major', '=', q.major);
@@ -207,7 +228,7 @@ export async function searchStudents(
   const limit = effectiveLimit(limitPerMinute);
   // A number prefix alone may match hundreds: like a filter, its page comes from the index first.
   const byIndex = !q.name && (!q.studentNo || numberPrefix);
-  const hits = byIndex ? filteredPage(db, qb, q.pageSize, offset) : rankedPage(qb, rank, q.pageSize, offset);
+  const hits = byIndex ? filteredPage(db, qb, q.pageSize, offset) : rankedPage(qb, rank, q.pageSize, offset, byName);
   const counted = qb.select(sql`1`.as('x')).limit(NJIT_MAX_TOTAL + 1);
   // A scoped caller's total is their scope's: it must not stand for another's under the same criteria.
   const totalKey = JSON.stringify(policy.scope ? { criteria, scope: policy.scope } : criteria);
@@ -400,9 +421,10 @@ export function importSummary(r: {
 }
 
 /**
- * The header's search: one text read as the NJIT page would read it — a student number (or its start)
- * when it has a digit, pinyin or initials when it is Latin letters, else part of a Chinese name — and
- * run as that page's search (rate limit, masking and the audit row included), a handful of rows.
+ * The header's search: one text read as the start of what one types — a student number when it has a
+ * digit, pinyin or initials when it is Latin letters, else a Chinese name — and run as the NJIT page's
+ * search (rate limit, masking and the audit row included), a handful of rows. A Chinese name is matched
+ * from its start here (the page's fuzzy search finds it anywhere in the name, counting every match).
  */
 export function quickCriteria(q: string): { studentNo: string | undefined; name: string | undefined } {
   if (/^[A-Za-z0-9]+$/.test(q) && /\d/.test(q)) return { studentNo: q, name: undefined };
@@ -416,11 +438,12 @@ export async function quickSearch(
   limitPerMinute: number,
   policy: Policy,
 ): Promise<Student[]> {
-  const query: StudentSearchQuery = {
+  const query = {
     current: 1,
     pageSize: SEARCH_LIMIT,
-    studentNoMode: 'prefix',
-    nameMode: 'fuzzy',
+    studentNoMode: 'prefix' as const,
+    // A name typed here is matched from its start, as the number and the pinyin are.
+    nameMode: 'prefix' as const,
     college: undefined,
     major: undefined,
     className: undefined,
