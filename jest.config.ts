@@ -46,6 +46,7 @@ export default async () => {
     'csv',
     'outbound',
     'prerender-login',
+    'sql-helpers',
   ].map((f) => `<rootDir>/tests/server/${f}\\.test\\.ts$`);
 
   return {

@@ -153,14 +153,19 @@ describe('personal kinds answer only the caller', () => {
     const rows = [a.uid, b.uid].map((user_id, i) => ({
       user_id,
       type: 'text',
-      title: `服务器告警 ${i}`,
+      title: `服务器告警 ${i} Disk Full`,
       content: 'x',
       status: 'delivered',
       source: 'ui',
     }));
     await ctx.db.insertInto('ums_messages').values(rows).execute();
-    const hits = (await a.client.get(`/api/ums/search?q=${encodeURIComponent('告警')}`)).json().data;
-    expect(hits).toEqual([{ id: expect.any(Number), title: '服务器告警 0', detail: '已送达' }]);
+    const found = async (q: string) => (await a.client.get(`/api/ums/search?q=${encodeURIComponent(q)}`)).json().data;
+    expect(await found('告警')).toEqual([
+      { id: expect.any(Number), title: '服务器告警 0 Disk Full', detail: '已送达' },
+    ]);
+    // Letters match whatever their case; a text without any (Chinese, digits) matches as it is.
+    for (const q of ['disk FULL', '警 0 d', '0 Disk']) expect({ q, n: (await found(q)).length }).toEqual({ q, n: 1 });
+    expect(await found('告警 1')).toEqual([]);
   });
 
   it('OCS queries, a handful at most', async () => {

@@ -17,7 +17,7 @@ import {
 import type { DB } from '../../db/schema';
 import { lockFor } from '../../db/locks';
 import { badRequest, conflict, notFound, tooMany } from '../../errors';
-import { escapeLike } from '../../lib/sql';
+import { containsOperator, escapeLike } from '../../lib/sql';
 import { callbackDue, validateCallbackUrl } from './callbacks';
 import { channelHealth } from './channels';
 import { awaitsConsent } from './consent';
@@ -367,8 +367,8 @@ export async function listMessages(
       .$if(!!q.keyword, (x) =>
         x.where((eb) =>
           eb.or([
-            eb('m.title', 'ilike', `%${escapeLike(q.keyword!)}%`),
-            eb('m.content', 'ilike', `%${escapeLike(q.keyword!)}%`),
+            eb('m.title', containsOperator(q.keyword!), `%${escapeLike(q.keyword!)}%`),
+            eb('m.content', containsOperator(q.keyword!), `%${escapeLike(q.keyword!)}%`),
           ]),
         ),
       )

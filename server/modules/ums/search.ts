@@ -5,14 +5,14 @@
 import type { Kysely } from 'kysely';
 import { MESSAGE_STATUS_LABELS, SEARCH_LIMIT, type MessageStatus, type SearchHit } from '../../../src/contract';
 import type { DB } from '../../db/schema';
-import { escapeLike } from '../../lib/sql';
+import { containsOperator, escapeLike } from '../../lib/sql';
 
 export async function searchMessages(db: Kysely<DB>, userId: number, q: string): Promise<SearchHit[]> {
   const rows = await db
     .selectFrom('ums_messages')
     .select(['id', 'title', 'status', 'created_at'])
     .where('user_id', '=', userId)
-    .where('title', 'ilike', `%${escapeLike(q)}%`)
+    .where('title', containsOperator(q), `%${escapeLike(q)}%`)
     .orderBy('id', 'desc')
     .limit(SEARCH_LIMIT)
     .execute();

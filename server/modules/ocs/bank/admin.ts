@@ -15,7 +15,7 @@ import type {
 import { paginate } from '../../../db/paging';
 import type { DB, OcsQuestionsTable } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
-import { escapeLike } from '../../../lib/sql';
+import { containsOperator, escapeLike } from '../../../lib/sql';
 import { diff, recordAudit, type Actor } from '../../audit';
 import type { FuzzyIndex } from './fuzzy-index';
 import { prepareQuestion } from './question';
@@ -48,7 +48,7 @@ export async function searchQuestions(
   q: z.output<typeof BankQuestionListQuery>,
 ): Promise<{ rows: BankQuestion[]; total: number }> {
   let base = db.selectFrom('ocs_questions');
-  if (q.keyword) base = base.where('title', 'ilike', `%${escapeLike(q.keyword)}%`);
+  if (q.keyword) base = base.where('title', containsOperator(q.keyword), `%${escapeLike(q.keyword)}%`);
   if (q.type) base = base.where('type', '=', q.type);
   if (q.source === 'upstream') base = base.where('source', 'like', 'upstream:%');
   else if (q.source) base = base.where('source', '=', q.source);

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { OCS_OUTCOME_LABELS, SEARCH_LIMIT, type SearchHit } from '../../../../src/contract';
 import type { DB } from '../../../db/schema';
-import { escapeLike } from '../../../lib/sql';
+import { containsOperator, escapeLike } from '../../../lib/sql';
 import { answerFromLog } from './log';
 
 export async function searchQueries(db: Kysely<DB>, userId: number, q: string): Promise<SearchHit[]> {
@@ -13,7 +13,7 @@ export async function searchQueries(db: Kysely<DB>, userId: number, q: string): 
     .selectFrom('ocs_queries')
     .select(['id', 'title', 'outcome', 'answer'])
     .where('user_id', '=', userId)
-    .where('title', 'ilike', `%${escapeLike(q)}%`)
+    .where('title', containsOperator(q), `%${escapeLike(q)}%`)
     .orderBy('created_at', 'desc')
     .limit(SEARCH_LIMIT)
     .execute();

@@ -14,7 +14,7 @@ import type { MissItem, MissListQuery } from '../../../../src/contract';
 import type { DB, OcsQuestionType } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
 import type { SecretBox } from '../../../lib/secretbox';
-import { escapeLike } from '../../../lib/sql';
+import { containsOperator, escapeLike } from '../../../lib/sql';
 import { lockFor } from '../../../db/locks';
 import { recordAudit, type Actor } from '../../audit';
 import { notifyAdmins } from '../../notifications';
@@ -162,7 +162,7 @@ export async function listMisses(
   q: z.output<typeof MissListQuery>,
 ): Promise<{ rows: MissItem[]; total: number }> {
   let base = db.selectFrom('ocs_misses').where('status', '=', q.status);
-  if (q.keyword) base = base.where('title', 'ilike', `%${escapeLike(q.keyword)}%`);
+  if (q.keyword) base = base.where('title', containsOperator(q.keyword), `%${escapeLike(q.keyword)}%`);
   const [count, rows] = await Promise.all([
     base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
     base

@@ -21,7 +21,7 @@ import type {
 } from '../../../../src/contract';
 import type { DB, OcsQuestionType } from '../../../db/schema';
 import { badRequest, conflict, notFound } from '../../../errors';
-import { escapeLike } from '../../../lib/sql';
+import { containsOperator, escapeLike } from '../../../lib/sql';
 import { recordAudit, type Actor } from '../../audit';
 import { notify } from '../../notifications';
 import { getRow, toBankQuestion } from '../bank/admin';
@@ -42,7 +42,7 @@ export async function reviewQueue(
         ? sql`count(*) filter (where r.status = 'open') = 0`
         : sql`true`;
   const where = [sql`true`];
-  if (q.keyword) where.push(sql`q.title ilike ${`%${escapeLike(q.keyword)}%`}`);
+  if (q.keyword) where.push(sql`q.title ${sql.raw(containsOperator(q.keyword))} ${`%${escapeLike(q.keyword)}%`}`);
   if (q.disputed) where.push(sql`q.disputed = ${q.disputed === 'true'}`);
   const base = sql`
     from ocs_reports r join ocs_questions q on q.id = r.question_id
