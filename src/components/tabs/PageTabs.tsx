@@ -5,7 +5,7 @@
  *
  * How: react-router's outlet (`useOutlet()`) is the element of the page being shown; it is kept per
  * path and all kept elements are rendered, the inactive ones `hidden` (out of the layout, the focus
- * order and the accessibility tree). Each kept page sees the location it was last shown at (its own
+ * order and the accessibility tree), and told so (paneShown.ts: a hidden page's pollers wait). Each kept page sees the location it was last shown at (its own
  * LocationContext), not the address of the tab being shown: hooks such as useLocation and
  * useSearchParams in a hidden page do not react to another page's address.
  *
@@ -31,6 +31,7 @@ import {
   titleOf,
   type Tab,
 } from './tabList';
+import { PaneShownContext } from './paneShown';
 import { panelIdOf } from './tabIds';
 import TabStrip, { type CloseHow } from './TabStrip';
 
@@ -60,7 +61,9 @@ const Pane = memo(function Pane({
     <div id={panelIdOf(path)} hidden={!shown} style={shown ? undefined : { display: 'none' }}>
       {/* A page chunk that fails (or outlasts the 120 s chunk timeout) shows 重试 in its own tab only. */}
       <ChunkErrorBoundary>
-        <UNSAFE_LocationContext.Provider value={context}>{children}</UNSAFE_LocationContext.Provider>
+        <PaneShownContext.Provider value={shown}>
+          <UNSAFE_LocationContext.Provider value={context}>{children}</UNSAFE_LocationContext.Provider>
+        </PaneShownContext.Provider>
       </ChunkErrorBoundary>
     </div>
   );

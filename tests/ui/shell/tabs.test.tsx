@@ -13,7 +13,7 @@ import { forgetDraft } from '@/components/tabs/drafts';
 import { probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { answer, sent } from '../api';
-import { channelList, page } from '../UMS/fixtures';
+import { channelList, page, summary } from '../UMS/fixtures';
 
 jest.mock('@/services/call');
 jest.mock('@/services/probes');
@@ -275,4 +275,25 @@ describe('the page tabs', () => {
     open('/UMS/createMessage');
     await waitFor(() => expect(tabNames()).toEqual(['首页', '消息模板', '创建消息']), { timeout: 15000 });
   });
+
+  it("pause a hidden page's polling, and poll at once when it is shown again", async () => {
+    asUser();
+    // 最近发送 reloads every 3 s while a message may still be delivered.
+    answer(umsApi.listMessages, async () => page([summary(1, 'queued', '还在路上')]));
+    const recent = () => sent(umsApi.listMessages).filter((q) => q.query?.pageSize === 5).length;
+    const { history } = open('/UMS/dingtalk/sendSelf');
+    await contentBox();
+    await waitFor(() => expect(recent()).toBeGreaterThanOrEqual(2), { timeout: 6000 });
+
+    act(() => history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toHaveLength(3));
+    const before = recent();
+    // Hidden longer than the polling interval: no call.
+    await act(() => new Promise((r) => setTimeout(r, 4000)));
+    expect(recent()).toBe(before);
+
+    // Shown again: one call at once, well before the next interval.
+    fireEvent.click(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    await waitFor(() => expect(recent()).toBe(before + 1), { timeout: 1500 });
+  }, 30000);
 });
