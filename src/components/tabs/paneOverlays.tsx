@@ -25,9 +25,11 @@ function lockFor(host: HTMLElement, lock: boolean) {
   const { style } = document.body;
   if (locks.size && !before) {
     before = { overflowY: style.overflowY, width: style.width };
+    // As antd's lock: the page keeps its width where the scrollbar it hides took some.
     const scrollbar = window.innerWidth - document.documentElement.clientWidth;
+    const overflowing = document.body.scrollHeight > window.innerHeight && scrollbar > 0;
     style.overflowY = 'hidden';
-    if (scrollbar > 0) style.width = `calc(100% - ${scrollbar}px)`;
+    if (overflowing) style.width = `calc(100% - ${scrollbar}px)`;
   } else if (!locks.size && before) {
     style.overflowY = before.overflowY;
     style.width = before.width;
