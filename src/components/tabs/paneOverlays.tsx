@@ -40,14 +40,14 @@ function lockFor(host: HTMLElement, lock: boolean) {
 /** Whether the host has a modal, or a drawer with a mask, open. */
 function hasModalOpen(host: HTMLElement, prefixOf: (name: string) => string): boolean {
   const wraps = host.querySelectorAll<HTMLElement>(`.${prefixOf('modal')}-wrap`);
-  if ([...wraps].some((w) => w.style.display !== 'none')) return true;
+  if (Array.from(wraps).some((w) => w.style.display !== 'none')) return true;
   const drawer = prefixOf('drawer');
   return !!host.querySelector(`.${drawer}-open > .${drawer}-mask`);
 }
 
 /** Where the focus goes in the host's open dialog (the last opened), if one is open. */
 export function dialogFocusIn(host: HTMLElement): HTMLElement | null {
-  const dialogs = [...host.querySelectorAll<HTMLElement>('[role="dialog"][aria-modal="true"]')];
+  const dialogs = Array.from(host.querySelectorAll<HTMLElement>('[role="dialog"][aria-modal="true"]'));
   const dialog = dialogs.reverse().find((d) => !d.closest('[style*="display: none"]'));
   if (!dialog) return null;
   // antd's dialogs start with a focusable sentinel, where they put the focus when they open.
