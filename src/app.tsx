@@ -17,8 +17,8 @@ import {
   LayoutHeader,
   menuItemRender,
   rememberCollapsed,
-  rememberedCollapsed,
   siderCollapseButton,
+  useSiderCollapsed,
 } from './components/sideMenu';
 import SkipLink, { MAIN_CONTENT_ID } from './components/SkipLink';
 import { avatarOf, displayName } from './components/user';
@@ -99,6 +99,10 @@ export function render(oldRender: () => void) {
 }
 
 export const layout: RunTimeLayoutConfig = ({ initialState }) => {
+  // Umi calls this in its layout component's every render (plugin-layout's Layout, unconditionally),
+  // so a hook here is that component's: the side menu follows the collapsed preference at once when it
+  // changes, not only at the next load.
+  const collapsed = useSiderCollapsed(); // eslint-disable-line react-hooks/rules-of-hooks
   const currentUser = initialState?.currentUser ?? null;
   // A signed-in user's tabs come with the layout: their code is asked for as soon as it starts.
   if (currentUser) void loadPageTabs();
@@ -160,7 +164,7 @@ export const layout: RunTimeLayoutConfig = ({ initialState }) => {
     ...(hasSideMenu(pathname) ? {} : { menuRender: false }),
     // Collapsed or not as the user left it (desktop), and both menu toggles work from the keyboard.
     // No breakpoint: antd's Sider would set the state by the window's width as it mounts, over the user's.
-    defaultCollapsed: rememberedCollapsed(),
+    collapsed,
     onCollapse: rememberCollapsed,
     breakpoint: false,
     collapsedButtonRender: siderCollapseButton,

@@ -3,26 +3,59 @@
  * remembered across reloads. ProLayout draws both toggles as plain elements with a click handler: the
  * desktop one (below the menu) is given to us to wrap (collapsedButtonRender), the phone one (in the
  * header, left of the logo) only inside its header, so that one is completed in place. The collapsed
- * state is one of the user's preferences (components/preferences/).
+ * state is one of the user's preferences (components/preferences/), which the menu follows live.
  */
 import { history } from '@umijs/max';
-import React, { cloneElement, useLayoutEffect, useRef } from 'react';
-import { currentPreferences, setPreferences } from './preferences/store';
+import React, { cloneElement, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { currentPreferences, setPreferences, subscribePreferences } from './preferences/store';
 
 /** ProLayout's phone layout (no fixed side menu, a drawer instead) starts below this width. */
 const PHONE_BELOW_PX = 768;
 
-/** The collapsed state the user left the side menu in (desktop): one of their preferences. */
-export function rememberedCollapsed(): boolean {
-  return currentPreferences().siderCollapsed;
+const isPhone = () => window.innerWidth < PHONE_BELOW_PX;
+
+/** On a phone the menu is a drawer, closed until opened there: its own state, not a preference. */
+let drawerClosed = true;
+const drawerListeners = new Set<() => void>();
+
+/** The side menu's collapsed state now: the user's preference on a desktop, the drawer's on a phone. */
+function collapsedNow(): boolean {
+  return isPhone() ? drawerClosed : currentPreferences().siderCollapsed;
+}
+
+function subscribeCollapsed(listener: () => void): () => void {
+  const offPreferences = subscribePreferences(listener);
+  drawerListeners.add(listener);
+  window.addEventListener('resize', listener);
+  return () => {
+    offPreferences();
+    drawerListeners.delete(listener);
+    window.removeEventListener('resize', listener);
+  };
 }
 
 /**
- * ProLayout's onCollapse. On a phone "collapsed" is the drawer being closed, which ProLayout also sets
- * itself when the layout turns into the phone one: only a desktop's choice is remembered.
+ * ProLayout's `collapsed`, re-rendering on each change: on a desktop the collapsed state the user left
+ * the side menu in, one of their preferences, followed live (loaded from the server after the first
+ * paint, 恢复默认外观, changed on another page); on a phone whether the drawer is closed.
+ */
+export function useSiderCollapsed(): boolean {
+  return useSyncExternalStore(subscribeCollapsed, collapsedNow);
+}
+
+/**
+ * ProLayout's onCollapse (its toggles). On a phone "collapsed" is the drawer being closed, which
+ * ProLayout also sets itself when the layout turns into the phone one: only a desktop's choice is
+ * remembered, as a preference.
  */
 export function rememberCollapsed(collapsed: boolean): void {
-  if (window.innerWidth < PHONE_BELOW_PX || collapsed === currentPreferences().siderCollapsed) return;
+  if (isPhone()) {
+    if (drawerClosed === collapsed) return;
+    drawerClosed = collapsed;
+    drawerListeners.forEach((l) => l());
+    return;
+  }
+  if (collapsed === currentPreferences().siderCollapsed) return;
   void setPreferences({ siderCollapsed: collapsed });
 }
 

@@ -2,7 +2,9 @@
  * The shell's page tabs in Chromium: a question typed in 在线提问 is still there after opening another
  * page and coming back through its tab (the page was kept, not loaded again), and after a reload the
  * tab and the draft are back; the strip passes axe-core; at 375 px it is a compact switcher; a role
- * taken away by an administrator closes the tab of the page it opened at the page's next call.
+ * taken away by an administrator closes the tab of the page it opened at the page's next call; the
+ * browser's back button takes a page's open modal away with its tab (no locked scrolling, the focus on
+ * the page shown), and forward brings it back on top.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -137,5 +139,47 @@ test('a role taken away closes the tab of its page at the next call', async () =
     await expect(tabs(page).allTextContents()).resolves.toEqual(['首页']);
     // The menu follows too: the lookup is gone from it.
     expect(await page.getByRole('link', { name: '学生信息查询' }).count()).toBe(0);
+  });
+});
+
+test("the browser's back button takes a page's open modal away with its tab, and forward brings it back", async () => {
+  await withPage(browser(), 'tabs-modal', async (page) => {
+    const { username, password } = await signUp(page, 'tabs_modal');
+    await loginAt(page, username, password, '/UMS/createMessage');
+    await page.getByRole('link', { name: '消息模板' }).click();
+    await page.waitForURL(`${BASE()}/UMS/templates`);
+    await page.getByRole('button', { name: '新建模板' }).click();
+    const dialog = page.getByRole('dialog', { name: '新建模板' });
+    await dialog.waitFor();
+    const bodyOverflow = () => page.evaluate(() => getComputedStyle(document.body).overflowY);
+    expect(await bodyOverflow()).toBe('hidden');
+
+    await page.goBack();
+    await page.waitForURL(`${BASE()}/UMS/createMessage`);
+    const shown = page.locator('#page-panel-_UMS_createMessage');
+    await shown.waitFor();
+    await page.getByRole('tab', { name: '创建消息', selected: true }).waitFor();
+    // Gone with its tab, and the page shown scrolls and takes the focus.
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+    expect(await bodyOverflow()).not.toBe('hidden');
+    await expect(
+      page.evaluate(() => !!document.activeElement?.closest('#page-panel-_UMS_createMessage')),
+    ).resolves.toBe(true);
+    await shown.getByRole('button').first().click({ trial: true }); // nothing over the page
+
+    await page.goForward();
+    await page.waitForURL(`${BASE()}/UMS/templates`);
+    await dialog.waitFor();
+    expect(await bodyOverflow()).toBe('hidden');
+    // Drawn on top, where it was: the point at its middle is the dialog's.
+    const box = (await dialog.boundingBox())!;
+    await expect(
+      page.evaluate(
+        ([x, y]) => !!document.elementFromPoint(x, y)?.closest('[role="dialog"]'),
+        [box.x + box.width / 2, box.y + box.height / 2],
+      ),
+    ).resolves.toBe(true);
+    await expect(page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).resolves.toBe(true);
+    expect(await axeOn(page, '.portal-page-overlays:not([hidden])')).toEqual([]);
   });
 });

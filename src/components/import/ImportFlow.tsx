@@ -4,7 +4,8 @@
  * The page supplies the calls, the report's counts and columns, and the texts of its domain.
  */
 import { Alert, Progress, Space } from 'antd';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { usePoll } from '../tabs/paneShown';
 import ImportConfirm from './ImportConfirm';
 import ImportReport, { type ImportReportProps, type ImportSampleRow } from './ImportReport';
 import ImportResult, { type ImportOutcome } from './ImportResult';
@@ -61,25 +62,25 @@ export default function ImportFlow<P, S extends ImportSampleRow, J>(props: Impor
   const latest = useRef(props);
   latest.current = props;
 
-  useEffect(() => {
+  // Follows a running job, one poll an interval after the last answer; not while the page is out of
+  // view (its tab hidden, the browser tab hidden), and at once when it is back.
+  const poll = async () => {
     const follow = latest.current.follow;
-    if (phase.kind !== 'running' || !follow) return undefined;
+    if (phase.kind !== 'running' || !follow) return;
     const { preview, job } = phase;
-    const timer = setTimeout(async () => {
-      try {
-        const next = await follow.poll(preview, job);
-        const running = follow.running(next);
-        setPhase((p) =>
-          p.kind !== 'running' ? p : { kind: running ? 'running' : 'done', preview: p.preview, job: next },
-        );
-        if (!running) latest.current.onDone?.(preview, next);
-      } catch {
-        // A lost poll is retried by the next render's timer.
-        setPhase((p) => (p.kind === 'running' ? { ...p } : p));
-      }
-    }, follow.intervalMs);
-    return () => clearTimeout(timer);
-  }, [phase]);
+    try {
+      const next = await follow.poll(preview, job);
+      const running = follow.running(next);
+      setPhase((p) =>
+        p.kind !== 'running' ? p : { kind: running ? 'running' : 'done', preview: p.preview, job: next },
+      );
+      if (!running) latest.current.onDone?.(preview, next);
+    } catch {
+      // A lost poll is retried an interval later.
+      setPhase((p) => (p.kind === 'running' ? { ...p } : p));
+    }
+  };
+  usePoll(() => void poll(), props.follow?.intervalMs ?? 0, phase.kind === 'running' && !!props.follow, phase);
 
   const upload = async (file: File) => {
     setPhase({ kind: 'uploading', percent: 0, fileName: file.name });

@@ -1,5 +1,5 @@
 /**
- * 偏好设置: the signed-in user's dark and compact mode and primary colour, each applied as it is
+ * 偏好设置: the signed-in user's dark and compact mode, primary colour and collapsed side menu, each applied as it is
  * picked and saved on the server (store.ts). Opened from the avatar menu; loaded only then.
  */
 import { PRIMARY_COLORS, type PrimaryColor } from '@/contract/preferenceDefaults';
@@ -69,6 +69,12 @@ export default function PreferencesDrawer({ open, onClose, afterClose }: Prefere
           checked={prefs.compact}
           onChange={(compact) => void setPreferences({ compact })}
         />
+        <SwitchRow
+          label="收起侧边菜单"
+          hint="侧边菜单只显示图标，页面更宽（电脑上；菜单下方的按钮同样可以切换）"
+          checked={prefs.siderCollapsed}
+          onChange={(siderCollapsed) => void setPreferences({ siderCollapsed })}
+        />
         <div role="group" aria-labelledby={colorsId}>
           <Typography.Text strong id={colorsId}>
             主题色
@@ -103,7 +109,7 @@ export default function PreferencesDrawer({ open, onClose, afterClose }: Prefere
           恢复默认外观
         </Button>
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          设置保存在你的账号中，在其他浏览器登录时同样生效。侧边菜单的收起状态也会被记住。
+          设置保存在你的账号中，在其他浏览器登录时同样生效。
         </Typography.Paragraph>
       </Flex>
     </Drawer>

@@ -23,7 +23,8 @@ function publish(next: Preferences): void {
   listeners.forEach((l) => l());
 }
 
-function subscribe(listener: () => void): () => void {
+/** Calls the listener on each change of the preferences in force; returns the unsubscribe. */
+export function subscribePreferences(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -35,7 +36,7 @@ export const currentUserId = (): number | null => uid ?? null;
 
 /** The preferences in force, re-rendering on each change. */
 export function usePreferences(): Preferences {
-  return useSyncExternalStore(subscribe, currentPreferences);
+  return useSyncExternalStore(subscribePreferences, currentPreferences);
 }
 
 /** Whose preferences apply (null: nobody signed in, the portal's own theme). */

@@ -5,7 +5,8 @@
  *
  * How: react-router's outlet (`useOutlet()`) is the element of the page being shown; it is kept per
  * path and all kept elements are rendered, the inactive ones `hidden` (out of the layout, the focus
- * order and the accessibility tree). Each kept page sees the location it was last shown at (its own
+ * order and the accessibility tree), and told so (paneShown.ts: a hidden page's pollers wait); its
+ * overlays (modals, drawers, popups) are drawn in a host of its own, hidden with it (paneOverlays.tsx). Each kept page sees the location it was last shown at (its own
  * LocationContext), not the address of the tab being shown: hooks such as useLocation and
  * useSearchParams in a hidden page do not react to another page's address.
  *
@@ -31,6 +32,8 @@ import {
   titleOf,
   type Tab,
 } from './tabList';
+import { dialogFocusIn, PaneOverlays, useOverlayHost } from './paneOverlays';
+import { PaneShownContext } from './paneShown';
 import { panelIdOf } from './tabIds';
 import TabStrip, { type CloseHow } from './TabStrip';
 
@@ -48,19 +51,44 @@ interface Kept {
 const Pane = memo(function Pane({
   path,
   shown,
+  switched,
   context,
   children,
 }: {
   path: string;
   shown: boolean;
+  /** Whether the user has gone from one page to another since the shell was loaded. */
+  switched: boolean;
   context: LocationValue;
   children: React.ReactNode;
 }) {
+  // Its modals, drawers and popups are drawn in its own host, hidden with it (paneOverlays.tsx).
+  const host = useOverlayHost(shown);
+  const ref = useRef<HTMLDivElement>(null);
+  // Shown after a switch of tabs while the focus was lost (it was in the page hidden, as after the
+  // browser's back button), the focus goes to this page: to its open dialog if it has one, else to
+  // the page itself. Not on the first page of a visit, nor away from where the user put it.
+  useEffect(() => {
+    if (!shown || !switched) return;
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !!active.closest('[hidden]');
+    if (lost) ((host && dialogFocusIn(host)) ?? ref.current)?.focus({ preventScroll: true });
+  }, [shown]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <div id={panelIdOf(path)} hidden={!shown} style={shown ? undefined : { display: 'none' }}>
+    <div
+      id={panelIdOf(path)}
+      ref={ref}
+      tabIndex={-1}
+      hidden={!shown}
+      style={shown ? { outline: 'none' } : { display: 'none' }}
+    >
       {/* A page chunk that fails (or outlasts the 120 s chunk timeout) shows 重试 in its own tab only. */}
       <ChunkErrorBoundary>
-        <UNSAFE_LocationContext.Provider value={context}>{children}</UNSAFE_LocationContext.Provider>
+        <PaneShownContext.Provider value={shown}>
+          <PaneOverlays host={host}>
+            <UNSAFE_LocationContext.Provider value={context}>{children}</UNSAFE_LocationContext.Provider>
+          </PaneOverlays>
+        </PaneShownContext.Provider>
       </ChunkErrorBoundary>
     </div>
   );
@@ -92,6 +120,9 @@ export default function PageTabs({ exception }: { exception?: React.ReactNode })
     return stored;
   });
   const used = useRef(0);
+  const firstPath = useRef(path);
+  const switched = useRef(false);
+  if (path !== firstPath.current) switched.current = true;
   const kept = useRef(new Map<string, Kept>());
   // Bumped to load a tab's page anew (刷新): its pane is mounted again under a new key.
   const [generation, setGeneration] = useState<Record<string, number>>({});
@@ -221,7 +252,13 @@ export default function PageTabs({ exception }: { exception?: React.ReactNode })
         />
       )}
       {panes.map(([p, k]) => (
-        <Pane key={`${p}#${generation[p] ?? 0}`} path={p} shown={p === shown} context={k.context}>
+        <Pane
+          key={`${p}#${generation[p] ?? 0}`}
+          path={p}
+          shown={p === shown}
+          switched={switched.current}
+          context={k.context}
+        >
           {k.element}
         </Pane>
       ))}

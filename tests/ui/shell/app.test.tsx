@@ -6,7 +6,7 @@ import { TestBrowser } from '@@/testBrowser';
 import * as identityApi from '@/contract/api/identity';
 import * as njitApi from '@/contract/api/njit';
 import * as userApi from '@/contract/api/user';
-import { followUser } from '@/components/preferences/store';
+import { followUser, setPreferences } from '@/components/preferences/store';
 import { FetchError } from '@/services/http';
 import { fetchAuthSettings, fetchHealth, probeCurrentUser } from '@/services/probes';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -224,6 +224,31 @@ describe('the shell', () => {
     expect(sent(userApi.putPreferences).map((input) => input.body.siderCollapsed)).toEqual([false]);
     expect(JSON.parse(localStorage.getItem('portal.preferences.5')!).siderCollapsed).toBe(false);
     expect(within(sider).getByRole('button', { name: '收起侧边菜单' })).toBeInTheDocument();
+  });
+
+  it('follows the collapsed preference at once: loaded from the server after the first paint, switched in 偏好设置', async () => {
+    asUser([]);
+    restore = atViewport(1440);
+    let reply: (v: unknown) => void = () => undefined;
+    answer(userApi.getPreferences, () => new Promise((r) => (reply = r as never)));
+    open('/OCS/bill');
+    expect(await screen.findByText('积分明细', {}, { timeout: 15000 })).toBeInTheDocument();
+    const sider = document.querySelector('.ant-pro-sider') as HTMLElement;
+    expect(sider).not.toHaveClass('ant-layout-sider-collapsed');
+
+    // The server's copy (left collapsed in another browser) arrives after the first paint: no reload.
+    act(() =>
+      reply({ success: true, data: { dark: false, compact: false, primaryColor: '#0958d9', siderCollapsed: true } }),
+    );
+    await waitFor(() => expect(sider).toHaveClass('ant-layout-sider-collapsed'));
+    expect(within(sider).getByRole('button', { name: '展开侧边菜单' })).toBeInTheDocument();
+    expect(sent(userApi.putPreferences)).toEqual([]);
+
+    // A change of the preference (偏好设置's switch calls this; tests/ui/shell/preferences.test.tsx): the
+    // menu opens at once, and the choice is saved.
+    act(() => void setPreferences({ siderCollapsed: false }));
+    await waitFor(() => expect(sider).not.toHaveClass('ant-layout-sider-collapsed'));
+    expect(sent(userApi.putPreferences).map((input) => input.body.siderCollapsed)).toEqual([false]);
   });
 
   it('puts 跳到主要内容 first, and it moves the focus to the page content', async () => {

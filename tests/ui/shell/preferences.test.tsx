@@ -102,9 +102,22 @@ it('偏好设置 opens a drawer whose switches and colours apply and save, and E
     { ...DEFAULTS, dark: true, compact: true, primaryColor: '#531dab' },
   ]);
 
+  // The side menu's collapsed state (the layout follows it at once: tests/ui/shell/app.test.tsx), not part of the look.
+  const siderSwitch = screen.getByRole('switch', { name: '收起侧边菜单' });
+  expect(siderSwitch).toHaveAttribute('aria-checked', 'false');
+  fireEvent.click(siderSwitch);
+  await waitFor(() => expect(siderSwitch).toHaveAttribute('aria-checked', 'true'));
+  expect(sent(userApi.putPreferences).at(-1)!.body).toEqual({
+    ...DEFAULTS,
+    dark: true,
+    compact: true,
+    primaryColor: '#531dab',
+    siderCollapsed: true,
+  });
+
   fireEvent.click(screen.getByRole('button', { name: '恢复默认外观' }));
   await waitFor(() => expect(screen.getByTestId('token').textContent).toBe('#ffffff #0958d9 32'));
-  expect(sent(userApi.putPreferences).at(-1)!.body).toEqual(DEFAULTS);
+  expect(sent(userApi.putPreferences).at(-1)!.body).toEqual({ ...DEFAULTS, siderCollapsed: true });
 
   // Esc closes it, as its close button does (the focus going back to the avatar menu is checked in Chromium,
   // tests/e2e/preferences.test.ts: jsdom's hidden dropdown menu keeps taking it here).

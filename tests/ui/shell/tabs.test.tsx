@@ -10,10 +10,12 @@ import * as userApi from '@/contract/api/user';
 import { followUser } from '@/components/preferences/store';
 import { endSession } from '@/components/session';
 import { forgetDraft } from '@/components/tabs/drafts';
+import { panelIdOf } from '@/components/tabs/tabIds';
 import { probeCurrentUser } from '@/services/probes';
+import axe from 'axe-core';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { answer, sent } from '../api';
-import { channelList, page } from '../UMS/fixtures';
+import { channelList, page, summary } from '../UMS/fixtures';
 
 jest.mock('@/services/call');
 jest.mock('@/services/probes');
@@ -275,4 +277,60 @@ describe('the page tabs', () => {
     open('/UMS/createMessage');
     await waitFor(() => expect(tabNames()).toEqual(['首页', '消息模板', '创建消息']), { timeout: 15000 });
   });
+
+  it("pause a hidden page's polling, and poll at once when it is shown again", async () => {
+    asUser();
+    // 最近发送 reloads every 3 s while a message may still be delivered.
+    answer(umsApi.listMessages, async () => page([summary(1, 'queued', '还在路上')]));
+    const recent = () => sent(umsApi.listMessages).filter((q) => q.query?.pageSize === 5).length;
+    const { history } = open('/UMS/dingtalk/sendSelf');
+    await contentBox();
+    await waitFor(() => expect(recent()).toBeGreaterThanOrEqual(2), { timeout: 6000 });
+
+    act(() => history.current.push('/UMS/createMessage'));
+    await waitFor(() => expect(tabNames()).toHaveLength(3));
+    const before = recent();
+    // Hidden longer than the polling interval: no call.
+    await act(() => new Promise((r) => setTimeout(r, 4000)));
+    expect(recent()).toBe(before);
+
+    // Shown again: one call at once, well before the next interval.
+    fireEvent.click(within(strip()).getByRole('tab', { name: /发送给自己/ }));
+    await waitFor(() => expect(recent()).toBe(before + 1), { timeout: 1500 });
+  }, 30000);
+
+  it("keep a page's modal with its tab: hidden with it, the page shown not locked, back when it is shown", async () => {
+    asUser();
+    const { history } = open('/UMS/templates');
+    fireEvent.click(await screen.findByText('新建模板', { selector: 'button span' }, { timeout: 15000 }));
+    const dialog = await screen.findByRole('dialog', { name: '新建模板' });
+    // The page's own modal locks the page's scrolling, as antd's does on document.body.
+    await waitFor(() => expect(document.body.style.overflowY).toBe('hidden'));
+
+    act(() => history.current.push('/UMS/createMessage'));
+    const send = await screen.findByRole('button', { name: /^发\s?送$/ }, { timeout: 15000 });
+    // Gone with its tab: out of sight and of the accessibility tree; the page shown scrolls.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(dialog).not.toBeVisible();
+    expect(document.body.style.overflowY).not.toBe('hidden');
+    expect(send).toBeVisible();
+
+    // The browser's back button: the templates page comes back with its modal open, holding the focus.
+    act(() => history.current.back());
+    await waitFor(() => expect(history.current.location.pathname).toBe('/UMS/templates'));
+    expect(await screen.findByRole('dialog', { name: '新建模板' })).toBeVisible();
+    expect(document.body.style.overflowY).toBe('hidden');
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    // Its own host on document.body, outside the page.
+    const host = dialog.closest<HTMLElement>('.portal-page-overlays')!;
+    expect(host.parentElement).toBe(document.body);
+    const result = await axe.run(host, { rules: { 'color-contrast': { enabled: false } } });
+    expect(result.violations).toEqual([]);
+
+    // Forward again, the focus left in the hidden modal goes to the page shown.
+    act(() => history.current.forward());
+    await waitFor(() => expect(history.current.location.pathname).toBe('/UMS/createMessage'));
+    await waitFor(() => expect(document.getElementById(panelIdOf('/UMS/createMessage'))).toHaveFocus());
+    expect(document.body.style.overflowY).not.toBe('hidden');
+  }, 30000);
 });

@@ -7,6 +7,7 @@ import { PRIORITY_LABELS, type Channel, type MessageDetail } from '@/contract';
 import { errorMessageOf } from '@/requestErrorConfig';
 import * as umsApi from '@/contract/api/ums';
 import { call } from '@/services/call';
+import { usePoll } from '@/components/tabs/paneShown';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
@@ -82,11 +83,8 @@ export default function MessageDetailDrawer({ id, onClose, onChanged, channels =
       .catch(() => marked.current.delete(unreadId)); // still unread: it stays marked in the list
   }, [unreadId]);
 
-  useEffect(() => {
-    if (!m || !PENDING_STATUSES.includes(m.status)) return;
-    const timer = setTimeout(refresh, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [m, refresh]);
+  // Reloads while the message may still be delivered, and not while the page is out of view.
+  usePoll(refresh, POLL_MS, !!m && PENDING_STATUSES.includes(m.status), m);
 
   return (
     <Drawer

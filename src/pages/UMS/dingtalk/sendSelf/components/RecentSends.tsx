@@ -7,9 +7,9 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { Link } from '@umijs/max';
 import { useRequest } from 'ahooks';
 import { Button, Card, List, Space, Typography } from 'antd';
-import { useEffect } from 'react';
 import { PENDING_STATUSES, StatusTag } from '../../../components/status';
 import ListEntry from '@/components/ListEntry';
+import { usePoll } from '@/components/tabs/paneShown';
 
 const POLL_MS = 3000;
 
@@ -44,11 +44,8 @@ export default function RecentSends({ version }: { version: number }) {
   );
   const rows = data?.data ?? [];
 
-  useEffect(() => {
-    if (!data?.data.some((m) => PENDING_STATUSES.includes(m.status))) return;
-    const timer = setTimeout(refresh, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [data, refresh]);
+  // Reloads while a message may still be delivered, and not while the page is out of view.
+  usePoll(refresh, POLL_MS, !!data?.data.some((m) => PENDING_STATUSES.includes(m.status)), data);
 
   return (
     <Card
