@@ -112,6 +112,11 @@ export const RevealBody = z.object({
 export type RevealBody = z.infer<typeof RevealBody>;
 export const RevealResponse = ok(z.object({ field: RevealField, value: z.string().nullable() }));
 
+/**
+ * The search form's choices, among the students in the caller's row scope. A field the caller may not
+ * filter on (not shown to them in full) has no choices (an empty list), and a major's college is null
+ * unless the college is shown in full.
+ */
 export const NjitOptionsResponse = ok(
   z.object({
     colleges: z.array(z.string()),
@@ -173,10 +178,15 @@ export type ImportSummary = z.infer<typeof ImportSummary>;
 
 export const NjitOverviewResponse = ok(
   z.object({
+    /** Students in the caller's row scope. */
     total: z.number().int(),
-    byCollege: z.array(Bucket),
-    byGrade: z.array(Bucket),
-    byStatus: z.array(Bucket),
+    /**
+     * Distributions among the same students. One is absent when the caller does not see its field in
+     * full (their NJIT roles' field policy): the page says so instead of drawing it.
+     */
+    byCollege: z.array(Bucket).optional(),
+    byGrade: z.array(Bucket).optional(),
+    byStatus: z.array(Bucket).optional(),
     lastImport: ImportSummary.nullable(),
     queriesToday: z.number().int(),
     queriesThisMinute: z.number().int(),

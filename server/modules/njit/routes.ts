@@ -86,7 +86,9 @@ export default async function njitRoutes(
     return success(revealed);
   });
 
-  route(app, api.options, async () => success({ ...(await students.filterOptions(db)), approval }));
+  route(app, api.options, async (request) =>
+    success({ ...(await students.filterOptions(db, await policyOf(request))), approval }),
+  );
 
   // ---------- four-eyes reveals ----------
   route(app, api.requestReveal, async (request) => {
@@ -121,7 +123,7 @@ export default async function njitRoutes(
   });
 
   route(app, api.overview, async (request) =>
-    success(await students.overview(db, request.user!.id, config.PORTAL_TZ, limit)),
+    success(await students.overview(db, request.user!.id, config.PORTAL_TZ, limit, await policyOf(request))),
   );
 
   // ---------- roster imports ----------
