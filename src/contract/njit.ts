@@ -136,9 +136,12 @@ export const REVEAL_REQUEST_STATUSES = ['pending', 'approved', 'refused'] as con
 export const RevealRequest = z.object({
   id: z.number().int(),
   studentId: z.number().int(),
-  /** Who the request is about, as the requester already saw them (name and student number are not masked). */
-  studentName: z.string(),
-  studentNo: z.string(),
+  /**
+   * Who the request is about, as the caller's field policy shows them: masked when masked for the caller,
+   * absent when hidden.
+   */
+  studentName: z.string().optional(),
+  studentNo: z.string().optional(),
   field: RevealField,
   reason: z.string(),
   requesterName: z.string(),
@@ -328,13 +331,14 @@ export const RetentionPreviewQuery = z.object({
 });
 export type RetentionPreviewQuery = z.infer<typeof RetentionPreviewQuery>;
 
+/** A student due for the purge; the named fields as the caller's field policy shows them (absent when hidden). */
 export const PurgeCandidate = z.object({
   id: z.number().int(),
-  studentNo: z.string(),
-  name: z.string(),
-  status: StudentStatus,
-  college: z.string().nullable(),
-  className: z.string().nullable(),
+  studentNo: z.string().optional(),
+  name: z.string().optional(),
+  status: StudentStatus.optional(),
+  college: z.string().nullable().optional(),
+  className: z.string().nullable().optional(),
   /** When they graduated or left. */
   leftAt: z.string(),
   /** When their record becomes due for the purge (leftAt plus the retention days). */
