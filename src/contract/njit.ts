@@ -112,6 +112,11 @@ export const RevealBody = z.object({
 export type RevealBody = z.infer<typeof RevealBody>;
 export const RevealResponse = ok(z.object({ field: RevealField, value: z.string().nullable() }));
 
+/**
+ * The search form's choices, among the students in the caller's row scope. A field the caller may not
+ * filter on (not shown to them in full) has no choices (an empty list), and a major's college is null
+ * unless the college is shown in full.
+ */
 export const NjitOptionsResponse = ok(
   z.object({
     colleges: z.array(z.string()),
@@ -131,9 +136,12 @@ export const REVEAL_REQUEST_STATUSES = ['pending', 'approved', 'refused'] as con
 export const RevealRequest = z.object({
   id: z.number().int(),
   studentId: z.number().int(),
-  /** Who the request is about, as the requester already saw them (name and student number are not masked). */
-  studentName: z.string(),
-  studentNo: z.string(),
+  /**
+   * Who the request is about, as the caller's field policy shows them: masked when masked for the caller,
+   * absent when hidden.
+   */
+  studentName: z.string().optional(),
+  studentNo: z.string().optional(),
   field: RevealField,
   reason: z.string(),
   requesterName: z.string(),
@@ -173,10 +181,15 @@ export type ImportSummary = z.infer<typeof ImportSummary>;
 
 export const NjitOverviewResponse = ok(
   z.object({
+    /** Students in the caller's row scope. */
     total: z.number().int(),
-    byCollege: z.array(Bucket),
-    byGrade: z.array(Bucket),
-    byStatus: z.array(Bucket),
+    /**
+     * Distributions among the same students. One is absent when the caller does not see its field in
+     * full (their NJIT roles' field policy): the page says so instead of drawing it.
+     */
+    byCollege: z.array(Bucket).optional(),
+    byGrade: z.array(Bucket).optional(),
+    byStatus: z.array(Bucket).optional(),
     lastImport: ImportSummary.nullable(),
     queriesToday: z.number().int(),
     queriesThisMinute: z.number().int(),
@@ -318,13 +331,14 @@ export const RetentionPreviewQuery = z.object({
 });
 export type RetentionPreviewQuery = z.infer<typeof RetentionPreviewQuery>;
 
+/** A student due for the purge; the named fields as the caller's field policy shows them (absent when hidden). */
 export const PurgeCandidate = z.object({
   id: z.number().int(),
-  studentNo: z.string(),
-  name: z.string(),
-  status: StudentStatus,
-  college: z.string().nullable(),
-  className: z.string().nullable(),
+  studentNo: z.string().optional(),
+  name: z.string().optional(),
+  status: StudentStatus.optional(),
+  college: z.string().nullable().optional(),
+  className: z.string().nullable().optional(),
   /** When they graduated or left. */
   leftAt: z.string(),
   /** When their record becomes due for the purge (leftAt plus the retention days). */

@@ -3,7 +3,7 @@
  * gets the 403 page and no data; the administrator's 到期清除 tab holds at 375 px (no sideways scroll,
  * axe-core clean); the administrator corrects a student by hand and a later roster import, shown as a
  * diff with the manual edit flagged, keeps the correction; the administrator hides 学院 from njit on the
- * field policy page and an njit user no longer sees it. The first roster is imported through the API.
+ * field policy page and an njit user no longer sees it, nor a 学院 input in the search form. The first roster is imported through the API.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
@@ -218,6 +218,14 @@ test('the administrator hides 学院 from njit on the field policy page (375 px,
       const body = await searchZhangsan(page);
       expect(body).toContain('张三');
       expect(body).not.toContain('计算机工程学院');
+      // The search form offers no 学院 criterion once it knows the user's policy; 学号 stays.
+      await page.waitForFunction(() => {
+        const labels = [...document.querySelectorAll('.ant-pro-table-search .ant-form-item-label label')].map(
+          (l) => l.textContent,
+        );
+        return labels.includes('学号') && !labels.includes('学院');
+      });
+      expect(await page.locator('.ant-pro-table-search #college').count()).toBe(0);
       const direct = await page.evaluate(async () => (await fetch('/api/njit/students?name=zs')).json());
       expect(direct.data[0]).not.toHaveProperty('college');
     });

@@ -176,6 +176,19 @@ export const FIELD_COLUMNS = {
   dormitory: 'dormitory',
 } as const satisfies Record<PolicyField, keyof RawStudent>;
 
+/**
+ * One field's value as the levels show it: undefined when hidden (to be left out of the answer), masked,
+ * or in full. For lists that name a student without being a search (the retention preview, reveal requests).
+ */
+export function showField<V extends string | number | null>(
+  field: PolicyField,
+  value: V,
+  levels: FieldLevels,
+): V | undefined {
+  if (levels[field] === 'hidden') return undefined;
+  return levels[field] === 'full' ? value : (masked(field, value) as V);
+}
+
 /** One stored row as the levels show it: a hidden field is left out of the object, not nulled. */
 export function showStudent(r: RawStudent, levels: FieldLevels): Student {
   const out: Record<string, unknown> = { id: r.id };

@@ -25,10 +25,11 @@
  * listed in a purge's audit row once; the later purge erases what was left, usually nobody.
  */
 import { sql, type Kysely } from 'kysely';
-import type { PurgeCandidate, RetentionPreviewQuery } from '../../../src/contract';
+import type { FieldLevels, PurgeCandidate, RetentionPreviewQuery } from '../../../src/contract';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
 import { recordNjitAudit, type NjitAuditActor } from './audit';
+import { showField } from './policy';
 
 const DAY_MS = 86_400_000;
 
@@ -47,13 +48,15 @@ export interface RetentionPreviewPage {
 
 /**
  * Students due now (and, with withinDays, those due in the next days), the earliest leavers first.
- * Listing names is a lookup like a search: the page shown is audited with its record ids.
+ * Listing names is a lookup like a search: the page shown is audited with its record ids, and shown
+ * as the caller's field levels allow (a hidden field left out, a masked one masked).
  */
 export async function previewPurge(
   db: Kysely<DB>,
   actor: NjitAuditActor,
   days: number,
   q: RetentionPreviewQuery,
+  levels: FieldLevels,
 ): Promise<RetentionPreviewPage> {
   if (days === 0) return { rows: [], total: 0, cutoff: null, dueCount: 0 };
   const cutoff = retentionCutoff(days);
@@ -89,11 +92,11 @@ export async function previewPurge(
     cutoff: cutoff.toISOString(),
     rows: rows.map((r) => ({
       id: r.id,
-      studentNo: r.student_no,
-      name: r.name,
-      status: r.status,
-      college: r.college,
-      className: r.class_name,
+      studentNo: showField('studentNo', r.student_no, levels),
+      name: showField('name', r.name, levels),
+      status: showField('status', r.status, levels),
+      college: showField('college', r.college, levels),
+      className: showField('className', r.class_name, levels),
       leftAt: r.left_at!.toISOString(),
       dueAt: new Date(r.left_at!.getTime() + days * DAY_MS).toISOString(),
     })),

@@ -6,23 +6,25 @@
  * record at the moment it is shown and never stored here, and every step is in the audit trail.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { RevealField, RevealRequest } from '../../../src/contract';
+import type { FieldLevels, RevealField, RevealRequest } from '../../../src/contract';
 import type { DB, NjitRevealRequestsTable } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { Actor } from '../audit';
 import { recordNjitAudit } from './audit';
+import { showField } from './policy';
 import { sensitiveValue } from './record';
 
 type Row = Selectable<NjitRevealRequestsTable> & { student_name: string; student_no: string };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function toRequest(r: Row): RevealRequest {
+/** A request as the caller sees it: the student's name and number as their field levels show them. */
+function toRequest(r: Row, levels: FieldLevels): RevealRequest {
   return {
     id: r.id,
     studentId: r.student_id,
-    studentName: r.student_name,
-    studentNo: r.student_no,
+    studentName: showField('name', r.student_name, levels),
+    studentNo: showField('studentNo', r.student_no, levels),
     field: r.field,
     reason: r.reason,
     requesterName: r.requester_name,
@@ -56,13 +58,18 @@ export async function requestReveal(
   studentId: number,
   field: RevealField,
   reason: string,
+  levels: FieldLevels,
 ): Promise<RevealRequest> {
   const student = await db.selectFrom('njit_students').select('id').where('id', '=', studentId).executeTakeFirst();
   if (!student) throw notFound('学生不存在');
   const made = await db
     .insertInto('njit_reveal_requests')
     .values({ student_id: studentId, field, reason, requester_id: actor.id, requester_name: actor.username })
-    .onConflict((oc) => oc.columns(['requester_id', 'student_id', 'field']).where('status', '=', 'pending').doNothing())
+    // The index's predicate written out, not a parameter: once the embedded database plans the statement
+    // generically (after a few runs) a parameter no longer matches the partial unique index.
+    .onConflict((oc) =>
+      oc.columns(['requester_id', 'student_id', 'field']).where('status', '=', sql.lit('pending')).doNothing(),
+    )
     .returning('id')
     .executeTakeFirst();
   const id =
@@ -85,13 +92,14 @@ export async function requestReveal(
       reason,
     });
   }
-  return toRequest((await byId(db, id))!);
+  return toRequest((await byId(db, id))!, levels);
 }
 
 export async function listRevealRequests(
   db: Kysely<DB>,
   actor: Actor,
   q: { scope: 'mine' | 'pending'; current: number; pageSize: number },
+  levels: FieldLevels,
 ): Promise<{ rows: RevealRequest[]; total: number }> {
   const scoped =
     q.scope === 'mine'
@@ -108,7 +116,7 @@ export async function listRevealRequests(
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows.map(toRequest), total: Number(total.n) };
+  return { rows: rows.map((r) => toRequest(r, levels)), total: Number(total.n) };
 }
 
 /** Approves or refuses another administrator's pending request. */
@@ -118,6 +126,7 @@ export async function decideReveal(
   id: number,
   decision: 'approve' | 'refuse',
   minutes: number,
+  levels: FieldLevels,
 ): Promise<RevealRequest> {
   const decided = await db
     .updateTable('njit_reveal_requests')
@@ -148,7 +157,7 @@ export async function decideReveal(
     criteria: { id: decided.student_id, field: decided.field, request: id, decision },
     recordIds: [decided.student_id],
   });
-  return toRequest((await byId(db, id))!);
+  return toRequest((await byId(db, id))!, levels);
 }
 
 /** The value of an approved request, for its requester, while the approval lasts. */

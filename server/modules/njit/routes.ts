@@ -86,26 +86,31 @@ export default async function njitRoutes(
     return success(revealed);
   });
 
-  route(app, api.options, async () => success({ ...(await students.filterOptions(db)), approval }));
+  route(app, api.options, async (request) =>
+    success({ ...(await students.filterOptions(db, await policyOf(request))), approval }),
+  );
 
   // ---------- four-eyes reveals ----------
   route(app, api.requestReveal, async (request) => {
     requireAdmin(request, '申请查看敏感字段');
     const { field, reason } = request.body;
     if (!approval.fields.includes(field)) throw badRequest('该字段无需审批：填写原因即可直接查看');
-    assertRevealable(field, (await policyOf(request)).levels);
-    return success(await requestReveal(db, actorOf(request), request.params.id, field, reason));
+    const { levels } = await policyOf(request);
+    assertRevealable(field, levels);
+    return success(await requestReveal(db, actorOf(request), request.params.id, field, reason, levels));
   });
 
   route(app, api.listRevealRequests, async (request) => {
     requireAdmin(request, '查看申请');
-    return paged(await listRevealRequests(db, actorOf(request), request.query), request.query);
+    const { levels } = await policyOf(request);
+    return paged(await listRevealRequests(db, actorOf(request), request.query, levels), request.query);
   });
 
   route(app, api.decideRevealRequest, async (request) => {
     requireAdmin(request, '审批查看申请');
+    const { levels } = await policyOf(request);
     return success(
-      await decideReveal(db, actorOf(request), request.params.id, request.body.decision, approval.minutes),
+      await decideReveal(db, actorOf(request), request.params.id, request.body.decision, approval.minutes, levels),
     );
   });
 
@@ -121,7 +126,7 @@ export default async function njitRoutes(
   });
 
   route(app, api.overview, async (request) =>
-    success(await students.overview(db, request.user!.id, config.PORTAL_TZ, limit)),
+    success(await students.overview(db, request.user!.id, config.PORTAL_TZ, limit, await policyOf(request))),
   );
 
   // ---------- roster imports ----------
@@ -164,7 +169,8 @@ export default async function njitRoutes(
 
   route(app, api.retentionPreview, async (request) => {
     requireAdmin(request, '查看到期清除名单');
-    const preview = await previewPurge(db, actorOf(request), retentionDays, request.query);
+    const { levels } = await policyOf(request);
+    const preview = await previewPurge(db, actorOf(request), retentionDays, request.query, levels);
     return { ...paged(preview, request.query), retentionDays, cutoff: preview.cutoff, dueCount: preview.dueCount };
   });
 

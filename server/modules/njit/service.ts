@@ -326,30 +326,38 @@ export async function revealField(
   return { field, value: sensitiveValue(row, field) };
 }
 
-export async function filterOptions(db: Kysely<DB>) {
+/**
+ * The search form's choices among the students the caller may see (their row scope). A field the caller
+ * may not filter on (not shown in full) offers no choices, and a major names its college only when the
+ * college is shown in full: a list of values is as telling as the values themselves.
+ */
+export async function filterOptions(db: Kysely<DB>, policy: Policy = DEFAULT_POLICY) {
+  const { levels, scope } = policy;
+  const students = () => db.selectFrom('njit_students').where(inScope(scope));
+  const withCollege = levels.college === 'full';
   const [colleges, majors, grades] = await Promise.all([
-    db
-      .selectFrom('njit_students')
-      .select('college')
-      .distinct()
-      .where('college', 'is not', null)
-      .orderBy('college')
-      .execute(),
-    db
-      .selectFrom('njit_students')
-      .select(['college', 'major'])
-      .distinct()
-      .where('major', 'is not', null)
-      .orderBy('college')
-      .orderBy('major')
-      .execute(),
-    db
-      .selectFrom('njit_students')
-      .select('grade')
-      .distinct()
-      .where('grade', 'is not', null)
-      .orderBy('grade', 'desc')
-      .execute(),
+    withCollege
+      ? students().select('college').distinct().where('college', 'is not', null).orderBy('college').execute()
+      : [],
+    levels.major !== 'full'
+      ? []
+      : withCollege
+        ? students()
+            .select(['college', 'major'])
+            .distinct()
+            .where('major', 'is not', null)
+            .orderBy('college')
+            .orderBy('major')
+            .execute()
+        : students()
+            .select([sql<string | null>`null::text`.as('college'), 'major'])
+            .distinct()
+            .where('major', 'is not', null)
+            .orderBy('major')
+            .execute(),
+    levels.grade === 'full'
+      ? students().select('grade').distinct().where('grade', 'is not', null).orderBy('grade', 'desc').execute()
+      : [],
   ]);
   return {
     colleges: colleges.map((c) => c.college!),
@@ -358,34 +366,51 @@ export async function filterOptions(db: Kysely<DB>) {
   };
 }
 
-export async function overview(db: Kysely<DB>, userId: number, tz: string, limitPerMinute: number) {
+/**
+ * Totals among the students the caller may see (their row scope). A distribution by a field the caller
+ * does not see in full is left out of the answer: its values would tell what the policy withholds.
+ */
+export async function overview(
+  db: Kysely<DB>,
+  userId: number,
+  tz: string,
+  limitPerMinute: number,
+  policy: Policy = DEFAULT_POLICY,
+) {
+  const { levels, scope } = policy;
+  const students = () => db.selectFrom('njit_students').where(inScope(scope));
   const bucket = (col: 'college' | 'status') =>
-    db
-      .selectFrom('njit_students')
-      .select([
-        sql<string>`coalesce(${sql.ref(col)}, '未填写')`.as('name'),
-        (eb) => eb.fn.countAll<number>().as('count'),
-      ])
-      .groupBy(col)
-      .orderBy('count', 'desc')
-      .execute();
+    levels[col] !== 'full'
+      ? null
+      : students()
+          .select([
+            sql<string>`coalesce(${sql.ref(col)}, '未填写')`.as('name'),
+            (eb) => eb.fn.countAll<number>().as('count'),
+          ])
+          .groupBy(col)
+          .orderBy('count', 'desc')
+          .execute();
   const [total, byCollege, byStatus, byGrade, last, usage] = await Promise.all([
-    db
-      .selectFrom('njit_students')
+    students()
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
     bucket('college'),
     bucket('status'),
-    db
-      .selectFrom('njit_students')
-      .select([sql<string>`coalesce(grade::text, '未填写')`.as('name'), (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy('grade')
-      .orderBy('grade')
-      .execute(),
+    levels.grade !== 'full'
+      ? null
+      : students()
+          .select([
+            sql<string>`coalesce(grade::text, '未填写')`.as('name'),
+            (eb) => eb.fn.countAll<number>().as('count'),
+          ])
+          .groupBy('grade')
+          .orderBy('grade')
+          .execute(),
     db.selectFrom('njit_imports').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst(),
     queryUsage(db, userId, tz),
   ]);
-  const num = (rows: { name: string; count: number }[]) => rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+  const num = (rows: { name: string; count: number }[] | null) =>
+    rows ? rows.map((r) => ({ name: r.name, count: Number(r.count) })) : undefined;
   return {
     total: Number(total.n),
     byCollege: num(byCollege),

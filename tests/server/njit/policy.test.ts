@@ -139,6 +139,84 @@ describe('a hidden field', () => {
   });
 });
 
+describe('the filter options and the overview', () => {
+  const countWhere = async (className?: string) =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('njit_students')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .$if(className !== undefined, (qb) => qb.where('class_name', '=', className!))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('count and list only the students in a counselor’s scope', async () => {
+    const { client: counselor, uid } = await loggedInClient(ctx, ['njit_counselor']);
+    const everyone = (await counselor.get('/api/njit/overview')).json().data;
+    expect(everyone.total).toBe(await countWhere());
+    expect((await counselor.get('/api/njit/options')).json().data.colleges.length).toBeGreaterThan(1);
+
+    expect((await put(admin, `/api/njit/scopes/${uid}`, { colleges: [], classes: ['软件211'] })).statusCode).toBe(200);
+    const inClass = await ctx.db
+      .selectFrom('njit_students')
+      .select(['college', 'major', 'grade', 'status'])
+      .where('class_name', '=', '软件211')
+      .execute();
+    const distinct = <T>(xs: T[]) => [...new Set(xs)].sort();
+
+    const options = (await counselor.get('/api/njit/options')).json().data;
+    expect(options.colleges).toEqual(distinct(inClass.map((s) => s.college)));
+    expect(options.colleges).toEqual(['计算机工程学院']);
+    expect(distinct(options.majors.map((m: { major: string }) => m.major))).toEqual(
+      distinct(inClass.map((s) => s.major)),
+    );
+    expect(distinct(options.grades)).toEqual(distinct(inClass.map((s) => s.grade)));
+
+    const o = (await counselor.get('/api/njit/overview')).json().data;
+    expect(o.total).toBe(await countWhere('软件211'));
+    expect(o.total).toBeLessThan(everyone.total);
+    const sum = (bs: { count: number }[]) => bs.reduce((n, b) => n + b.count, 0);
+    expect(o.byCollege).toEqual([{ name: '计算机工程学院', count: o.total }]);
+    expect(sum(o.byGrade)).toBe(o.total);
+    expect(sum(o.byStatus)).toBe(o.total);
+    expect(o.byStatus.map((b: { name: string }) => b.name).sort()).toEqual(distinct(inClass.map((s) => s.status)));
+
+    // Plain njit still counts everyone.
+    expect((await staff.get('/api/njit/overview')).json().data.total).toBe(everyone.total);
+  });
+
+  it('leave out a field the role does not see in full: no choices, no distribution', async () => {
+    // A masked field cannot be filtered on either: no choices.
+    await setPolicy({ major: 'masked' });
+    expect((await staff.get('/api/njit/options')).json().data.majors).toEqual([]);
+
+    await setPolicy({ college: 'hidden', grade: 'hidden' });
+    const options = (await staff.get('/api/njit/options')).json().data;
+    expect(options.colleges).toEqual([]);
+    expect(options.grades).toEqual([]);
+    // Majors still offered, without the college that would tell what is hidden.
+    expect(options.majors.length).toBeGreaterThan(1);
+    expect(options.majors.every((m: { college: string | null }) => m.college === null)).toBe(true);
+    expect(new Set(options.majors.map((m: { major: string }) => m.major)).size).toBe(options.majors.length);
+    expect(JSON.stringify(options)).not.toContain('计算机工程学院');
+
+    const o = (await staff.get('/api/njit/overview')).json().data;
+    expect(o.total).toBe(await countWhere());
+    expect(o).not.toHaveProperty('byCollege');
+    expect(o).not.toHaveProperty('byGrade');
+    expect(o.byStatus.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(o.total);
+    expect(JSON.stringify(o)).not.toContain('计算机工程学院');
+
+    // An administrator holding njit too gets the same: the policy of their NJIT roles.
+    expect((await admin.get('/api/njit/options')).json().data.colleges).toEqual([]);
+    // Another role keeps what its own policy shows.
+    const { client: teacher } = await loggedInClient(ctx, ['njit_teacher']);
+    expect((await teacher.get('/api/njit/options')).json().data.colleges).toContain('计算机工程学院');
+    expect((await teacher.get('/api/njit/overview')).json().data.byCollege.length).toBeGreaterThan(1);
+  });
+});
+
 describe('row scope', () => {
   it('limits a counselor to their classes: search, totals, detail (404 outside) and the header’s search', async () => {
     const { client: counselor, uid } = await loggedInClient(ctx, ['njit_counselor']);

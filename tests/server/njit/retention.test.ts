@@ -5,6 +5,8 @@
  */
 import { sql } from 'kysely';
 import * as leftAtMigration from '../../../server/db/migrations/0038_njit_student_left_at';
+import { DEFAULT_FIELD_LEVELS, NJIT_ROLES } from '../../../src/contract';
+import { maskText } from '../../../server/modules/njit/policy';
 import { scheduledPurge } from '../../../server/modules/njit/retention';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { csv, importFile, PEOPLE, synthetic } from './fixtures';
@@ -162,6 +164,50 @@ describe('preview and purge', () => {
       criteria: { cutoff: preview.cutoff, retentionDays: DAYS, trigger: 'manual' },
     });
     expect((await previewAll(admin)).total).toBe(0);
+  });
+
+  it('shows each student as the caller’s field policy does: masked, or left out when hidden; audited as before', async () => {
+    const ids = await roster();
+    await setStatus([ids[0]], '毕业');
+    await leftDaysAgo([ids[0]], DAYS + 3);
+    const row = (await everyone()).find((s) => s.id === ids[0])!;
+    const { client: teacherAdmin } = await loggedInClient(ctx, ['njit_teacher', 'admin']);
+    const put = (fields: Record<string, string>) =>
+      admin.request({
+        method: 'PUT',
+        url: '/api/njit/policy',
+        payload: {
+          roles: NJIT_ROLES.map((role) => ({
+            role,
+            fields: { ...DEFAULT_FIELD_LEVELS, ...(role === 'njit' ? fields : {}) },
+          })),
+        },
+      });
+    expect((await put({ name: 'hidden', status: 'hidden', studentNo: 'masked', college: 'masked' })).statusCode).toBe(
+      200,
+    );
+    try {
+      const res = await admin.get('/api/njit/retention');
+      expect(res.statusCode).toBe(200);
+      const [shown] = res.json().data;
+      expect(shown).toEqual({
+        id: row.id,
+        studentNo: maskText(row.student_no),
+        college: maskText(row.college),
+        className: row.class_name,
+        leftAt: row.left_at!.toISOString(),
+        dueAt: new Date(row.left_at!.getTime() + DAYS * 86_400_000).toISOString(),
+      });
+      expect(res.body).not.toContain(row.name);
+      expect(res.body).not.toContain(row.student_no);
+      const [audit] = await latest('purge_preview', 1);
+      expect(audit).toMatchObject({ user_name: expect.any(String), result_count: 1, record_ids: [row.id] });
+      // An administrator whose NJIT role is another gets that role's levels: everything, in full.
+      const full = (await teacherAdmin.get('/api/njit/retention')).json().data[0];
+      expect(full).toMatchObject({ studentNo: row.student_no, name: row.name, status: '毕业', college: row.college });
+    } finally {
+      expect((await put({})).statusCode).toBe(200);
+    }
   });
 
   it('keeps the bare id in the audit: the access report of a purged student still answers', async () => {

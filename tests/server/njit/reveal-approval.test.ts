@@ -3,6 +3,7 @@
  * the requester sees the value while the approval lasts; nobody decides their own request, a refused or
  * expired request shows nothing, and every step is in the audit trail without the value.
  */
+import { DEFAULT_FIELD_LEVELS, NJIT_ROLES } from '../../../src/contract';
 import { loggedInClient, startTestApp, type Client, type TestContext } from '../helpers';
 import { csv, importFile, PEOPLE } from './fixtures';
 
@@ -147,4 +148,51 @@ it('goes with the student and with the requester', async () => {
   expect(Number((await count()).n)).toBe(1);
   await ctx.db.deleteFrom('users').where('id', '=', daveId).execute();
   expect(Number((await count()).n)).toBe(0);
+});
+
+it('names the student as the caller’s field policy shows them: masked, or left out when hidden', async () => {
+  const { client: carol } = await loggedInClient(ctx, ['njit_teacher', 'admin']);
+  const roles = NJIT_ROLES.map((role) => ({
+    role,
+    fields: { ...DEFAULT_FIELD_LEVELS, ...(role === 'njit_teacher' ? { name: 'masked', studentNo: 'hidden' } : {}) },
+  }));
+  expect((await alice.request({ method: 'PUT', url: '/api/njit/policy', payload: { roles } })).statusCode).toBe(200);
+  try {
+    const asked = await ask(alice, 'idCard', '核对学籍信息');
+    expect(asked.statusCode).toBe(200);
+    const request = asked.json().data;
+    expect(request).toMatchObject({ studentName: '张三', studentNo: '202101010001' });
+    const auditsBefore = (await audits('reveal_request')).length;
+
+    const queue = (await carol.get('/api/njit/reveal-requests?scope=pending')).json().data;
+    const seen = queue.find((r: { id: number }) => r.id === request.id);
+    expect(seen.studentName).toBe('张*');
+    expect(seen).not.toHaveProperty('studentNo');
+    expect(JSON.stringify(queue)).not.toContain('张三');
+    expect(JSON.stringify(queue)).not.toContain('202101010001');
+    // The requester, whose njit role sees both in full, still does.
+    const own = (await alice.get('/api/njit/reveal-requests?scope=mine')).json().data;
+    expect(own.find((r: { id: number }) => r.id === request.id)).toMatchObject({
+      studentName: '张三',
+      studentNo: '202101010001',
+    });
+
+    const decided = (await decide(carol, request.id, 'refuse')).json().data;
+    expect(decided).toMatchObject({ status: 'refused', studentName: '张*' });
+    expect(decided).not.toHaveProperty('studentNo');
+    // Listing writes no audit row, as before; the decision is on record as before.
+    expect((await audits('reveal_request')).length).toBe(auditsBefore);
+    expect((await audits('reveal_decide'))[0]).toMatchObject({ record_ids: [zhang] });
+  } finally {
+    const reset = NJIT_ROLES.map((role) => ({ role, fields: DEFAULT_FIELD_LEVELS }));
+    await alice.request({ method: 'PUT', url: '/api/njit/policy', payload: { roles: reset } });
+  }
+});
+
+it('keeps answering a request asked again and again (the embedded database plans it generically after a few runs)', async () => {
+  const { client: erin } = await loggedInClient(ctx, ['njit', 'admin']);
+  const answers = [];
+  for (let i = 0; i < 8; i += 1) answers.push(await ask(erin, 'idCard', '多次提交'));
+  expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
+  expect(new Set(answers.map((a) => a.json().data.id)).size).toBe(1);
 });

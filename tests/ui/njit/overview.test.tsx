@@ -3,6 +3,7 @@ import * as njitApi from '@/contract/api/njit';
 import { answer, failOnce } from '../api';
 import { fireEvent, screen } from '@testing-library/react';
 import { renderAt } from '../helpers';
+import axe from 'axe-core';
 
 jest.mock('@/services/call');
 
@@ -73,5 +74,19 @@ describe('NJIT overview', () => {
     ]);
     // Grades read as in the student table: 2023 级.
     expect(screen.getByLabelText('2023 级 4 人')).toBeInTheDocument();
+  });
+
+  it('says why a distribution the role may not see is missing, instead of an empty chart', async () => {
+    const { byCollege: _college, byGrade: _grade, ...withheld } = overview;
+    answer(njitApi.overview, { success: true, data: withheld });
+    const { container } = renderAt('/njit/overview', <NjitOverviewPage />);
+    expect(await screen.findByText('按学籍状态')).toBeInTheDocument();
+    expect(screen.getByText('你的角色不能完整查看「学院」，不显示该分布。')).toBeInTheDocument();
+    expect(screen.getByText('你的角色不能完整查看「年级」，不显示该分布。')).toBeInTheDocument();
+    expect(screen.queryByText('暂无数据')).not.toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: /计算机工程学院/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: '在读 6 人' })).toBeInTheDocument();
+    const result = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(result.violations).toEqual([]);
   });
 });

@@ -139,4 +139,16 @@ describe('purging students past retention', () => {
     );
     expect(unnamed.map((i) => i.outerHTML.slice(0, 80))).toEqual([]);
   });
+
+  it('shows a field the caller’s policy hides as 无权查看 and a masked one as sent', async () => {
+    as(['njit', 'admin']);
+    const { name: _name, status: _status, ...rest } = qian;
+    answer(njitApi.retentionPreview, preview([{ ...rest, studentNo: '201*********', college: '计******' }]));
+    await openTab();
+    expect(await screen.findByText('201*********')).toBeInTheDocument();
+    const row = screen.getByText('201*********').closest('tr') as HTMLElement;
+    expect(within(row).getAllByText('无权查看')).toHaveLength(2);
+    expect(within(row).getByText('计******')).toBeInTheDocument();
+    expect(screen.queryByText('钱七')).not.toBeInTheDocument();
+  });
 });

@@ -17,6 +17,20 @@ const TITLE = 'NJIT 概览';
 /** Each card fills its column, so the cards of a row end at one line. */
 const FILL = { height: '100%' };
 
+/** A distribution, or why there is none: the server leaves out one whose field the role does not see in full. */
+function Distribution({
+  data,
+  field,
+  color,
+}: {
+  data: { name: string; count: number }[] | undefined;
+  field: string;
+  color?: string;
+}) {
+  if (!data) return <Typography.Text type="secondary">你的角色不能完整查看「{field}」，不显示该分布。</Typography.Text>;
+  return <BarChart data={data} color={color} />;
+}
+
 export default function NjitOverviewPage() {
   const [data, setData] = useState<AnswerOf<typeof njitApi.overview>['data'] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -96,17 +110,21 @@ export default function NjitOverviewPage() {
         </Col>
         <Col xs={24} lg={8}>
           <Card title="按学院" style={FILL}>
-            <BarChart data={data.byCollege} />
+            <Distribution data={data.byCollege} field="学院" />
           </Card>
         </Col>
         <Col xs={24} lg={8}>
           <Card title="按年级" style={FILL}>
-            <BarChart data={data.byGrade.map((b) => ({ ...b, name: gradeLabel(b.name) }))} color="#13c2c2" />
+            <Distribution
+              data={data.byGrade?.map((b) => ({ ...b, name: gradeLabel(b.name) }))}
+              field="年级"
+              color="#13c2c2"
+            />
           </Card>
         </Col>
         <Col xs={24} lg={8}>
           <Card title="按学籍状态" style={FILL}>
-            <BarChart data={data.byStatus} color="#722ed1" />
+            <Distribution data={data.byStatus} field="学籍状态" color="#722ed1" />
           </Card>
         </Col>
       </Row>

@@ -13,6 +13,7 @@ import { DeleteOutlined, ExclamationCircleOutlined, InfoCircleOutlined } from '@
 import { ProTable, type ActionType } from '@ant-design/pro-components';
 import { Alert, Button, message, Popconfirm, Segmented, Space, Tag } from 'antd';
 import { useRef, useState } from 'react';
+import { shown } from '../../labels';
 
 type Policy = Pick<RetentionPreview, 'retentionDays' | 'cutoff' | 'dueCount'>;
 
@@ -111,11 +112,12 @@ export default function RetentionPanel() {
           </Popconfirm>,
         ]}
         columns={[
-          { title: '学号', dataIndex: 'studentNo' },
-          { title: '姓名', dataIndex: 'name' },
-          { title: '状态', dataIndex: 'status' },
-          { title: '学院', dataIndex: 'college', render: (_, r) => r.college ?? '-' },
-          { title: '班级', dataIndex: 'className', render: (_, r) => r.className ?? '-' },
+          // As the caller's field policy shows them: masked, or 无权查看 when hidden.
+          { title: '学号', dataIndex: 'studentNo', render: (_, r) => shown(r.studentNo) },
+          { title: '姓名', dataIndex: 'name', render: (_, r) => shown(r.name) },
+          { title: '状态', dataIndex: 'status', render: (_, r) => shown(r.status) },
+          { title: '学院', dataIndex: 'college', render: (_, r) => shown(r.college) },
+          { title: '班级', dataIndex: 'className', render: (_, r) => shown(r.className) },
           { title: '离校时间', dataIndex: 'leftAt', render: (_, r) => formatTime(r.leftAt) },
           {
             title: '到期时间',

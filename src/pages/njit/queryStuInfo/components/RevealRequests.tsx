@@ -11,7 +11,7 @@ import { call } from '@/services/call';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { Button, message, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { REVEAL_LABELS } from '../../labels';
+import { REVEAL_LABELS, shown } from '../../labels';
 
 const STATUS = {
   pending: { text: '待审批', color: 'processing' },
@@ -22,7 +22,8 @@ const STATUS = {
 const expired = (r: RevealRequest) => r.expiresAt !== null && new Date(r.expiresAt).getTime() <= Date.now();
 
 const common: ProColumns<RevealRequest>[] = [
-  { title: '学生', key: 'student', render: (_, r) => `${r.studentName}（${r.studentNo}）` },
+  // Name and number as the caller's field policy shows them: masked, or 无权查看 when hidden.
+  { title: '学生', key: 'student', render: (_, r) => `${shown(r.studentName)}（${shown(r.studentNo)}）` },
   { title: '字段', dataIndex: 'field', render: (_, r) => REVEAL_LABELS[r.field] },
   { title: '原因', dataIndex: 'reason', ellipsis: true },
   { title: '申请时间', dataIndex: 'createdAt', render: (_, r) => formatTime(r.createdAt) },
@@ -62,7 +63,7 @@ function Pending() {
           render: (_, r) => (
             <Space>
               <Popconfirm
-                title={`批准 ${r.requesterName} 查看 ${r.studentName} 的完整${REVEAL_LABELS[r.field]}？`}
+                title={`批准 ${r.requesterName} 查看 ${shown(r.studentName)} 的完整${REVEAL_LABELS[r.field]}？`}
                 okText="批准"
                 cancelText="取消"
                 onConfirm={() => decide(r, 'approve')}

@@ -1,9 +1,19 @@
 /**
  * The search form and results. Nothing is fetched until the user gives at least one criterion
- * (the server refuses an empty query anyway); phone and ID arrive masked from the server.
+ * (the server refuses an empty query anyway); phone and ID arrive masked from the server. The form
+ * offers only the criteria the caller's field policy lets them search by (fields shown to them in full),
+ * and the table has no column for a field hidden from them.
  */
-import { NJIT_MAX_PAGE_SIZE, STUDENT_STATUSES, type Student } from '@/contract';
+import {
+  NJIT_MAX_PAGE_SIZE,
+  POLICY_FIELDS,
+  STUDENT_STATUSES,
+  type FieldLevels,
+  type PolicyField,
+  type Student,
+} from '@/contract';
 import * as njitApi from '@/contract/api/njit';
+import * as policyApi from '@/contract/api/njitPolicy';
 import type { AnswerOf } from '@/contract/endpoint';
 import { call } from '@/services/call';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -35,6 +45,21 @@ export function studentFromSearch(search: string): number | null {
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
+const isPolicyField = (key: unknown): key is PolicyField => (POLICY_FIELDS as readonly unknown[]).includes(key);
+
+/**
+ * The columns as the caller's levels allow: a hidden field has no column and no criterion; a masked one
+ * keeps its column (masked values) but is no criterion, since the server refuses a search by it. Until
+ * the levels are known (or when they cannot be read) the form stays as it is for everyone: the server
+ * refuses a forbidden criterion with its reason anyway.
+ */
+export function columnsFor<T>(columns: ProColumns<T>[], levels: FieldLevels | null): ProColumns<T>[] {
+  if (!levels) return columns;
+  return columns
+    .filter((c) => !(isPolicyField(c.dataIndex) && levels[c.dataIndex] === 'hidden'))
+    .map((c) => (isPolicyField(c.dataIndex) && levels[c.dataIndex] !== 'full' ? { ...c, search: false } : c));
+}
+
 export default function StudentTable(props: { isAdmin: boolean }) {
   const tableSettings = useTableSettings('njit.students', { reload: false });
   const [options, setOptions] = useState<AnswerOf<typeof njitApi.options>['data']>({
@@ -51,13 +76,19 @@ export default function StudentTable(props: { isAdmin: boolean }) {
   const setOpenId = (id: number | null) =>
     navigate(id === null ? location.pathname : `${location.pathname}?student=${id}`, { replace: id === null });
 
+  // The caller's own field levels (their NJIT roles'), to offer only the criteria they may use.
+  const [levels, setLevels] = useState<FieldLevels | null>(null);
+
   useEffect(() => {
     call(njitApi.options)
       .then((res) => setOptions(res.data))
       .catch(() => undefined);
+    call(policyApi.myFields)
+      .then((res) => setLevels(res.data.fields))
+      .catch(() => undefined);
   }, []);
 
-  const columns: ProColumns<Student>[] = [
+  const allColumns: ProColumns<Student>[] = [
     { title: '学号', dataIndex: 'studentNo', fieldProps: { placeholder: '完整学号或开头几位' }, copyable: true },
     {
       title: '姓名',
@@ -111,6 +142,8 @@ export default function StudentTable(props: { isAdmin: boolean }) {
       ],
     },
   ];
+
+  const columns = columnsFor(allColumns, levels);
 
   // Before the first search the list explains how to search; after one, that nothing matched.
   const [searched, setSearched] = useState(false);
