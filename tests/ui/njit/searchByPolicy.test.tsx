@@ -67,6 +67,9 @@ it('has no input for a hidden or masked field, no column for a hidden one, and i
   expect(screen.queryByPlaceholderText('张三 / zhangsan / zs')).not.toBeInTheDocument();
   expect(container.querySelector('#college')).toBeNull();
   expect(container.querySelector('#name')).toBeNull();
+  // The empty list's hint names only criteria the form offers.
+  const hint = await screen.findByText(/^输入学号、/);
+  expect(hint.textContent).not.toMatch(/姓名|学院/);
 
   fireEvent.change(screen.getByPlaceholderText('完整学号或开头几位'), { target: { value: '2021' } });
   await act(async () => fireEvent.click(screen.getByText(/^查\s?询$/, { selector: 'button span' })));

@@ -60,6 +60,15 @@ export function columnsFor<T>(columns: ProColumns<T>[], levels: FieldLevels | nu
     .map((c) => (isPolicyField(c.dataIndex) && levels[c.dataIndex] !== 'full' ? { ...c, search: false } : c));
 }
 
+/** What the empty list says before a search: the criteria this caller may use, the first few by name. */
+export function searchHint<T>(columns: ProColumns<T>[]): string {
+  const by = columns
+    .filter((c) => c.search !== false && !c.hideInSearch && typeof c.title === 'string')
+    .map((c) => (c.dataIndex === 'name' ? '姓名（汉字或拼音）' : (c.title as string)));
+  if (by.length === 0) return '你的角色没有可用的查询条件，请联系管理员';
+  return `输入${by.slice(0, 3).join('、')}${by.length > 3 ? '或其他条件' : ''}后点击“查询”`;
+}
+
 export default function StudentTable(props: { isAdmin: boolean }) {
   const tableSettings = useTableSettings('njit.students', { reload: false });
   const [options, setOptions] = useState<AnswerOf<typeof njitApi.options>['data']>({
@@ -175,7 +184,7 @@ export default function StudentTable(props: { isAdmin: boolean }) {
         {...tableSettings}
         scroll={{ x: 'max-content' }}
         locale={{
-          emptyText: searched ? '没有找到匹配的学生' : '输入学号、姓名（汉字或拼音）或筛选条件后点击“查询”',
+          emptyText: searched ? '没有找到匹配的学生' : searchHint(columns),
         }}
       />
       <StudentDrawer
