@@ -193,10 +193,8 @@ export function showField<V extends string | number | null>(
 export function showStudent(r: RawStudent, levels: FieldLevels): Student {
   const out: Record<string, unknown> = { id: r.id };
   for (const f of POLICY_FIELDS) {
-    const level = levels[f];
-    if (level === 'hidden') continue;
-    const value = r[FIELD_COLUMNS[f]] as string | number | null;
-    out[f] = level === 'full' ? value : masked(f, value);
+    const value = showField(f, r[FIELD_COLUMNS[f]] as string | number | null, levels);
+    if (value !== undefined) out[f] = value;
   }
   out.updatedAt = r.updated_at.toISOString();
   return out as Student;
